@@ -1,0 +1,3 @@
+from voyage_tui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,51 @@
+"""The command line: `voyage-tui [PATH]` opens the app; subcommands run the engine headless.
+
+Each subcommand module is imported only when it runs, and none of them imports Textual, so
+`voyage-tui validate` starts fast (a test enforces that no Textual module is loaded).
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+
+# name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("voyage_tui.cli.validate_cmd", "check every fixture, trajectory, gold file and run"),
+    "schema": ("voyage_tui.cli.schema_cmd", "print the JSON Schema of a file format"),
+}
+
+USAGE = """usage: voyage-tui [PATH]
+       voyage-tui COMMAND [ARGS]
+
+Open the app on the workspace at PATH (default: the current folder), or run a command:
+{commands}
+
+`voyage-tui COMMAND --help` describes each command."""
+
+
+def _usage() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in COMMANDS.items()]
+    return USAGE.format(commands="\n".join(lines))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("-h", "--help"):
+        print(_usage())
+        return 0
+    if args and args[0] in ("-V", "--version"):
+        from voyage_tui import __version__
+
+        print(f"voyage-tui {__version__}")
+        return 0
+    if args and args[0] in COMMANDS:
+        module = import_module(COMMANDS[args[0]][0])
+        return int(module.run(args[1:]))
+    if args and args[0].startswith("-"):
+        print(_usage(), file=sys.stderr)
+        return 2
+    from voyage_tui.cli import open_cmd
+
+    return int(open_cmd.run(args))

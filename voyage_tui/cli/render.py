@@ -1,0 +1,85 @@
+"""Rendering diagnostics for people (text), machines (json) and CI annotations (github)."""
+
+from __future__ import annotations
+
+import json
+from itertools import groupby
+from typing import Any, Iterable
+
+from voyage_tui.engine.diagnostics import Diagnostic, Severity
+
+_COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
+_BOLD, _RESET = "\033[1m", "\033[0m"
+
+
+def text_lines(diagnostics: Iterable[Diagnostic], color: bool = False) -> list[str]:
+    """`path:line:col: severity code: message`, grouped by file with a blank line between."""
+    lines: list[str] = []
+    for _, group in groupby(diagnostics, key=lambda d: d.path):
+        if lines:
+            lines.append("")
+        for d in group:
+            severity = d.severity.value
+            if color:
+                severity = f"{_COLORS[d.severity]}{severity}{_RESET}"
+                location = f"{_BOLD}{d.location()}{_RESET}"
+            else:
+                location = d.location()
+            lines.append(f"{location}: {severity} {d.code}: {d.message}")
+    return lines
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def summary_line(files: int, errors: int, warnings: int, infos: int) -> str:
+    return (
+        f"{_plural(files, 'file')} checked: {_plural(errors, 'error')}, "
+        f"{_plural(warnings, 'warning')}, {_plural(infos, 'info')}"
+    )
+
+
+def coverage_lines(coverage: dict[str, dict[str, int]]) -> list[str]:
+    titles = {
+        "classes": "classes",
+        "boundaries": "boundaries",
+        "visibility": "visibility",
+        "trajectory_paths": "trajectories",
+    }
+    width = max(len(t) for t in titles.values())
+    lines = ["coverage:"]
+    for key, title in titles.items():
+        counts = coverage.get(key, {})
+        cells = " · ".join(f"{name} {count}" for name, count in counts.items())
+        lines.append(f"  {title.ljust(width)}  {cells}")
+    return lines
+
+
+def _escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(value: str) -> str:
+    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+_GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def github_lines(diagnostics: Iterable[Diagnostic]) -> list[str]:
+    """GitHub Actions workflow commands: each becomes an annotation on the file and line."""
+    lines = []
+    for d in diagnostics:
+        props = [f"file={_escape_property(d.path)}"]
+        if d.line is not None:
+            props.append(f"line={d.line}")
+        if d.column is not None:
+            props.append(f"col={d.column}")
+        props.append(f"title={_escape_property(d.code)}")
+        lines.append(f"::{_GITHUB_LEVEL[d.severity]} {','.join(props)}::{_escape_data(d.message)}")
+    return lines
+
+
+def dumps(payload: Any) -> str:
+    return json.dumps(payload, indent=2, ensure_ascii=False)

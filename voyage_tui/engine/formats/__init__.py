@@ -1,0 +1,1 @@
+"""Pydantic models of every file format the workspace holds, and their vocabularies."""

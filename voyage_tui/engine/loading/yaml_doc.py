@@ -1,0 +1,260 @@
+"""Load one YAML document safely, keeping a small map of where each key and value is.
+
+PyYAML's C loader does the parsing (the pure-Python one where libyaml is absent). On top of its
+safe constructor we add what it lacks: duplicate keys are reported (PyYAML keeps the last one
+silently), alias expansion is bounded before anything is constructed, and every failure becomes a
+diagnostic with its line instead of an exception.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.constructor import ConstructorError
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.positions import NoPositions, Positions, YamlPositions
+from voyage_tui.engine.loading.text import position_of_index
+
+try:
+    from yaml import CSafeLoader as _BaseLoader
+
+    HAS_LIBYAML = True
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
+
+    HAS_LIBYAML = False
+
+MAX_EXPANDED_NODES = 100_000
+"""A document whose aliases expand to more nodes than this is an alias bomb, not a fixture."""
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _AliasBomb(Exception):
+    pass
+
+
+class _RecursiveAlias(Exception):
+    pass
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.marks: dict[int, Any] = {}
+        self.duplicates: list[tuple[Any, Any, Any]] = []
+
+    def construct_yaml_map(self, node: MappingNode):  # type: ignore[override]
+        data: dict[Any, Any] = {}
+        yield data
+        pairs = node.value
+        explicit: set[int] | None = None
+        if any(key_node.tag == _MERGE_TAG for key_node, _ in pairs):
+            explicit = {id(k) for k, _ in pairs if k.tag != _MERGE_TAG}
+            self.flatten_mapping(node)
+            pairs = node.value
+        marks: dict[Any, tuple[Any, Any, Any]] = {}
+        construct = self.construct_object
+        for key_node, value_node in pairs:
+            key = construct(key_node)
+            try:
+                hash(key)
+            except TypeError:
+                raise ConstructorError(
+                    "while constructing a mapping",
+                    node.start_mark,
+                    "found a key that is a list or mapping; keys must be plain values",
+                    key_node.start_mark,
+                ) from None
+            if key in marks and (explicit is None or id(key_node) in explicit):
+                self.duplicates.append((key, key_node.start_mark, marks[key][0]))
+            data[key] = construct(value_node)
+            marks[key] = (key_node.start_mark, value_node.start_mark, value_node.end_mark)
+        self.marks[id(data)] = marks
+
+    def construct_yaml_seq(self, node: SequenceNode):  # type: ignore[override]
+        data: list[Any] = []
+        yield data
+        data.extend(self.construct_sequence(node))
+        self.marks[id(data)] = [(n.start_mark, n.start_mark, n.end_mark) for n in node.value]
+
+
+    def construct_yaml_timestamp(self, node: ScalarNode) -> str:  # type: ignore[override]
+        # Fixture fields are text: a date stays the string it was written as, never a datetime
+        # (which would fail on `2019-13-45` and is not JSON either).
+        return str(node.value)
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
+_Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)
+
+
+@dataclass(slots=True)
+class YamlDocument:
+    data: Any
+    positions: Positions
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    ok: bool = True
+    """False when the document could not be loaded at all; `data` is then None."""
+
+
+def _expanded_size(root: Node) -> int:
+    """How many nodes the document has once every alias is expanded, memoised per node so a
+    billion-laughs file is measured in microseconds. Raises on a recursive alias."""
+    sizes: dict[int, int] = {}
+    visiting: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        nid = id(node)
+        if isinstance(node, ScalarNode):
+            sizes[nid] = 1
+            continue
+        if isinstance(node, SequenceNode):
+            children = node.value
+        else:
+            children = [part for pair in node.value for part in pair]
+        if children_done:
+            visiting.discard(nid)
+            total = 1
+            for child in children:
+                total += sizes[id(child)]
+                if total > MAX_EXPANDED_NODES:
+                    raise _AliasBomb
+            sizes[nid] = total
+            continue
+        if nid in sizes:
+            continue
+        if nid in visiting:
+            raise _RecursiveAlias
+        visiting.add(nid)
+        stack.append((node, True))
+        for child in children:
+            cid = id(child)
+            if cid in visiting:
+                raise _RecursiveAlias
+            if cid not in sizes:
+                stack.append((child, False))
+    return sizes[id(root)]
+
+
+def _mark_pos(mark: Any) -> tuple[int, int] | None:
+    if mark is None:
+        return None
+    return mark.line + 1, mark.column + 1
+
+
+def _failure(rel: str, pos: tuple[int, int] | None, code: str, message: str) -> YamlDocument:
+    return YamlDocument(None, NoPositions(), [dg.error(rel, pos, code, message)], ok=False)
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:") :] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+def _marked_error(rel: str, exc: yaml.MarkedYAMLError, text: str) -> YamlDocument:
+    problem = exc.problem or ""
+    mark = exc.problem_mark or exc.context_mark
+    pos = _mark_pos(mark)
+    if "maximum nesting depth" in problem:
+        return _failure(
+            rel, pos, "yaml-too-deep", "the YAML nests deeper than 1,000 levels; it was not loaded"
+        )
+    if "expected a single document" in (exc.context or "") or "expected a single document" in problem:
+        return _failure(
+            rel,
+            pos,
+            "yaml-multiple-documents",
+            "the file holds more than one YAML document (a second `---`); a fixture is one document",
+        )
+    if isinstance(exc, ConstructorError) and "could not determine a constructor" in problem:
+        tag = _short_tag(problem.rsplit("tag ", 1)[-1].strip("'\" "))
+        if "python/" in tag:
+            return _failure(
+                rel,
+                pos,
+                "yaml-unsafe-tag",
+                f"the tag {tag} asks to run Python code; it is never constructed. Remove it",
+            )
+        return _failure(
+            rel, pos, "yaml-unknown-tag", f"the tag {tag} is not plain YAML data; remove it"
+        )
+    context = f" {exc.context}" if exc.context else ""
+    detail = f"{problem}{context}".strip() or "the YAML could not be parsed"
+    if mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t":
+        detail += " (a tab: YAML indents with spaces, never tabs)"
+    return _failure(rel, pos, "yaml-syntax", detail)
+
+
+def load_yaml(text: str, rel: str) -> YamlDocument:
+    """Load `text` as exactly one YAML document. Never raises."""
+    loader = _Loader(text)
+    try:
+        try:
+            node = loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            return _marked_error(rel, exc, text)
+        except yaml.reader.ReaderError as exc:
+            index = len(text.encode("utf-8")[: exc.position].decode("utf-8", "replace"))
+            return _failure(
+                rel,
+                position_of_index(text, index),
+                "invalid-character",
+                f"character U+{exc.character:04X} is not allowed in YAML ({exc.reason}); remove it"
+                if isinstance(exc.character, int)
+                else f"a character is not allowed in YAML ({exc.reason}); remove it",
+            )
+        except RecursionError:
+            return _failure(rel, None, "yaml-too-deep", "the YAML nests too deeply to load")
+        except yaml.YAMLError as exc:
+            return _failure(rel, None, "yaml-syntax", str(exc))
+        if node is None:
+            return _failure(rel, (1, 1), "empty-file", "the file holds no YAML document; it is empty")
+        if "*" in text:
+            try:
+                _expanded_size(node)
+            except _AliasBomb:
+                return _failure(
+                    rel,
+                    _mark_pos(node.start_mark),
+                    "yaml-alias-bomb",
+                    f"aliases expand to more than {MAX_EXPANDED_NODES:,} nodes "
+                    "(an alias bomb); the file was not loaded",
+                )
+            except _RecursiveAlias:
+                return _failure(
+                    rel,
+                    _mark_pos(node.start_mark),
+                    "yaml-recursive-alias",
+                    "an alias refers to a node that contains it; fixtures cannot be recursive",
+                )
+        try:
+            data = loader.construct_document(node)
+        except yaml.MarkedYAMLError as exc:
+            return _marked_error(rel, exc, text)
+        except RecursionError:
+            return _failure(rel, None, "yaml-too-deep", "the YAML nests too deeply to load")
+        except (ValueError, TypeError, OverflowError, ArithmeticError, yaml.YAMLError) as exc:
+            return _failure(rel, None, "yaml-invalid-value", f"a value could not be read: {exc}")
+        positions = YamlPositions(data, loader.marks, text, node.start_mark)
+        diagnostics = [
+            dg.error(
+                rel,
+                _mark_pos(second),
+                "duplicate-key",
+                f"the key `{key}` appears twice in this mapping (first at line {first.line + 1}); "
+                "YAML keeps only the last, so remove one",
+            )
+            for key, second, first in loader.duplicates
+        ]
+        return YamlDocument(data, positions, diagnostics)
+    except Exception as exc:  # noqa: BLE001 - the promise is: no input raises
+        return _failure(rel, None, "yaml-unreadable", f"the YAML could not be loaded: {exc!r}")
+    finally:
+        loader.dispose()

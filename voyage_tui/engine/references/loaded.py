@@ -1,0 +1,161 @@
+"""Load the reference files of a workspace, falling back to the defaults shipped in the package.
+
+A workspace's own file replaces the default completely (a phase only the default journey has is
+an error in a workspace with its own journey.md). The diagnostics say when a default is in use.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Callable, Generic, TypeVar
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.references.catalogue import Catalogue, parse_catalogue
+from voyage_tui.engine.references.journey import Journey, parse_journey
+from voyage_tui.engine.references.rubric import Rubric, parse_rubric
+from voyage_tui.engine.workspace.model import Workspace, normalize_rel
+
+T = TypeVar("T")
+
+_CATALOGUE_ALTERNATIVES = (
+    "references/rule-catalogue.yaml",
+    "references/rule-catalogue.yml",
+    "references/rule-catalogue.json",
+    "references/rule-catalogue.mjs",
+    "references/rule-catalogue.js",
+)
+
+
+def default_text(name: str) -> str:
+    return resources.files("voyage_tui.defaults").joinpath(name).read_text(encoding="utf-8")
+
+
+@dataclass(slots=True)
+class Loaded(Generic[T]):
+    value: T
+    path: str
+    """Workspace-relative path of the file read, or the configured path when a default is used."""
+    is_default: bool
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class References:
+    journey: Loaded[Journey]
+    rubric: Loaded[Rubric]
+    catalogue: Loaded[Catalogue]
+    routing_table: Loaded[str]
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [
+            *self.journey.diagnostics,
+            *self.rubric.diagnostics,
+            *self.catalogue.diagnostics,
+            *self.routing_table.diagnostics,
+        ]
+
+    def paths(self) -> dict[str, str]:
+        """Workspace-relative path -> which reference it is, for live re-validation."""
+        return {
+            self.journey.path: "journey",
+            self.rubric.path: "rubric",
+            self.catalogue.path: "catalogue",
+            self.routing_table.path: "routing_table",
+        }
+
+
+def _load(
+    ws: Workspace,
+    rel: str,
+    explicit: bool,
+    default_name: str,
+    what: str,
+    parse: Callable[[str, str], tuple[T, list[Diagnostic]]],
+) -> Loaded[T]:
+    if os.path.lexists(ws.abs(rel)):
+        text = ws.read_text(rel)
+        if isinstance(text, Diagnostic):
+            value, _ = parse(default_text(default_name), f"(default {default_name})")
+            return Loaded(value, rel, True, [text, _default_note(rel, what, default_name, unreadable=True)])
+        value, diagnostics = parse(text, rel)
+        return Loaded(value, rel, False, diagnostics)
+    value, _ = parse(default_text(default_name), f"(default {default_name})")
+    if explicit:
+        note = dg.error(
+            rel,
+            None,
+            "reference-missing",
+            f"voyage.toml names {rel} as the {what}, but it does not exist; the default shipped "
+            "with voyage-tui is used until it does",
+        )
+    else:
+        note = _default_note(rel, what, default_name)
+    return Loaded(value, rel, True, [note])
+
+
+def _default_note(rel: str, what: str, default_name: str, unreadable: bool = False) -> Diagnostic:
+    reason = "cannot be read" if unreadable else "is not in this workspace"
+    return dg.info(
+        rel,
+        None,
+        "reference-default",
+        f"{rel} {reason}; the default {what} shipped with voyage-tui ({default_name}) is used",
+    )
+
+
+def load_journey(ws: Workspace) -> Loaded[Journey]:
+    rel = normalize_rel(ws.config.paths.journey)
+    return _load(
+        ws, rel, ws.config.explicitly_set("paths", "journey"), "journey.md", "journey", parse_journey
+    )
+
+
+def load_rubric(ws: Workspace) -> Loaded[Rubric]:
+    rel = normalize_rel(ws.config.paths.rubric)
+    return _load(
+        ws, rel, ws.config.explicitly_set("paths", "rubric"), "rubric.md", "rubric", parse_rubric
+    )
+
+
+def load_catalogue(ws: Workspace) -> Loaded[Catalogue]:
+    rel = normalize_rel(ws.config.paths.rule_catalogue)
+    explicit = ws.config.explicitly_set("paths", "rule_catalogue")
+    if not explicit and not os.path.lexists(ws.abs(rel)):
+        # The catalogue may be YAML, JSON or JS; take whichever the workspace has.
+        for alternative in _CATALOGUE_ALTERNATIVES:
+            if os.path.lexists(ws.abs(alternative)):
+                rel = alternative
+                break
+    return _load(
+        ws, rel, explicit, "rule-catalogue.yaml", "rule catalogue", parse_catalogue
+    )
+
+
+def _parse_routing(text: str, rel: str) -> tuple[str, list[Diagnostic]]:
+    return text, []  # shown beside trajectories, never validated
+
+
+def load_routing_table(ws: Workspace) -> Loaded[str]:
+    rel = normalize_rel(ws.config.paths.routing_table)
+    loaded = _load(
+        ws,
+        rel,
+        ws.config.explicitly_set("paths", "routing_table"),
+        "routing-table.md",
+        "routing table",
+        _parse_routing,
+    )
+    return loaded
+
+
+def load_references(ws: Workspace) -> References:
+    return References(
+        journey=load_journey(ws),
+        rubric=load_rubric(ws),
+        catalogue=load_catalogue(ws),
+        routing_table=load_routing_table(ws),
+    )

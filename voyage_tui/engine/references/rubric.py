@@ -1,0 +1,124 @@
+"""rubric.md: each `##` heading is a dimension; list items `N: anchor` under it are its scale."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.references.markdown import line_of, parse, plain
+
+_ANCHOR = re.compile(r"^(\d+)\s*[:.)\-–—]\s*(.+)$", re.DOTALL)
+
+
+@lru_cache(maxsize=4096)
+def dimension_key(name: str) -> str:
+    """Names match ignoring case and the difference between spaces, hyphens and underscores."""
+    return re.sub(r"[\s_\-]+", "_", name.strip().casefold())
+
+
+@dataclass(slots=True)
+class Dimension:
+    name: str
+    description: str = ""
+    anchors: dict[int, str] = field(default_factory=dict)
+    line: int | None = None
+
+    @property
+    def key(self) -> str:
+        return dimension_key(self.name)
+
+    @property
+    def scale(self) -> tuple[int, ...]:
+        return tuple(sorted(self.anchors)) or (1, 2, 3, 4, 5)
+
+
+@dataclass(slots=True)
+class Rubric:
+    dimensions: list[Dimension] = field(default_factory=list)
+
+    def by_key(self) -> dict[str, Dimension]:
+        # Asked once per fixture with scoring notes: keep it, the dimensions never change after
+        # parsing (a new rubric.md is a new Rubric).
+        cached = _BY_KEY.get(id(self))
+        if cached is None or cached[0] is not self:
+            cached = (self, {d.key: d for d in self.dimensions})
+            _BY_KEY[id(self)] = cached
+        return cached[1]
+
+    def find(self, name: str) -> Dimension | None:
+        return self.by_key().get(dimension_key(name))
+
+
+_BY_KEY: dict[int, tuple["Rubric", dict[str, Dimension]]] = {}
+
+
+def parse_rubric(text: str, rel: str) -> tuple[Rubric, list[Diagnostic]]:
+    rubric = Rubric()
+    diagnostics: list[Diagnostic] = []
+    tokens = parse(text)
+    current: Dimension | None = None
+    depth = 0
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open":
+            if token.tag == "h2":
+                name = plain(tokens[index + 1])
+                current = Dimension(name=name, line=line_of(token))
+                if any(d.key == current.key for d in rubric.dimensions):
+                    diagnostics.append(
+                        dg.error(
+                            rel,
+                            (current.line or 1, 1),
+                            "rubric-duplicate-dimension",
+                            f"dimension {name!r} is defined twice; keep one",
+                        )
+                    )
+                    current = None
+                    continue
+                rubric.dimensions.append(current)
+            elif token.tag == "h1":
+                current = None
+        elif token.type == "paragraph_open" and current is not None and depth == 0:
+            if not current.description:
+                current.description = plain(tokens[index + 1])
+        elif token.type == "list_item_open":
+            depth += 1
+            if current is None or depth > 1:
+                continue
+            inline = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
+            if inline is None:
+                continue
+            content = plain(inline)
+            if token.info.isdigit():
+                number, anchor = int(token.info), content
+            else:
+                match = _ANCHOR.match(content)
+                if not match:
+                    continue
+                number, anchor = int(match.group(1)), match.group(2).strip()
+            current.anchors[number] = " ".join(anchor.split())
+        elif token.type == "list_item_close":
+            depth -= 1
+    if not rubric.dimensions:
+        diagnostics.append(
+            dg.error(
+                rel,
+                (1, 1),
+                "rubric-no-dimensions",
+                "rubric.md defines no dimensions: write each as a `## Name` heading with list "
+                "items `1: anchor` … `5: anchor` under it",
+            )
+        )
+    for dimension in rubric.dimensions:
+        if not dimension.anchors:
+            diagnostics.append(
+                dg.warning(
+                    rel,
+                    (dimension.line or 1, 1),
+                    "rubric-no-anchors",
+                    f"dimension {dimension.name!r} has no anchors; add list items `1: …` to `5: …`",
+                )
+            )
+    return rubric, diagnostics

@@ -1,0 +1,1 @@
+"""The coordinator contract and the gold scorer: pure functions, no I/O."""

@@ -1,0 +1,1 @@
+"""Validating a whole workspace, and re-validating only what a change touches."""

@@ -1,0 +1,215 @@
+"""Check one file of the workspace: read it safely, load it, run its rules, keep a summary."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER, TRAJECTORY_KIND
+from voyage_tui.engine.loading.json_doc import load_json
+from voyage_tui.engine.loading.safe_read import read_bytes
+from voyage_tui.engine.loading.text import decode
+from voyage_tui.engine.loading.yaml_doc import load_yaml
+from voyage_tui.engine.references.findings_table import findings_table_rows
+from voyage_tui.engine.references.loaded import References
+from voyage_tui.engine.rules.agent_run_rules import check_agent_run
+from voyage_tui.engine.rules.common import canary_of, root_not_mapping, str_field, text_field
+from voyage_tui.engine.rules.context import FileContext
+from voyage_tui.engine.rules.gold_rules import check_gold, check_readme_drift, is_gold
+from voyage_tui.engine.rules.run_rules import check_run
+from voyage_tui.engine.rules.task_rules import check_task
+from voyage_tui.engine.rules.trajectory_rules import check_trajectory
+from voyage_tui.engine.suggest import hint
+from voyage_tui.engine.validation.item import (
+    AGENT_RUN,
+    GOLD,
+    GOLD_RUN,
+    TASK,
+    TRAJECTORY,
+    Item,
+)
+from voyage_tui.engine.workspace.model import Workspace
+
+GOLD_MARKER = b"voyage-eval-gold/"
+
+
+def _read_text(ws: Workspace, rel: str) -> str | Diagnostic:
+    data = read_bytes(ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
+    if isinstance(data, Diagnostic):
+        return data
+    return decode(data, rel)
+
+
+def fixture_parts(ws: Workspace, rel: str) -> tuple[str, str] | None:
+    """(class folder, id folder) of `fixtures/<class>/<id>/...`, or None outside that shape."""
+    prefix = ws.fixtures_rel + "/" if ws.fixtures_rel else ""
+    if not rel.startswith(prefix):
+        return None
+    parts = rel[len(prefix) :].split("/")
+    if len(parts) < 3:
+        return None
+    return parts[0], parts[1]
+
+
+def check_fixture(ws: Workspace, refs: References, rel: str) -> Item:
+    """A task.yaml: single-task or trajectory, by its `kind` and its folder."""
+    parts = fixture_parts(ws, rel)
+    folder_class, folder_id = parts if parts else ("", "")
+    in_trajectories = folder_class == TRAJECTORIES_FOLDER
+    item = Item(rel, TRAJECTORY if in_trajectories else TASK, id=folder_id)
+    text = _read_text(ws, rel)
+    if isinstance(text, Diagnostic):
+        item.diagnostics.append(text)
+        return item
+    doc = load_yaml(text, rel)
+    item.diagnostics.extend(doc.diagnostics)
+    if not doc.ok:
+        return item
+    data = doc.data
+    if not isinstance(data, dict):
+        item.diagnostics.append(root_not_mapping(rel, data, "a fixture"))
+        return item
+    ctx = FileContext(ws, refs, rel, text)
+    positions = doc.positions
+    kind = data.get("kind")
+    if in_trajectories or kind == TRAJECTORY_KIND:
+        item.kind = TRAJECTORY
+        if not in_trajectories:
+            item.diagnostics.append(
+                dg.error(
+                    rel,
+                    positions.value(("kind",)),
+                    "trajectory-misplaced",
+                    f"trajectory fixtures live in {ws.fixtures_rel}/trajectories/<id>/; move this one there",
+                )
+            )
+        item.diagnostics.extend(check_trajectory(ctx, data, positions, folder_id))
+        item.fixture_class = str_field(data, "path")
+        sha = data.get("final_head_sha")
+        if isinstance(sha, str):
+            item.final_head_sha = sha.strip()
+            item.sha_position = positions.value(("final_head_sha",))
+    else:
+        if "kind" in data:
+            item.diagnostics.append(
+                dg.error(
+                    rel,
+                    positions.value(("kind",)),
+                    "invalid-kind",
+                    f"`kind` is {kind!r}; only trajectory fixtures have a kind (`kind: trajectory`),"
+                    f" single-task fixtures have none{hint(str(kind), [TRAJECTORY_KIND])}",
+                )
+            )
+        item.diagnostics.extend(check_task(ctx, data, positions, folder_class, folder_id))
+        item.fixture_class = str_field(data, "class")
+        item.boundary = str_field(data, "expected_boundary")
+        item.ground_truth = text_field(data, "ground_truth")
+        if data.get("scoring_notes"):
+            item.extra["has_scoring_notes"] = True
+    declared = str_field(data, "id")
+    if declared:
+        item.id = declared
+        item.id_position = positions.value(("id",))
+    item.visibility = str_field(data, "visibility")
+    item.prompt = text_field(data, "prompt")
+    item.canary = canary_of(text)
+    return item
+
+
+def check_agent_run_file(ws: Workspace, rel: str) -> Item:
+    stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
+    fixture_folder = rel.rsplit("/", 2)[0]
+    item = Item(rel, AGENT_RUN, id=stem, parent=f"{fixture_folder}/task.yaml")
+    text = _read_text(ws, rel)
+    if isinstance(text, Diagnostic):
+        item.diagnostics.append(text)
+        return item
+    doc = load_yaml(text, rel)
+    item.diagnostics.extend(doc.diagnostics)
+    if not doc.ok:
+        return item
+    if not isinstance(doc.data, dict):
+        item.diagnostics.append(root_not_mapping(rel, doc.data, "an agent run"))
+        return item
+    item.diagnostics.extend(check_agent_run(rel, doc.data, doc.positions, stem))
+    run_id = str_field(doc.data, "run_id")
+    if run_id:
+        item.id = run_id
+    agent = str_field(doc.data, "agent")
+    if agent:
+        item.extra["agent"] = agent
+    return item
+
+
+def _peek_marker(ws: Workspace, rel: str) -> bool:
+    try:
+        with open(ws.abs(rel), "rb") as handle:
+            return GOLD_MARKER in handle.read(65536)
+    except OSError:
+        return False
+
+
+def check_json_candidate(ws: Workspace, refs: References, rel: str) -> Item | None:
+    """A gold file, or None when this JSON file is not one (most JSON files are not)."""
+    data = read_bytes(ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
+    if isinstance(data, Diagnostic):
+        if data.code == "file-too-large" and _peek_marker(ws, rel):
+            return Item(rel, GOLD, id=rel, diagnostics=[data])
+        if data.code in ("symlink-outside-workspace", "not-a-regular-file") and "/runs/" not in rel:
+            return None
+        return None
+    if GOLD_MARKER not in data:
+        return None
+    text = decode(data, rel)
+    item = Item(rel, GOLD, id=rel)
+    if isinstance(text, Diagnostic):
+        item.diagnostics.append(text)
+        return item
+    doc = load_json(text, rel)
+    item.diagnostics.extend(doc.diagnostics)
+    if not doc.ok:
+        return item
+    if not is_gold(doc.data):
+        return None
+    ctx = FileContext(ws, refs, rel, text)
+    item.diagnostics.extend(check_gold(ctx, doc.data, doc.positions))
+    item.extra.update(_gold_summary(doc.data))
+    readme_rel = f"{item.folder}/README.md" if item.folder else "README.md"
+    if os.path.isfile(ws.abs(readme_rel)):
+        readme = _read_text(ws, readme_rel)
+        if isinstance(readme, str):
+            rows = findings_table_rows(readme)
+            if rows is not None:
+                item.extra["readme"] = readme_rel
+                item.diagnostics.extend(
+                    check_readme_drift(rel, doc.data, doc.positions, readme_rel, rows)
+                )
+    return item
+
+
+def _gold_summary(data: dict[str, Any]) -> dict[str, Any]:
+    findings = data.get("findings")
+    return {
+        "description": data.get("description") if isinstance(data.get("description"), str) else "",
+        "expected_verdict": data.get("expected_verdict"),
+        "findings": len(findings) if isinstance(findings, list) else 0,
+    }
+
+
+def check_gold_run(ws: Workspace, refs: References, rel: str, gold_rel: str) -> Item:
+    stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
+    item = Item(rel, GOLD_RUN, id=stem, parent=gold_rel)
+    text = _read_text(ws, rel)
+    if isinstance(text, Diagnostic):
+        item.diagnostics.append(text)
+        return item
+    doc = load_json(text, rel)
+    item.diagnostics.extend(doc.diagnostics)
+    if not doc.ok:
+        return item
+    item.diagnostics.extend(check_run(rel, doc.data, doc.positions, refs.catalogue.value))
+    if isinstance(doc.data, list):
+        item.extra["reviewers"] = len(doc.data)
+    return item

@@ -1,0 +1,56 @@
+"""What the engine keeps about each validated file: a summary, never the parsed document.
+
+The suite holds one Item per file (11,000 of them on a large suite), so an Item is small: the
+fields the browser, the filter, the coverage counts and the git checks need, and the diagnostics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from voyage_tui.engine.diagnostics import Diagnostic, Severity
+
+# Item kinds
+TASK = "task"
+TRAJECTORY = "trajectory"
+GOLD = "gold"
+GOLD_RUN = "gold-run"
+AGENT_RUN = "agent-run"
+
+
+@dataclass(slots=True)
+class Item:
+    path: str
+    kind: str
+    id: str | None = None
+    fixture_class: str | None = None
+    """A task's class; for a trajectory, its journey path (lightweight, full, ...)."""
+    boundary: str | None = None
+    visibility: str | None = None
+    prompt: str = ""
+    ground_truth: str = ""
+    canary: str | None = None
+    final_head_sha: str | None = None
+    sha_position: tuple[int, int] | None = None
+    id_position: tuple[int, int] | None = None
+    parent: str | None = None
+    """For a gold run, its gold file; for an agent run, its fixture's task.yaml."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def folder(self) -> str:
+        return self.path.rsplit("/", 1)[0] if "/" in self.path else ""
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is Severity.WARNING)
+
+    @property
+    def is_fixture(self) -> bool:
+        return self.kind in (TASK, TRAJECTORY)

@@ -1,0 +1,344 @@
+"""The validated suite: every file's Item, the suite-level rules, and incremental re-validation.
+
+`validate_all` reads and checks every file once; `revalidate(paths)` re-checks only what the given
+paths touch (a journey.md change re-checks every trajectory, a catalogue change every gold file
+and run, a context file its fixture) and recomputes the cheap suite-level rules.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.references.loaded import (
+    References,
+    load_catalogue,
+    load_journey,
+    load_references,
+    load_routing_table,
+    load_rubric,
+)
+from voyage_tui.engine.validation.file_check import (
+    check_agent_run_file,
+    check_fixture,
+    check_gold_run,
+    check_json_candidate,
+    fixture_parts,
+)
+from voyage_tui.engine.validation.item import (
+    AGENT_RUN,
+    GOLD,
+    GOLD_RUN,
+    TASK,
+    TRAJECTORY,
+    Item,
+)
+from voyage_tui.engine.validation.parallel import map_split
+from voyage_tui.engine.validation.suite_rules import (
+    adversarial_coverage,
+    coverage,
+    duplicate_ids,
+)
+from voyage_tui.engine.workspace.config import CONFIG_NAME
+from voyage_tui.engine.workspace.layout import TASK_FILE, Layout, scan
+from voyage_tui.engine.workspace.model import Workspace, normalize_rel
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    files: int
+    errors: int
+    warnings: int
+    infos: int
+
+
+@contextmanager
+def bulk_allocation() -> Iterator[None]:
+    """Loading 11,000 documents allocates millions of small containers that all stay alive;
+    letting the cyclic GC rescan them over and over costs more than the parsing itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _run_folder_gold(rel: str) -> str | None:
+    """For `<folder>/runs/<name>.json`, the folder that should hold the gold file."""
+    parts = rel.rsplit("/", 2)
+    if len(parts) == 3 and parts[1] == "runs":
+        return parts[0]
+    if len(parts) == 2 and parts[0] == "runs":
+        return ""
+    return None
+
+
+class Suite:
+    def __init__(self, ws: Workspace, *, use_git: bool = True, parallel: bool = False) -> None:
+        self.ws = ws
+        self.use_git = use_git
+        self.parallel = parallel
+        self.refs: References = load_references(ws)
+        self.items: dict[str, Item] = {}
+        self.layout_problems: list[Diagnostic] = []
+        self.suite_diagnostics: list[Diagnostic] = []
+
+    @classmethod
+    def open(
+        cls,
+        start: str | os.PathLike[str] | None = None,
+        *,
+        use_git: bool = True,
+        parallel: bool = False,
+    ) -> "Suite":
+        """Find the workspace from `start` and validate all of it. Raises NoWorkspace.
+        `parallel` forks a second process for the bulk of the work: only for single-threaded
+        callers such as the command line."""
+        suite = cls(Workspace.load(start), use_git=use_git, parallel=parallel)
+        suite.validate_all()
+        return suite
+
+    # --- full validation -------------------------------------------------------------------
+
+    def validate_all(self, progress: Progress | None = None) -> None:
+        with bulk_allocation():
+            self.refs = load_references(self.ws)
+            layout = scan(self.ws, use_git=self.use_git)
+            self.layout_problems = layout.problems
+            self.items = self._check_layout(layout, progress)
+            self._suite_rules()
+
+    def _check_layout(self, layout: Layout, progress: Progress | None) -> dict[str, Item]:
+        ws, refs = self.ws, self.refs
+        total = len(layout.tasks) + len(layout.agent_runs) + len(layout.json_candidates)
+        done = 0
+        step = max(total // 100, 1)
+        items: dict[str, Item] = {}
+        if self.parallel:
+            for item in map_split(lambda rel: check_fixture(ws, refs, rel), layout.tasks):
+                items[item.path] = item
+        else:
+            for rel in layout.tasks:
+                items[rel] = check_fixture(ws, refs, rel)
+                done += 1
+                if progress and done % step == 0:
+                    progress(done, total)
+        for rel in layout.agent_runs:
+            items[rel] = check_agent_run_file(ws, rel)
+        run_candidates: list[str] = []
+        for rel in layout.json_candidates:
+            if _run_folder_gold(rel) is not None:
+                run_candidates.append(rel)
+                continue
+            item = check_json_candidate(ws, refs, rel)
+            if item is not None:
+                items[rel] = item
+        gold_by_folder = self._gold_by_folder(items.values())
+        for rel in run_candidates:
+            gold = gold_by_folder.get(_run_folder_gold(rel) or "")
+            if gold is not None:
+                items[rel] = check_gold_run(ws, refs, rel, gold)
+            else:
+                item = check_json_candidate(ws, refs, rel)
+                if item is not None:
+                    items[rel] = item
+        if progress:
+            progress(total, total)
+        return items
+
+    @staticmethod
+    def _gold_by_folder(items: Iterable[Item]) -> dict[str, str]:
+        by_folder: dict[str, str] = {}
+        for item in sorted((i for i in items if i.kind == GOLD), key=lambda i: i.path):
+            by_folder.setdefault(item.folder, item.path)
+        return by_folder
+
+    def _suite_rules(self) -> None:
+        fixtures = list(self.fixtures())
+        self.suite_diagnostics = duplicate_ids(fixtures) + adversarial_coverage(
+            fixtures, self.ws.fixtures_rel
+        )
+
+    # --- incremental re-validation -----------------------------------------------------------
+
+    def revalidate(self, paths: Iterable[str]) -> set[str]:
+        """Re-check what `paths` (workspace-relative, created, changed or deleted) touch.
+        Returns the paths of the items that were re-checked, added or removed."""
+        rels = {normalize_rel(p) for p in paths}
+        if CONFIG_NAME in rels:
+            self.ws = Workspace.from_root(self.ws.root)
+            before = set(self.items)
+            self.validate_all()
+            return before | set(self.items)
+        touched: set[str] = set()
+        recheck: set[str] = set()
+        rescan = False
+        with bulk_allocation():
+            references = self.refs.paths()
+            for rel in rels:
+                which = references.get(rel)
+                if which is not None:
+                    recheck |= self._reload_reference(which)
+                    continue
+                target = self._target_of(rel)
+                if target is None:
+                    rescan = rescan or self._is_structural(rel)
+                    continue
+                recheck |= target
+            if rescan:
+                layout = scan(self.ws, use_git=self.use_git)
+                self.layout_problems = layout.problems
+                fresh = set(layout.tasks) | set(layout.agent_runs) | set(layout.json_candidates)
+                gone = [p for p in self.items if p not in fresh]
+                for path in gone:
+                    del self.items[path]
+                touched.update(gone)
+                recheck |= {p for p in fresh if p not in self.items}
+            touched |= self._recheck(recheck)
+            self._suite_rules()
+        return touched
+
+    def _reload_reference(self, which: str) -> set[str]:
+        if which == "journey":
+            self.refs.journey = load_journey(self.ws)
+            return {p for p, i in self.items.items() if i.kind == TRAJECTORY}
+        if which == "rubric":
+            self.refs.rubric = load_rubric(self.ws)
+            return {p for p, i in self.items.items() if i.kind == TASK}
+        if which == "catalogue":
+            self.refs.catalogue = load_catalogue(self.ws)
+            return {p for p, i in self.items.items() if i.kind in (GOLD, GOLD_RUN)}
+        self.refs.routing_table = load_routing_table(self.ws)
+        return set()
+
+    def _target_of(self, rel: str) -> set[str] | None:
+        """The item paths a changed file affects; None when the change is structural or not
+        the engine's business."""
+        parts = fixture_parts(self.ws, rel)
+        if parts is not None:
+            prefix = f"{self.ws.fixtures_rel}/{parts[0]}/{parts[1]}"
+            rest = rel[len(prefix) + 1 :]
+            if rest == TASK_FILE:
+                return {rel}
+            if rest.startswith("runs/") and rest.count("/") == 1 and rest.endswith((".yaml", ".yml")):
+                return {rel}
+            if os.path.isdir(self.ws.abs(rel)):
+                return None
+            if rel.endswith(".json") or rest.startswith("runs/"):
+                return self._json_targets(rel)
+            # Any other file inside a fixture folder may be one of its context files.
+            task = f"{prefix}/{TASK_FILE}"
+            return {task} if task in self.items else None
+        if rel.endswith(".json"):
+            return self._json_targets(rel)
+        if rel.endswith("README.md"):
+            folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+            return {p for p, i in self.items.items() if i.kind == GOLD and i.folder == folder}
+        return None
+
+    def _json_targets(self, rel: str) -> set[str]:
+        targets = {rel}
+        folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+        # A gold file appearing, changing or vanishing changes which runs beside it are runs.
+        prefix = f"{folder}/runs/" if folder else "runs/"
+        targets |= {p for p, i in self.items.items() if i.kind == GOLD_RUN and p.startswith(prefix)}
+        runs_dir = self.ws.abs(prefix.rstrip("/"))
+        if os.path.isdir(runs_dir):
+            for name in os.listdir(runs_dir):
+                if name.endswith(".json"):
+                    targets.add(prefix + name)
+        return targets
+
+    def _is_structural(self, rel: str) -> bool:
+        if os.path.isdir(self.ws.abs(rel)):
+            return True
+        prefix = rel + "/"
+        return any(p.startswith(prefix) for p in self.items)
+
+    def _recheck(self, paths: set[str]) -> set[str]:
+        ws, refs = self.ws, self.refs
+        touched: set[str] = set()
+        # Gold files first: the runs beside them depend on them.
+        ordered = sorted(paths, key=lambda p: (_run_folder_gold(p) is not None, p))
+        for rel in ordered:
+            touched.add(rel)
+            if not os.path.lexists(ws.abs(rel)):
+                self.items.pop(rel, None)
+                continue
+            item = self._check_one(rel)
+            if item is None:
+                self.items.pop(rel, None)
+            else:
+                self.items[rel] = item
+        return touched
+
+    def _check_one(self, rel: str) -> Item | None:
+        ws, refs = self.ws, self.refs
+        parts = fixture_parts(ws, rel)
+        if parts is not None:
+            rest = rel[len(f"{ws.fixtures_rel}/{parts[0]}/{parts[1]}") + 1 :]
+            if rest == TASK_FILE:
+                return check_fixture(ws, refs, rel)
+            if rest.startswith("runs/") and rest.endswith((".yaml", ".yml")):
+                return check_agent_run_file(ws, rel)
+        if not rel.endswith(".json"):
+            return None
+        gold_folder = _run_folder_gold(rel)
+        if gold_folder is not None:
+            gold = self._gold_by_folder(self.items.values()).get(gold_folder)
+            if gold is not None:
+                return check_gold_run(ws, refs, rel, gold)
+        return check_json_candidate(ws, refs, rel)
+
+    # --- results -------------------------------------------------------------------------------
+
+    def fixtures(self) -> Iterator[Item]:
+        return (i for i in self.items.values() if i.kind in (TASK, TRAJECTORY))
+
+    def workspace_diagnostics(self) -> list[Diagnostic]:
+        """Diagnostics that belong to no single item: config, references, layout, suite rules."""
+        return [
+            *self.ws.config_diagnostics,
+            *self.refs.diagnostics,
+            *self.layout_problems,
+            *self.suite_diagnostics,
+        ]
+
+    def diagnostics(self) -> list[Diagnostic]:
+        out = self.workspace_diagnostics()
+        for item in self.items.values():
+            out.extend(item.diagnostics)
+        out.sort(key=Diagnostic.sort_key)
+        return out
+
+    def diagnostics_for(self, path: str) -> list[Diagnostic]:
+        item = self.items.get(path)
+        out = list(item.diagnostics) if item else []
+        out += [d for d in self.workspace_diagnostics() if d.path == path]
+        out.sort(key=Diagnostic.sort_key)
+        return out
+
+    def summary(self) -> Summary:
+        counts = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
+        for diagnostic in self.workspace_diagnostics():
+            counts[diagnostic.severity] += 1
+        for item in self.items.values():
+            for diagnostic in item.diagnostics:
+                counts[diagnostic.severity] += 1
+        return Summary(
+            files=len(self.items),
+            errors=counts[Severity.ERROR],
+            warnings=counts[Severity.WARNING],
+            infos=counts[Severity.INFO],
+        )
+
+    def coverage(self) -> dict[str, dict[str, int]]:
+        return coverage(self.fixtures())

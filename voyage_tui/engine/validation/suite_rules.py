@@ -1,0 +1,79 @@
+"""Rules over the whole suite: unique ids, adversarial coverage, and the coverage counts."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Iterable
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.formats.vocabulary import (
+    BOUNDARIES,
+    CLASSES,
+    TRAJECTORY_PATHS,
+    VISIBILITIES,
+)
+from voyage_tui.engine.validation.item import TASK, TRAJECTORY, Item
+
+MANDATORY_CLASSES = ("adversarial", "no-change-needed")
+
+
+def duplicate_ids(fixtures: Iterable[Item]) -> list[Diagnostic]:
+    by_id: dict[str, list[Item]] = defaultdict(list)
+    for item in fixtures:
+        if item.id:
+            by_id[item.id].append(item)
+    out: list[Diagnostic] = []
+    for fixture_id, items in by_id.items():
+        if len(items) < 2:
+            continue
+        for item in items:
+            others = ", ".join(o.path for o in items if o is not item)
+            out.append(
+                dg.error(
+                    item.path,
+                    item.id_position,
+                    "duplicate-id",
+                    f"id {fixture_id!r} is also used by {others}; ids are unique across the suite",
+                )
+            )
+    return out
+
+
+def adversarial_coverage(fixtures: Iterable[Item], fixtures_rel: str) -> list[Diagnostic]:
+    present = {item.fixture_class for item in fixtures if item.kind == TASK}
+    missing = [c for c in MANDATORY_CLASSES if c not in present]
+    if not missing:
+        return []
+    return [
+        dg.error(
+            fixtures_rel or ".",
+            None,
+            "adversarial-coverage",
+            f"the suite has no {' and no '.join(repr(m) for m in missing)} fixture; adversarial "
+            "coverage is mandatory so a bundle cannot win by reflexively minimising",
+        )
+    ]
+
+
+def coverage(fixtures: Iterable[Item]) -> dict[str, dict[str, int]]:
+    classes: Counter[str] = Counter()
+    boundaries: Counter[str] = Counter()
+    visibility: Counter[str] = Counter()
+    paths: Counter[str] = Counter()
+    for item in fixtures:
+        if item.visibility in VISIBILITIES:
+            visibility[item.visibility] += 1  # type: ignore[index]
+        if item.kind == TASK:
+            if item.fixture_class in CLASSES:
+                classes[item.fixture_class] += 1  # type: ignore[index]
+            if item.boundary in BOUNDARIES:
+                boundaries[item.boundary] += 1  # type: ignore[index]
+        elif item.kind == TRAJECTORY and item.fixture_class in TRAJECTORY_PATHS:
+            paths[item.fixture_class] += 1  # type: ignore[index]
+    return {
+        "classes": {c: classes[c] for c in CLASSES},
+        "boundaries": {b: boundaries[b] for b in BOUNDARIES},
+        "visibility": {v: visibility[v] for v in VISIBILITIES},
+        "trajectory_paths": {p: paths[p] for p in TRAJECTORY_PATHS},
+    }

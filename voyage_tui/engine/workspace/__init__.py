@@ -1,0 +1,1 @@
+"""Finding the workspace, reading `voyage.toml`, and listing the files it holds."""

@@ -1,0 +1,155 @@
+"""`voyage.toml`: every path and knob has a default; an unknown key is a diagnostic."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.suggest import hint
+
+CONFIG_NAME = "voyage.toml"
+
+
+class PathsConfig(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    fixtures: str = "fixtures"
+    journey: str = "references/journey.md"
+    routing_table: str = "references/routing-table.md"
+    rule_catalogue: str = "references/rule-catalogue.yaml"
+    rubric: str = "rubric.md"
+    ratings: str = "ratings"
+    gold: list[str] = Field(default_factory=lambda: ["."])
+
+
+class GitConfig(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    repo: str = "."
+    branches: list[str] = Field(default_factory=lambda: ["main"])
+
+
+class HoldoutConfig(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    custodians: list[str] = Field(default_factory=list)
+    bundle_paths: list[str] = Field(default_factory=list)
+    ignore_paths: list[str] = Field(default_factory=lambda: ["*.md"])
+
+
+class LimitsConfig(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    max_file_bytes: int = Field(default=1_048_576, gt=0)
+
+
+class VoyageConfig(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    paths: PathsConfig = Field(default_factory=PathsConfig)
+    git: GitConfig = Field(default_factory=GitConfig)
+    holdout: HoldoutConfig = Field(default_factory=HoldoutConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
+
+    def explicitly_set(self, section: str, key: str) -> bool:
+        part = getattr(self, section)
+        return key in part.model_fields_set
+
+
+_SECTIONS: dict[str, type[BaseModel]] = {
+    "paths": PathsConfig,
+    "git": GitConfig,
+    "holdout": HoldoutConfig,
+    "limits": LimitsConfig,
+}
+
+
+def _locate(text: str, section: str | None, key: str | None) -> tuple[int, int] | None:
+    """Line of `[section]` or of `key =` inside it. tomllib keeps no positions, and a config
+    file is small, so a scan of its lines is enough to point at the right one."""
+    current: str | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        header = re.match(r"^\[\s*([^\]]+?)\s*\]", line)
+        if header:
+            current = header.group(1).strip().strip('"')
+            if key is None and current == section:
+                return number, raw.index("[") + 1
+            continue
+        if key is not None and current == section:
+            match = re.match(r'^\s*"?([A-Za-z0-9_\-]+)"?\s*=', raw)
+            if match and match.group(1) == key:
+                return number, match.start(1) + 1
+    return None
+
+
+def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[Diagnostic]]:
+    """The configuration (defaults where the file says nothing or is wrong) and its diagnostics."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"line (\d+), column (\d+)", str(exc))
+        pos = (int(match.group(1)), int(match.group(2))) if match else None
+        return VoyageConfig(), [
+            dg.error(rel, pos, "config-syntax", f"voyage.toml is not valid TOML: {exc}; defaults used")
+        ]
+    diagnostics: list[Diagnostic] = []
+    cleaned: dict[str, Any] = {}
+    for section, value in raw.items():
+        model = _SECTIONS.get(section)
+        if model is None:
+            diagnostics.append(
+                dg.warning(
+                    rel,
+                    _locate(text, section, None) or _locate(text, None, section),
+                    "config-unknown-key",
+                    f"unknown section `{section}` in voyage.toml; it is ignored"
+                    f"{hint(section, _SECTIONS)}",
+                )
+            )
+            continue
+        if not isinstance(value, dict):
+            diagnostics.append(
+                dg.error(
+                    rel,
+                    _locate(text, None, section),
+                    "config-invalid",
+                    f"`{section}` must be a table (`[{section}]`); defaults used",
+                )
+            )
+            continue
+        known = model.model_fields
+        section_values: dict[str, Any] = {}
+        for key, item in value.items():
+            if key not in known:
+                diagnostics.append(
+                    dg.warning(
+                        rel,
+                        _locate(text, section, key),
+                        "config-unknown-key",
+                        f"unknown key `{key}` in [{section}]; it is ignored{hint(key, known)}",
+                    )
+                )
+                continue
+            try:
+                model.model_validate({key: item})
+            except ValidationError as exc:
+                problem = exc.errors(include_url=False)[0]["msg"]
+                default = known[key].get_default(call_default_factory=True)
+                diagnostics.append(
+                    dg.error(
+                        rel,
+                        _locate(text, section, key),
+                        "config-invalid",
+                        f"[{section}] {key}: {problem}; the default {default!r} is used",
+                    )
+                )
+                continue
+            section_values[key] = item
+        cleaned[section] = section_values
+    return VoyageConfig.model_validate(cleaned), diagnostics

@@ -1,0 +1,226 @@
+"""One walk of the workspace that lists every file the engine validates.
+
+Each folder is listed once: fixtures by their fixed shape (`<class>/<id>/task.yaml`, agent runs in
+`<id>/runs/*.yaml`), gold candidates (`*.json`) anywhere under the gold roots, skipping .git, .venv,
+node_modules and (in a git repository) ignored paths.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass, field
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.workspace.model import Workspace
+
+TASK_FILE = "task.yaml"
+RUNS_FOLDER = "runs"
+NEVER_SEARCHED = frozenset({".git", ".venv", "node_modules", ".voyage", "__pycache__", ".hg", ".svn"})
+
+
+@dataclass(slots=True)
+class Layout:
+    tasks: list[str] = field(default_factory=list)
+    """task.yaml files at fixtures/<class>/<id>/ (trajectories included)."""
+    agent_runs: list[str] = field(default_factory=list)
+    """fixtures/<class>/<id>/runs/*.yaml"""
+    json_candidates: list[str] = field(default_factory=list)
+    """*.json under the gold roots (gold files are those whose `schema` says so)."""
+    problems: list[Diagnostic] = field(default_factory=list)
+    """Files that exist but cannot be validated: wrong place, not regular, symlinked out."""
+
+
+def _kind_of(entry: os.DirEntry[str]) -> str:
+    try:
+        if entry.is_symlink():
+            return "symlink"
+        if entry.is_file(follow_symlinks=False):
+            return "file"
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+    except OSError:
+        pass
+    return "other"
+
+
+def _list(path: str) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(path) as it:
+            return list(it)
+    except OSError:
+        return []
+
+
+class _Walker:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.layout = Layout()
+        self.fixtures = ws.fixtures_rel
+        self.gold_roots = ws.gold_roots
+
+    # A folder symlinked to somewhere inside the workspace is followed; outside, it is refused.
+    def _follow(self, entry: os.DirEntry[str], rel: str) -> bool:
+        real = os.path.realpath(entry.path)
+        if not is_within(self.ws.root_real, real):
+            self.layout.problems.append(
+                dg.error(
+                    rel,
+                    None,
+                    "symlink-outside-workspace",
+                    "this folder is a symlink to outside the workspace; nothing in it was read",
+                )
+            )
+            return False
+        return os.path.isdir(real)
+
+    def _in_gold(self, rel: str) -> bool:
+        return any(root == "" or rel == root or rel.startswith(root + "/") for root in self.gold_roots)
+
+    def _gold_covers_below(self, rel: str) -> bool:
+        return any(
+            root == "" or root == rel or root.startswith(rel + "/") or rel.startswith(root + "/")
+            for root in self.gold_roots
+        )
+
+    def walk(self) -> Layout:
+        fixtures_abs = self.ws.abs(self.fixtures)
+        if os.path.isdir(fixtures_abs):
+            self._walk_fixtures(fixtures_abs)
+        for root in dict.fromkeys(self.gold_roots):
+            self._walk_generic(self.ws.abs(root), root)
+        return self.layout
+
+    def _join(self, rel: str, name: str) -> str:
+        return f"{rel}/{name}" if rel else name
+
+    def _walk_fixtures(self, fixtures_abs: str) -> None:
+        fixtures = self.fixtures
+        in_gold = self._in_gold
+        for class_entry in _list(fixtures_abs):
+            class_rel = self._join(fixtures, class_entry.name)
+            kind = _kind_of(class_entry)
+            if kind == "symlink" and class_entry.name not in NEVER_SEARCHED:
+                if not self._follow(class_entry, class_rel):
+                    continue
+                kind = "dir"
+            if kind == "file":
+                if class_entry.name == TASK_FILE:
+                    self._misplaced(class_rel)
+                elif class_entry.name.endswith(".json") and in_gold(class_rel):
+                    self.layout.json_candidates.append(class_rel)
+                continue
+            if kind != "dir" or class_entry.name in NEVER_SEARCHED:
+                continue
+            for fixture_entry in _list(class_entry.path):
+                fixture_rel = self._join(class_rel, fixture_entry.name)
+                fkind = _kind_of(fixture_entry)
+                if fkind == "symlink":
+                    if not self._follow(fixture_entry, fixture_rel):
+                        continue
+                    fkind = "dir"
+                if fkind == "file":
+                    if fixture_entry.name == TASK_FILE:
+                        self._misplaced(fixture_rel)
+                    elif fixture_entry.name.endswith(".json") and in_gold(fixture_rel):
+                        self.layout.json_candidates.append(fixture_rel)
+                    continue
+                if fkind == "dir":
+                    self._walk_fixture_folder(
+                        fixture_entry.path, fixture_rel, self._gold_covers_below(fixture_rel)
+                    )
+
+    def _walk_fixture_folder(self, folder_abs: str, folder_rel: str, gold_below: bool) -> None:
+        in_gold = self._in_gold
+        for entry in _list(folder_abs):
+            name = entry.name
+            rel = self._join(folder_rel, name)
+            kind = _kind_of(entry)
+            if name == TASK_FILE:
+                self._task_entry(entry, rel, kind)
+            elif name == RUNS_FOLDER and kind in ("dir", "symlink"):
+                if kind == "symlink" and not self._follow(entry, rel):
+                    continue
+                for run in _list(entry.path):
+                    run_rel = self._join(rel, run.name)
+                    if run.name.endswith((".yaml", ".yml")):
+                        self.layout.agent_runs.append(run_rel)
+                    elif gold_below and run.name.endswith(".json") and in_gold(run_rel):
+                        self.layout.json_candidates.append(run_rel)
+            elif gold_below and kind == "file" and name.endswith(".json") and in_gold(rel):
+                self.layout.json_candidates.append(rel)
+            elif gold_below and kind == "dir" and name not in NEVER_SEARCHED:
+                self._walk_generic(entry.path, rel, fixtures_done=True)
+
+    def _task_entry(self, entry: os.DirEntry[str], rel: str, kind: str) -> None:
+        if kind in ("file", "symlink"):
+            # Symlinks are checked again, unread, when the file is read.
+            self.layout.tasks.append(rel)
+            return
+        what = "a folder" if kind == "dir" else "not a regular file (a FIFO, device or socket)"
+        self.layout.problems.append(
+            dg.error(
+                rel, None, "not-a-regular-file", f"task.yaml here is {what}; it was not opened"
+            )
+        )
+
+    def _misplaced(self, rel: str) -> None:
+        self.layout.problems.append(
+            dg.error(
+                rel,
+                None,
+                "misplaced-task-file",
+                "task.yaml belongs in fixtures/<class>/<id>/ (or fixtures/trajectories/<id>/); "
+                "move it into a folder named after its id",
+            )
+        )
+
+    def _walk_generic(self, start_abs: str, start_rel: str, fixtures_done: bool = False) -> None:
+        stack = [(start_abs, start_rel)]
+        fixtures = self.fixtures
+        while stack:
+            folder_abs, folder_rel = stack.pop()
+            if not fixtures_done and (
+                folder_rel == fixtures or (fixtures and folder_rel.startswith(fixtures + "/"))
+            ):
+                continue  # walked above, by its shape
+            for entry in _list(folder_abs):
+                name = entry.name
+                rel = self._join(folder_rel, name)
+                kind = _kind_of(entry)
+                if kind == "dir":
+                    if name not in NEVER_SEARCHED:
+                        stack.append((entry.path, rel))
+                elif name.endswith(".json") and kind in ("file", "symlink") and self._in_gold(rel):
+                    self.layout.json_candidates.append(rel)
+
+
+def scan(ws: Workspace, *, use_git: bool = True) -> Layout:
+    layout = _Walker(ws).walk()
+    if use_git and layout.json_candidates:
+        ignored = git_ignored(ws, layout.json_candidates)
+        if ignored:
+            layout.json_candidates = [p for p in layout.json_candidates if p not in ignored]
+    layout.tasks.sort()
+    layout.agent_runs.sort()
+    layout.json_candidates = sorted(dict.fromkeys(layout.json_candidates))
+    return layout
+
+
+def git_ignored(ws: Workspace, paths: list[str]) -> set[str]:
+    """The paths git ignores, asked in one `git check-ignore` process; empty outside a repo."""
+    try:
+        proc = subprocess.run(
+            ["git", "-C", str(ws.root), "check-ignore", "-z", "--stdin"],
+            input="\0".join(paths).encode() + b"\0",
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    if proc.returncode not in (0, 1):
+        return set()
+    return {p for p in proc.stdout.decode("utf-8", "replace").split("\0") if p}

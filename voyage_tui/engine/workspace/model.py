@@ -1,0 +1,89 @@
+"""A workspace: its root, its configuration, and path helpers every part of the engine shares."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.safe_read import read_bytes
+from voyage_tui.engine.loading.text import decode
+from voyage_tui.engine.workspace.config import CONFIG_NAME, VoyageConfig, parse_config
+from voyage_tui.engine.workspace.discovery import find_workspace
+
+
+def normalize_rel(path: str) -> str:
+    """A configured path, made workspace-relative, `/`-separated, without `./`."""
+    norm = os.path.normpath(path.replace("\\", "/")).replace(os.sep, "/")
+    return "" if norm == "." else norm
+
+
+@dataclass(slots=True)
+class Workspace:
+    root: Path
+    config: VoyageConfig
+    config_diagnostics: list[Diagnostic] = field(default_factory=list)
+    root_real: str = ""
+    fixtures_rel: str = ""
+    """Workspace-relative fixtures folder, normalised once (it is asked for every file)."""
+
+    def __post_init__(self) -> None:
+        self.root_real = os.path.realpath(self.root)
+        self.fixtures_rel = normalize_rel(self.config.paths.fixtures)
+
+    @classmethod
+    def load(cls, start: str | os.PathLike[str] | None = None) -> "Workspace":
+        """Find the workspace from `start` and read its voyage.toml. Raises NoWorkspace."""
+        root = find_workspace(start)
+        return cls.from_root(root)
+
+    @classmethod
+    def from_root(cls, root: Path) -> "Workspace":
+        config_path = root / CONFIG_NAME
+        if not config_path.exists():
+            return cls(root, VoyageConfig())
+        data = read_bytes(
+            str(config_path), CONFIG_NAME, root_real=os.path.realpath(root), max_bytes=1_048_576
+        )
+        if isinstance(data, Diagnostic):
+            return cls(root, VoyageConfig(), [data])
+        text = decode(data, CONFIG_NAME)
+        if isinstance(text, Diagnostic):
+            return cls(root, VoyageConfig(), [text])
+        config, diagnostics = parse_config(text)
+        return cls(root, config, diagnostics)
+
+    # --- paths ---------------------------------------------------------------------------
+
+    def abs(self, rel: str) -> str:
+        return os.path.join(self.root, rel) if rel else str(self.root)
+
+    def rel(self, path: str | os.PathLike[str]) -> str:
+        relative = os.path.relpath(os.path.abspath(path), self.root)
+        return "" if relative == "." else relative.replace(os.sep, "/")
+
+    @property
+    def gold_roots(self) -> list[str]:
+        return [normalize_rel(p) for p in self.config.paths.gold]
+
+    @property
+    def ratings_rel(self) -> str:
+        return normalize_rel(self.config.paths.ratings)
+
+    @property
+    def max_file_bytes(self) -> int:
+        return self.config.limits.max_file_bytes
+
+    def read_text(self, rel: str) -> str | Diagnostic:
+        """A workspace file as text, through the same safety checks as every fixture."""
+        data = read_bytes(
+            self.abs(rel), rel, root_real=self.root_real, max_bytes=self.max_file_bytes
+        )
+        if isinstance(data, Diagnostic):
+            return data
+        return decode(data, rel)
+
+    def config_problem(self, code: str, message: str) -> Diagnostic:
+        return dg.error(CONFIG_NAME, None, code, message)
