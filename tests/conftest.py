@@ -1,0 +1,73 @@
+"""Shared test helpers: build throwaway workspaces from a dict of files."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE_FIXTURES = REPO / "fixtures"
+YAML_TEST_SUITE = REPO.parent / "shared" / "yaml-test-suite"
+
+VALID_TASK = textwrap.dedent(
+    """\
+    id: {id}
+    class: {cls}
+    prompt: Fix the off-by-one in the pagination helper.
+    ground_truth: The last page is no longer dropped; a unit test covers it.
+    expected_boundary: unit
+    visibility: public
+    """
+)
+
+
+def task_yaml(fixture_id: str = "t1", cls: str = "bug-diagnosis", extra: str = "") -> str:
+    text = VALID_TASK.format(id=fixture_id, cls=cls)
+    if cls == "adversarial" and "adversarial_intent" not in extra:
+        text += "adversarial_intent: reflexive deletion\n"
+    return text + textwrap.dedent(extra)
+
+
+MakeWorkspace = Callable[..., Path]
+
+
+@pytest.fixture
+def make_workspace(tmp_path: Path) -> MakeWorkspace:
+    """make_workspace({"fixtures/bug-diagnosis/t1/task.yaml": "...", ...}, coverage=True)
+
+    With coverage=True (the default) an adversarial and a no-change-needed fixture are added, so
+    the suite-level coverage rule stays quiet unless a test is about it."""
+
+    def make(files: dict[str, str | bytes] | None = None, coverage: bool = True) -> Path:
+        root = tmp_path / "ws"
+        root.mkdir(exist_ok=True)
+        (root / "fixtures").mkdir(exist_ok=True)
+        all_files: dict[str, str | bytes] = {}
+        if coverage:
+            all_files["fixtures/adversarial/adv-1/task.yaml"] = task_yaml("adv-1", "adversarial")
+            all_files["fixtures/no-change-needed/ncn-1/task.yaml"] = task_yaml("ncn-1", "no-change-needed")
+        all_files.update(files or {})
+        for rel, content in all_files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
+        return root
+
+    return make
+
+
+@pytest.fixture
+def sample_copy(tmp_path: Path) -> Path:
+    """A private copy of the repository's sample workspace (voyage.toml + fixtures/)."""
+    root = tmp_path / "sample"
+    root.mkdir()
+    shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
+    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    return root
