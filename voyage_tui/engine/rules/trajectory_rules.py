@@ -25,10 +25,10 @@ from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
 from voyage_tui.engine.rules.sha import check_sha_format
 from voyage_tui.engine.suggest import closest, hint
 
-_PHASE = re.compile(r"^(\d+)\s*:\s*(.+)$", re.DOTALL)
-_SKIPPED_PHASE = re.compile(r"^(\d+)\s*:\s*([^:]+?)\s*:\s*(.*)$", re.DOTALL)
-_GATE = re.compile(r"^gate-(\d+)\s*:\s*(.+?)\s*:\s*([^:]+)$", re.DOTALL | re.IGNORECASE)
-_SKIPPED_GATE = re.compile(r"^gate-(\d+)\s*:\s*(.*)$", re.DOTALL | re.IGNORECASE)
+PHASE_ENTRY = re.compile(r"^(\d+)\s*:\s*(.+)$", re.DOTALL)
+SKIPPED_PHASE_ENTRY = re.compile(r"^(\d+)\s*:\s*([^:]+?)\s*:\s*(.*)$", re.DOTALL)
+GATE_ENTRY = re.compile(r"^gate-(\d+)\s*:\s*(.+?)\s*:\s*([^:]+)$", re.DOTALL | re.IGNORECASE)
+SKIPPED_GATE_ENTRY = re.compile(r"^gate-(\d+)\s*:\s*(.*)$", re.DOTALL | re.IGNORECASE)
 
 _VOCABULARIES = {
     "path": TRAJECTORY_PATHS,
@@ -191,7 +191,7 @@ class _JourneyChecker:
         traversed: set[int] = set()
         last = 0
         for entry in self._entries("phases", value):
-            match = _PHASE.match(entry.text)
+            match = PHASE_ENTRY.match(entry.text)
             if not match:
                 self._error(
                     "phases",
@@ -221,7 +221,7 @@ class _JourneyChecker:
         skipped: set[int] = set()
         last = 0
         for entry in self._entries("skipped_phases", value):
-            match = _SKIPPED_PHASE.match(entry.text)
+            match = SKIPPED_PHASE_ENTRY.match(entry.text)
             if not match:
                 self._error(
                     "skipped_phases",
@@ -276,7 +276,7 @@ class _JourneyChecker:
     def gates(self, value: Any) -> set[int]:
         recorded: set[int] = set()
         for entry in self._entries("gates", value):
-            match = _GATE.match(entry.text)
+            match = GATE_ENTRY.match(entry.text)
             if not match:
                 self._error(
                     "gates",
@@ -306,7 +306,7 @@ class _JourneyChecker:
     def skipped_gates(self, value: Any, recorded: set[int]) -> None:
         skipped: set[int] = set()
         for entry in self._entries("skipped_gates", value):
-            match = _SKIPPED_GATE.match(entry.text)
+            match = SKIPPED_GATE_ENTRY.match(entry.text)
             if not match:
                 self._error(
                     "skipped_gates",

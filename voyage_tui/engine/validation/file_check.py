@@ -53,13 +53,15 @@ def fixture_parts(ws: Workspace, rel: str) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
-def check_fixture(ws: Workspace, refs: References, rel: str) -> Item:
-    """A task.yaml: single-task or trajectory, by its `kind` and its folder."""
+def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = None) -> Item:
+    """A task.yaml: single-task or trajectory, by its `kind` and its folder. `text` checks an
+    editor's buffer instead of the file on disk."""
     parts = fixture_parts(ws, rel)
     folder_class, folder_id = parts if parts else ("", "")
     in_trajectories = folder_class == TRAJECTORIES_FOLDER
     item = Item(rel, TRAJECTORY if in_trajectories else TASK, id=folder_id)
-    text = _read_text(ws, rel)
+    if text is None:
+        text = _read_text(ws, rel)
     if isinstance(text, Diagnostic):
         item.diagnostics.append(text)
         return item
@@ -118,11 +120,12 @@ def check_fixture(ws: Workspace, refs: References, rel: str) -> Item:
     return item
 
 
-def check_agent_run_file(ws: Workspace, rel: str) -> Item:
+def check_agent_run_file(ws: Workspace, rel: str, text: str | None = None) -> Item:
     stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
     fixture_folder = rel.rsplit("/", 2)[0]
     item = Item(rel, AGENT_RUN, id=stem, parent=f"{fixture_folder}/task.yaml")
-    text = _read_text(ws, rel)
+    if text is None:
+        text = _read_text(ws, rel)
     if isinstance(text, Diagnostic):
         item.diagnostics.append(text)
         return item
@@ -151,8 +154,12 @@ def _peek_marker(ws: Workspace, rel: str) -> bool:
         return False
 
 
-def check_json_candidate(ws: Workspace, refs: References, rel: str) -> Item | None:
+def check_json_candidate(
+    ws: Workspace, refs: References, rel: str, text: str | None = None
+) -> Item | None:
     """A gold file, or None when this JSON file is not one (most JSON files are not)."""
+    if text is not None:
+        return _check_gold_text(ws, refs, rel, text)
     data = read_bytes(ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
     if isinstance(data, Diagnostic):
         if data.code == "file-too-large" and _peek_marker(ws, rel):
@@ -162,11 +169,14 @@ def check_json_candidate(ws: Workspace, refs: References, rel: str) -> Item | No
         return None
     if GOLD_MARKER not in data:
         return None
-    text = decode(data, rel)
+    decoded = decode(data, rel)
+    if isinstance(decoded, Diagnostic):
+        return Item(rel, GOLD, id=rel, diagnostics=[decoded])
+    return _check_gold_text(ws, refs, rel, decoded)
+
+
+def _check_gold_text(ws: Workspace, refs: References, rel: str, text: str) -> Item | None:
     item = Item(rel, GOLD, id=rel)
-    if isinstance(text, Diagnostic):
-        item.diagnostics.append(text)
-        return item
     doc = load_json(text, rel)
     item.diagnostics.extend(doc.diagnostics)
     if not doc.ok:
@@ -198,10 +208,13 @@ def _gold_summary(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_gold_run(ws: Workspace, refs: References, rel: str, gold_rel: str) -> Item:
+def check_gold_run(
+    ws: Workspace, refs: References, rel: str, gold_rel: str, text: str | None = None
+) -> Item:
     stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
     item = Item(rel, GOLD_RUN, id=stem, parent=gold_rel)
-    text = _read_text(ws, rel)
+    if text is None:
+        text = _read_text(ws, rel)
     if isinstance(text, Diagnostic):
         item.diagnostics.append(text)
         return item
