@@ -1,9 +1,23 @@
-"""`voyage-tui [PATH]`: until the app lands, print the validation summary of the workspace."""
+"""`voyage-tui [PATH]`: open the app on the workspace found from PATH."""
 
 from __future__ import annotations
 
-from voyage_tui.cli import validate_cmd
+from voyage_tui.cli.common import Parser, no_workspace
+from voyage_tui.engine.workspace.discovery import NoWorkspace
+from voyage_tui.engine.workspace.model import Workspace
 
 
 def run(argv: list[str]) -> int:
-    return validate_cmd.run(argv)
+    parser = Parser(prog="voyage-tui", description="Open the app on the workspace at PATH.")
+    parser.add_argument("path", nargs="?", default=None)
+    parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
+    parser.add_argument("--no-watch", action="store_true", help="do not watch the workspace for changes")
+    args = parser.parse_args(argv)
+    try:
+        ws = Workspace.load(args.path)
+    except NoWorkspace as exc:
+        return no_workspace(exc)
+    from voyage_tui.app import VoyageApp
+
+    result = VoyageApp(ws, use_git=not args.no_git, watch=not args.no_watch).run()
+    return int(result or 0)

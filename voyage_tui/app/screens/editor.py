@@ -1,0 +1,260 @@
+"""The editor: the file in a TextArea, diagnostics as you type, atomic save that refuses to
+overwrite a file changed behind it, and a guard before unsaved work is dropped."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from typing import Callable
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Static, TextArea
+
+from voyage_tui.app.screens.modals import save_conflict, unsaved_changes
+from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
+from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.editing import (
+    FileConflict,
+    OpenError,
+    OpenedFile,
+    open_file,
+    save_file,
+    unified_diff,
+)
+from voyage_tui.engine.validation.buffer import check_buffer
+
+LINT_DELAY = 0.25
+"""Seconds of quiet typing before the buffer is re-checked."""
+
+
+def _language(rel: str) -> str | None:
+    if rel.endswith((".yaml", ".yml")):
+        return "yaml"
+    if rel.endswith(".json"):
+        return "json"
+    if rel.endswith(".md"):
+        return "markdown"
+    if rel.endswith(".toml"):
+        return "toml"
+    return None
+
+
+class EditorScreen(Screen[None]):
+    HELP = """
+## Editor
+
+`ctrl+s` save (atomic; refused if the file changed on disk) ·
+`f8` / `shift+f8` next / previous diagnostic · `ctrl+o` open in $EDITOR · `escape` back.
+"""
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="editor.save", priority=True),
+        Binding("escape", "close", "Back", id="editor.close"),
+        Binding("f8", "next_diagnostic", "Next problem", id="editor.next-diagnostic"),
+        Binding("shift+f8", "previous_diagnostic", "Prev problem", show=False, id="editor.previous-diagnostic"),
+        Binding("ctrl+o", "external_editor", "$EDITOR", id="editor.external"),
+        Binding("ctrl+d", "focus_diagnostics", "Problems", show=False, id="editor.diagnostics"),
+    ]
+
+    def __init__(self, rel: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__()
+        self.rel = rel
+        self.start = (max((line or 1) - 1, 0), max((column or 1) - 1, 0))
+        self.opened: OpenedFile | None = None
+        self.diagnostics: list[Diagnostic] = []
+        self._lint_timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.rel, id="editor-title")
+        with Vertical(id="editor-body"):
+            yield MarkedTextArea.code_editor("", language=_language(self.rel), id="editor-text", soft_wrap=True)
+            yield DiagnosticsList(id="editor-diagnostics")
+        yield Footer()
+
+    @property
+    def text_area(self) -> MarkedTextArea:
+        return self.query_one("#editor-text", MarkedTextArea)
+
+    @property
+    def dirty(self) -> bool:
+        return self.opened is not None and self.text_area.text != self.opened.text
+
+    def on_mount(self) -> None:
+        self.text_area.read_only = True
+        self.load()
+
+    # --- loading -------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="editor-io")
+    def load(self) -> None:
+        try:
+            opened = open_file(self.app.ws, self.rel)  # type: ignore[attr-defined]
+        except OpenError as exc:
+            self.app.call_from_thread(self._show_open_error, exc.diagnostic)
+            return
+        self.app.call_from_thread(self._show_opened, opened)
+
+    def _show_open_error(self, diagnostic: Diagnostic) -> None:
+        self.query_one("#editor-title", Static).update(f"{self.rel}: cannot edit: {diagnostic.message}")
+        self.query_one(DiagnosticsList).show([diagnostic])
+
+    def _show_opened(self, opened: OpenedFile) -> None:
+        self.opened = opened
+        area = self.text_area
+        area.read_only = False
+        area.load_text(opened.text)
+        line = min(self.start[0], max(area.document.line_count - 1, 0))
+        area.move_cursor((line, self.start[1]), center=True)
+        area.focus()
+        self._update_title()
+        self.lint()
+
+    def _update_title(self) -> None:
+        mark = " ●  unsaved" if self.dirty else ""
+        self.query_one("#editor-title", Static).update(f"{self.rel}{mark}")
+
+    # --- live diagnostics ----------------------------------------------------------------
+
+    @on(TextArea.Changed, "#editor-text")
+    def _changed(self) -> None:
+        self._update_title()
+        if self._lint_timer is not None:
+            self._lint_timer.stop()
+        self._lint_timer = self.set_timer(LINT_DELAY, self.lint)
+
+    @work(thread=True, exclusive=True, group="editor-lint")
+    def lint(self) -> None:
+        view = self.app.view  # type: ignore[attr-defined]
+        text = self.app.call_from_thread(lambda: self.text_area.text)
+        if view is None:
+            return
+        diagnostics = check_buffer(view.ws, view.refs, view.items, self.rel, text)
+        self.app.call_from_thread(self.show_diagnostics, diagnostics)
+
+    def show_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = diagnostics
+        self.query_one(DiagnosticsList).show(diagnostics)
+        self.text_area.set_marks(diagnostics)
+
+    # --- saving --------------------------------------------------------------------------
+
+    def action_save(self) -> None:
+        if self.opened is None:
+            return
+        self.save(force=False)
+
+    @work(thread=True, exclusive=True, group="editor-io")
+    def save(self, force: bool, after: Callable[[], None] | None = None) -> None:
+        opened = self.opened
+        if opened is None:
+            return
+        text = self.app.call_from_thread(lambda: self.text_area.text)
+        try:
+            saved = save_file(self.app.ws, opened, text, force=force)  # type: ignore[attr-defined]
+        except FileConflict as exc:
+            self.app.call_from_thread(self._conflict, exc.disk_text, text)
+            return
+        except OSError as exc:
+            self.app.call_from_thread(self.app.notify, f"Not saved: {exc}", severity="error")
+            return
+        self.app.call_from_thread(self._saved, saved, after)
+
+    def _saved(self, saved: OpenedFile, after: Callable[[], None] | None = None) -> None:
+        self.opened = saved
+        self._update_title()
+        self.app.notify(f"Saved {self.rel}", timeout=2)
+        self.app.revalidate_paths({self.rel})  # type: ignore[attr-defined]
+        if after is not None:
+            after()
+
+    def _conflict(self, disk: str | None, mine: str) -> None:
+        diff = unified_diff(disk or "", mine, f"{self.rel} (disk)", f"{self.rel} (yours)")
+
+        def decided(choice: str | None) -> None:
+            if choice == "reload":
+                self.load()
+            elif choice == "keep":
+                self.save(force=True)
+
+        self.app.push_screen(save_conflict(self.rel, diff), decided)
+
+    # --- leaving -------------------------------------------------------------------------
+
+    def action_close(self) -> None:
+        self.leave(then=lambda: None)
+
+    def leave(self, then: Callable[[], None]) -> None:
+        """Pop this screen, asking first when there is unsaved work."""
+
+        def go() -> None:
+            self.app.pop_screen()
+            then()
+
+        if not self.dirty:
+            go()
+            return
+
+        def decided(choice: str | None) -> None:
+            if choice == "discard":
+                go()
+            elif choice == "save":
+                self.save(force=False, after=go)
+
+        self.app.push_screen(unsaved_changes(self.rel), decided)
+
+    # --- navigation ----------------------------------------------------------------------
+
+    def _jump(self, forward: bool) -> None:
+        lines = sorted({d.line for d in self.diagnostics if d.line is not None})
+        if not lines:
+            return
+        here = self.text_area.cursor_location[0] + 1
+        if forward:
+            target = next((n for n in lines if n > here), lines[0])
+        else:
+            target = next((n for n in reversed(lines) if n < here), lines[-1])
+        column = next((d.column or 1 for d in self.diagnostics if d.line == target), 1)
+        self.text_area.move_cursor((target - 1, column - 1), center=True)
+        self.text_area.focus()
+
+    def action_next_diagnostic(self) -> None:
+        self._jump(True)
+
+    def action_previous_diagnostic(self) -> None:
+        self._jump(False)
+
+    def action_focus_diagnostics(self) -> None:
+        self.query_one(DiagnosticsList).focus()
+
+    @on(DiagnosticsList.Open)
+    def _open_diagnostic(self, event: DiagnosticsList.Open) -> None:
+        d = event.diagnostic
+        if d.line is not None:
+            self.text_area.move_cursor((d.line - 1, (d.column or 1) - 1), center=True)
+        self.text_area.focus()
+
+    # --- outside editor ------------------------------------------------------------------
+
+    def action_external_editor(self) -> None:
+        if self.dirty:
+            self.app.notify("Save or discard your changes before opening $EDITOR", severity="warning")
+            return
+        run_external_editor(self.app, self.app.ws.abs(self.rel))  # type: ignore[attr-defined]
+        self.load()
+
+
+def run_external_editor(app: object, path: str) -> None:
+    """Suspend the app, run $VISUAL/$EDITOR on the file, come back."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    try:
+        with app.suspend():  # type: ignore[attr-defined]
+            subprocess.run([*shlex.split(editor), path], check=False)
+    except Exception as exc:  # noqa: BLE001 - e.g. no terminal to suspend to
+        app.notify(f"Could not run {editor}: {exc}", severity="error")  # type: ignore[attr-defined]

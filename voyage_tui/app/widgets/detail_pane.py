@@ -1,0 +1,250 @@
+"""The selected item, rendered for reading: a task's prompt and ground truth as Markdown, a
+trajectory's phases and gates as a checklist against the journey, a gold file's findings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+from textual.containers import Horizontal, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Markdown, Static
+
+from voyage_tui.engine.details import MISSING, RECORDED, SKIPPED, TRAVERSED, Detail
+from voyage_tui.engine.validation.item import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY
+
+PHASE_MARKS = {TRAVERSED: ("✓", "green"), SKIPPED: ("↷", "yellow"), MISSING: ("·", "dim")}
+GATE_MARKS = {"pass": ("✓", "green"), "conditional": ("◐", "yellow"), "blocked": ("✗", "red")}
+
+
+def _field_table(rows: list[tuple[str, Any]]) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold cyan", no_wrap=True)
+    table.add_column()
+    for name, value in rows:
+        if value is None or value == "":
+            continue
+        table.add_row(name, value if isinstance(value, Text) else str(value))
+    return table
+
+
+def _section(title: str) -> Static:
+    return Static(Text(title, style="bold underline"), classes="section-title")
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True).strip()
+
+
+def _context_widgets(context: Any) -> list[Widget]:
+    entries = context if isinstance(context, list) else [context]
+    lines = []
+    for entry in entries:
+        if isinstance(entry, dict) and "file" in entry:
+            lines.append(f"- file: `{entry['file']}`")
+        else:
+            lines.append(f"- {_as_text(entry)}")
+    return [_section("Context"), Markdown("\n".join(lines))]
+
+
+def task_widgets(detail: Detail) -> list[Widget]:
+    item = detail.item
+    widgets: list[Widget] = [
+        Static(
+            _field_table(
+                [
+                    ("class", detail.field("class")),
+                    ("boundary", detail.field("expected_boundary")),
+                    ("visibility", detail.field("visibility")),
+                    ("canary", item.canary),
+                    ("adversarial intent", detail.field("adversarial_intent")),
+                ]
+            )
+        ),
+        _section("Prompt"),
+        Markdown(_as_text(detail.field("prompt") or "")),
+        _section("Ground truth"),
+        Markdown(_as_text(detail.field("ground_truth") or "")),
+    ]
+    if detail.field("context") is not None:
+        widgets += _context_widgets(detail.field("context"))
+    if detail.field("harness_constraints") is not None:
+        widgets += [_section("Harness constraints"), Static(_as_text(detail.field("harness_constraints")))]
+    notes = detail.field("scoring_notes")
+    if isinstance(notes, dict) and notes:
+        widgets.append(_section("Scoring notes"))
+        widgets.append(Static(_field_table([(str(k), _as_text(v)) for k, v in notes.items()])))
+    return widgets
+
+
+def checklist(detail: Detail) -> Text:
+    text = Text()
+    text.append("Phases\n", style="bold")
+    for row in detail.phases:
+        mark, style = PHASE_MARKS[row.status]
+        text.append(f" {mark} ", style=style)
+        text.append(f"{row.number}: {row.name}")
+        if row.status == SKIPPED:
+            text.append(f"  skipped: {row.reason}", style="yellow")
+        elif row.status == MISSING:
+            text.append("  not traversed", style="dim")
+        text.append("\n")
+    text.append("Gates\n", style="bold")
+    for gate in detail.gates:
+        if gate.status == RECORDED:
+            mark, style = GATE_MARKS.get(gate.verdict, ("?", "red"))
+            text.append(f" {mark} ", style=style)
+            text.append(f"gate-{gate.number} ")
+            text.append(gate.verdict, style=style)
+            text.append(f"  {gate.description}", style="dim")
+        elif gate.status == SKIPPED:
+            text.append(" ↷ ", style="yellow")
+            text.append(f"gate-{gate.number}  skipped: {gate.reason}", style="yellow")
+        else:
+            text.append(" · ", style="dim")
+            text.append(f"gate-{gate.number}  not recorded", style="dim")
+        text.append("\n")
+    return text
+
+
+def trajectory_widgets(detail: Detail, routing_table: str) -> list[Widget]:
+    widgets: list[Widget] = [
+        Static(
+            _field_table(
+                [
+                    ("path", detail.field("path")),
+                    ("terminal state", detail.field("terminal_state")),
+                    ("visibility", detail.field("visibility")),
+                    ("final_head_sha", detail.field("final_head_sha")),
+                    ("canary", detail.item.canary),
+                ]
+            )
+        ),
+        _section("Prompt"),
+        Markdown(_as_text(detail.field("prompt") or "")),
+        _section("Journey"),
+        Static(checklist(detail)),
+    ]
+    selected = detail.field("routing_selected")
+    skipped = detail.field("routing_skipped")
+    if selected is not None or skipped is not None:
+        routing = Text()
+        routing.append("selected\n", style="bold")
+        for name in str(selected or "").split(","):
+            if name.strip():
+                routing.append(f"  {name.strip()}\n")
+        routing.append("skipped\n", style="bold")
+        for entry in str(skipped or "").split("|"):
+            if entry.strip():
+                routing.append(f"  {entry.strip()}\n")
+        routing.append("\ncheck by hand against the table →", style="dim italic")
+        widgets += [
+            _section("Routing (metadata, not validated)"),
+            Horizontal(Static(routing, classes="routing-fields"), Markdown(routing_table, classes="routing-table"), classes="routing"),
+        ]
+    return widgets
+
+
+def gold_widgets(detail: Detail) -> list[Widget]:
+    data = detail.data if isinstance(detail.data, dict) else {}
+    table = Table(show_edge=False, expand=True)
+    for column in ("file", "line", "rule_key", "severity", "owner", "dual_flaggable"):
+        table.add_column(column, no_wrap=column in ("line", "severity"))
+    for finding in data.get("findings", []) if isinstance(data.get("findings"), list) else []:
+        if not isinstance(finding, dict):
+            continue
+        table.add_row(
+            str(finding.get("file", "")),
+            str(finding.get("line", "")),
+            str(finding.get("rule_key", "")),
+            str(finding.get("severity", "")),
+            str(finding.get("owner_reviewer", "")),
+            str(finding.get("dual_flaggable", "") or ""),
+        )
+    return [
+        Static(
+            _field_table(
+                [
+                    ("description", data.get("description")),
+                    ("source", data.get("source")),
+                    ("expected verdict", data.get("expected_verdict")),
+                    ("readme", detail.item.extra.get("readme")),
+                ]
+            )
+        ),
+        _section("Findings"),
+        Static(table),
+    ]
+
+
+def gold_run_widgets(detail: Detail) -> list[Widget]:
+    data = detail.data if isinstance(detail.data, list) else []
+    text = Text()
+    for payload in data:
+        if not isinstance(payload, dict):
+            continue
+        findings = payload.get("findings") if isinstance(payload.get("findings"), list) else []
+        text.append(f"{payload.get('reviewer', '?')}", style="bold")
+        text.append(f"  {len(findings)} findings\n", style="dim")
+        for finding in findings:
+            if isinstance(finding, dict):
+                text.append(
+                    f"  {finding.get('severity', '?'):<10} {finding.get('file', '?')}:{finding.get('line', '?')}  {finding.get('rule_key', '?')}\n"
+                )
+    return [
+        Static(_field_table([("gold", detail.item.parent), ("reviewers", len(data))])),
+        _section("Reviewer payloads"),
+        Static(text),
+    ]
+
+
+def agent_run_widgets(detail: Detail) -> list[Widget]:
+    widgets: list[Widget] = [
+        Static(_field_table([("run", detail.field("run_id")), ("agent", detail.field("agent")), ("fixture", detail.item.parent)])),
+        _section("Output"),
+        Markdown(_as_text(detail.field("output") or "")),
+    ]
+    patch = detail.field("patch")
+    if isinstance(patch, str) and patch.strip():
+        widgets += [_section("Patch"), Static(Syntax(patch, "diff", word_wrap=True, theme="ansi_dark"))]
+    return widgets
+
+
+class DetailPane(VerticalScroll):
+    HELP = """
+## Detail
+
+The selected item's fields. Below them, its diagnostics.
+"""
+
+    async def show_detail(self, detail: Detail | None, routing_table: str = "") -> None:
+        await self.remove_children()
+        if detail is None:
+            await self.mount(Static(Text("Select an item in the tree.", style="dim")))
+            return
+        item = detail.item
+        title = Text()
+        title.append(item.id or item.path, style="bold")
+        title.append(f"  {item.kind}  ", style="dim")
+        title.append(item.path, style="dim italic")
+        widgets: list[Widget] = [Static(title, classes="detail-title")]
+        if detail.data is None:
+            problem = detail.load_problem.message if detail.load_problem else "the file could not be loaded"
+            widgets.append(Static(Text(f"Not loaded: {problem}", style="red")))
+        elif item.kind == TASK:
+            widgets += task_widgets(detail)
+        elif item.kind == TRAJECTORY:
+            widgets += trajectory_widgets(detail, routing_table)
+        elif item.kind == GOLD:
+            widgets += gold_widgets(detail)
+        elif item.kind == GOLD_RUN:
+            widgets += gold_run_widgets(detail)
+        elif item.kind == AGENT_RUN:
+            widgets += agent_run_widgets(detail)
+        await self.mount_all(widgets)
+        self.scroll_home(animate=False)

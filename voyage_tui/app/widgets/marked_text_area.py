@@ -1,0 +1,54 @@
+"""A code editor that tints the lines holding diagnostics, so errors show while typing."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.widgets import TextArea
+
+from voyage_tui.engine.diagnostics import Diagnostic, Severity
+
+_TINT = {
+    Severity.ERROR: Style(bgcolor="#5f0000", underline=True),
+    Severity.WARNING: Style(bgcolor="#5f5f00"),
+    Severity.INFO: Style(bgcolor="#00303f"),
+}
+
+
+class MarkedTextArea(TextArea):
+    HELP = """
+## Editor
+
+Diagnostics update as you type; marked lines hold them (red: error, yellow: warning).
+`ctrl+s` saves atomically; `f8` jumps to the next diagnostic.
+"""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.marks: dict[int, Severity] = {}
+
+    async def _on_key(self, event: events.Key) -> None:
+        # TextArea's code-editor mode spends escape on moving focus; here escape leaves the
+        # editor (the screen's binding), so skip TextArea's own handling of it.
+        if event.key == "escape":
+            event.prevent_default()
+
+    def set_marks(self, diagnostics: list[Diagnostic]) -> None:
+        marks: dict[int, Severity] = {}
+        for d in diagnostics:
+            if d.line is None:
+                continue
+            index = d.line - 1
+            if index not in marks or d.severity.rank < marks[index].rank:
+                marks[index] = d.severity
+        if marks != self.marks:
+            self.marks = marks
+            self.refresh()
+
+    def get_line(self, line_index: int) -> Text:
+        line = super().get_line(line_index)
+        severity = self.marks.get(line_index)
+        if severity is not None:
+            line.stylize(_TINT[severity], 0, max(len(line), 1))
+        return line

@@ -1,0 +1,45 @@
+"""The suite's counts as words, always current: `412 fixtures · 3 errors · 12 warnings · 9 holdouts`."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from voyage_tui.app.widgets.badges import plural
+from voyage_tui.engine.validation.view import SuiteView
+
+
+def header_text(view: SuiteView) -> Text:
+    summary = view.summary
+    text = Text()
+    text.append(plural(view.fixture_count, "fixture"), style="bold")
+    text.append(" · ")
+    text.append(plural(summary.errors, "error"), style="bold red" if summary.errors else "")
+    text.append(" · ")
+    text.append(plural(summary.warnings, "warning"), style="bold yellow" if summary.warnings else "")
+    text.append(" · ")
+    text.append(plural(view.holdout_count, "holdout"))
+    exposed = sum(
+        1 for i in view.fixtures() if any(d.code == "holdout-exposed" for d in i.diagnostics)
+    ) + sum(1 for ds in view.by_path.values() for d in ds if d.code == "holdout-exposed")
+    if exposed:
+        text.append(" · ")
+        text.append(f"{exposed} exposed", style="bold red")
+    return text
+
+
+class SuiteHeader(Static):
+    DEFAULT_CSS = """
+    SuiteHeader { height: 1; padding: 0 1; background: $panel; }
+    """
+
+    def show_loading(self, done: int, total: int, root: str) -> None:
+        if total:
+            self.update(f"{root} · loading {done:,} of {total:,} files…")
+        else:
+            self.update(f"{root} · loading…")
+
+    def show_view(self, view: SuiteView) -> None:
+        text = Text(f"{view.root.name} · ", style="dim")
+        text.append_text(header_text(view))
+        self.update(text)

@@ -1,0 +1,110 @@
+"""Opening and saving workspace files for an editor without ever losing work.
+
+A save is refused when the file changed on disk since it was opened (someone else, or another
+tool, wrote it): the caller shows the difference and lets the person reload or keep theirs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from dataclasses import dataclass
+
+from voyage_tui.engine.atomic import atomic_write_bytes
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.safe_read import read_bytes
+from voyage_tui.engine.loading.text import decode
+from voyage_tui.engine.workspace.model import Workspace
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class OpenError(Exception):
+    """The file cannot be edited as text (binary, too large, not a regular file, ...)."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+class FileConflict(Exception):
+    """The file on disk is no longer what was opened."""
+
+    def __init__(self, disk_text: str | None) -> None:
+        super().__init__("the file changed on disk since it was opened")
+        self.disk_text = disk_text
+        """What is on disk now; None when the file was deleted."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedFile:
+    rel: str
+    text: str
+    digest: str | None
+    """sha256 of the bytes as read; None for a file that did not exist yet."""
+    bom: bool = False
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read(ws: Workspace, rel: str) -> bytes | None:
+    data = read_bytes(ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
+    if isinstance(data, Diagnostic):
+        if data.code == "file-missing":
+            return None
+        raise OpenError(data)
+    return data
+
+
+def open_file(ws: Workspace, rel: str) -> OpenedFile:
+    data = _read(ws, rel)
+    if data is None:
+        return OpenedFile(rel, "", None)
+    text = decode(data, rel)
+    if isinstance(text, Diagnostic):
+        raise OpenError(text)
+    return OpenedFile(rel, text, _digest(data), bom=data.startswith(_BOM))
+
+
+def disk_text(ws: Workspace, rel: str) -> str | None:
+    data = _read(ws, rel)
+    if data is None:
+        return None
+    text = decode(data, rel)
+    return text if isinstance(text, str) else data.decode("utf-8", "replace")
+
+
+def changed_on_disk(ws: Workspace, opened: OpenedFile) -> bool:
+    try:
+        data = _read(ws, opened.rel)
+    except OpenError:
+        return True
+    return (None if data is None else _digest(data)) != opened.digest
+
+
+def save_file(ws: Workspace, opened: OpenedFile, text: str, *, force: bool = False) -> OpenedFile:
+    """Write `text` atomically (mode kept). Raises FileConflict unless the file on disk is still
+    what `opened` read, or `force` is set (the person chose to keep their version)."""
+    if not force:
+        try:
+            current = _read(ws, opened.rel)
+        except OpenError:
+            current = b""  # unreadable now: certainly not what was opened
+        current_digest = None if current is None else _digest(current)
+        if current_digest != opened.digest:
+            raise FileConflict(disk_text(ws, opened.rel) if current is not None else None)
+    data = (_BOM if opened.bom else b"") + text.encode("utf-8")
+    atomic_write_bytes(ws.abs(opened.rel), data)
+    return OpenedFile(opened.rel, text, _digest(data), opened.bom)
+
+
+def unified_diff(before: str, after: str, before_name: str, after_name: str) -> str:
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=before_name,
+        tofile=after_name,
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
