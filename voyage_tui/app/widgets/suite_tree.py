@@ -277,6 +277,9 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         node = self._item_nodes.get(path)
         if node is None:
             return False
+        # Expanding only invalidates the line map; rebuild it now so the node has its line
+        # (otherwise the cursor lands on line -1 until the next idle).
+        self._tree_lines  # noqa: B018
         self.move_cursor(node)
         if scroll:
             self.scroll_to_node(node)

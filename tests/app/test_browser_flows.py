@@ -1,0 +1,110 @@
+"""Browser flows driven with the pilot: filter, next error, live reload from disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.app.support import header_text, make_app, wait_loaded, wait_until
+from tests.conftest import task_yaml
+from voyage_tui.app.widgets.suite_tree import SuiteTree
+
+
+def _paths_listed(tree: SuiteTree) -> list[str]:
+    out = []
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
+        if node.data is not None and node.data.kind == "item":
+            out.append(node.data.key)
+        stack.extend(reversed(list(node.children)))
+    return out
+
+
+@pytest.fixture
+def suite_root(make_workspace) -> Path:
+    broken = task_yaml("b1").replace("expected_boundary: unit", "expected_boundary: unitt")
+    return make_workspace(
+        {
+            "fixtures/bug-diagnosis/alpha/task.yaml": task_yaml("alpha"),
+            "fixtures/bug-diagnosis/b1/task.yaml": broken,
+            "fixtures/refactor/rename-module/task.yaml": task_yaml("rename-module", "refactor").replace(
+                "Fix the off-by-one in the pagination helper.", "Rename the storage module without behaviour change."
+            ),
+            "fixtures/refactor/b2/task.yaml": task_yaml("b2", "refactor").replace("visibility: public", "visibility: secret"),
+        }
+    )
+
+
+async def test_header_counts_the_suite_in_words(suite_root: Path) -> None:
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+        text = header_text(app)
+        assert "6 fixtures" in text
+        assert "2 errors" in text
+        assert "0 holdouts" in text
+
+
+async def test_filter_by_prompt_text_shows_only_matches(suite_root: Path) -> None:
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("slash")
+        await pilot.press(*"storage")
+        await wait_until(pilot, lambda: browser.tree.needle == "storage")
+        assert _paths_listed(browser.tree) == ["fixtures/refactor/rename-module/task.yaml"]
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: browser.tree.needle == "")
+        assert browser.tree.has_focus
+
+
+async def test_next_error_walks_the_items_with_errors_and_wraps(suite_root: Path) -> None:
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("n")
+        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+        await pilot.press("n")
+        assert browser.tree.current_path() == "fixtures/refactor/b2/task.yaml"
+        await pilot.press("n")
+        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+        await pilot.press("N")
+        assert browser.tree.current_path() == "fixtures/refactor/b2/task.yaml"
+
+
+async def test_selecting_an_item_lists_its_diagnostics(suite_root: Path) -> None:
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("n")
+        from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
+
+        listing = browser.query_one("#item-diagnostics", DiagnosticsList)
+        await wait_until(pilot, lambda: any(d.code == "invalid-boundary" for d in listing.diagnostics))
+
+
+async def test_a_file_broken_on_disk_updates_tree_and_header_without_a_key(suite_root: Path) -> None:
+    app = make_app(suite_root, watch=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        assert "2 errors" in header_text(app)
+        await pilot.pause(0.5)  # let the watcher start
+        path = suite_root / "fixtures/bug-diagnosis/alpha/task.yaml"
+        path.write_text(path.read_text().replace("class: bug-diagnosis", "class: bug-diagnosys"))
+        await wait_until(pilot, lambda: "3 errors" in header_text(app), timeout=10)
+        assert browser.tree.select_path("fixtures/bug-diagnosis/alpha/task.yaml")
+        label = str(browser.tree.cursor_node.label)
+        assert label.startswith("✗")
+        # and fixing it clears it again
+        path.write_text(path.read_text().replace("class: bug-diagnosys", "class: bug-diagnosis"))
+        await wait_until(pilot, lambda: "2 errors" in header_text(app), timeout=10)
+
+
+async def test_copy_path_puts_the_selected_path_on_the_clipboard(suite_root: Path) -> None:
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("n", "c")
+        assert app.clipboard == "fixtures/bug-diagnosis/b1/task.yaml"
