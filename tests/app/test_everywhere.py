@@ -1,0 +1,138 @@
+"""What every screen offers: help, the command palette, a user keymap, $EDITOR, every binding
+with an id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+from textual.widgets import HelpPanel
+
+from tests.app.support import make_app, wait_loaded, wait_until
+from tests.conftest import task_yaml
+from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.commands import ACTIONS, VoyageCommands
+from voyage_tui.app.keymap import load_keymap
+from voyage_tui.engine.workspace.model import Workspace
+
+
+@pytest.fixture
+def root(make_workspace) -> Path:
+    broken = task_yaml("b1").replace("visibility: public", "visibility: secret")
+    return make_workspace({"fixtures/bug-diagnosis/b1/task.yaml": broken})
+
+
+def _all_binding_classes() -> list[type]:
+    import voyage_tui.app.screens.browser as browser
+    import voyage_tui.app.screens.editor as editor
+    import voyage_tui.app.screens.modals as modals
+    import voyage_tui.app.widgets.diagnostics_list as diagnostics
+
+    return [VoyageApp, browser.BrowserScreen, editor.EditorScreen, modals.ChoiceScreen, diagnostics.DiagnosticsList]
+
+
+def test_every_binding_has_a_unique_id() -> None:
+    ids: list[str] = []
+    for cls in _all_binding_classes():
+        for binding in cls.BINDINGS:
+            assert isinstance(binding, Binding), f"{cls.__name__}: {binding!r} is not a Binding"
+            assert binding.id, f"{cls.__name__}: {binding.key} has no id"
+            ids.append(binding.id)
+    assert len(ids) == len(set(ids))
+
+
+def test_no_primary_action_depends_on_ctrl_enter_alone() -> None:
+    for cls in _all_binding_classes():
+        for binding in cls.BINDINGS:
+            assert binding.key != "ctrl+enter", f"{binding.id} needs a key that survives tmux"
+
+
+async def test_f1_and_question_mark_toggle_the_help_panel(root: Path) -> None:
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: bool(app.screen.query(HelpPanel)))
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: not app.screen.query(HelpPanel))
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: bool(app.screen.query(HelpPanel)))
+
+
+async def test_question_mark_in_the_filter_is_text_not_help(root: Path) -> None:
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("slash", "question_mark")
+        await pilot.pause()
+        assert not app.screen.query(HelpPanel)
+        assert browser.query_one("#filter").value == "?"
+
+
+def test_keymap_file_is_read_and_a_broken_one_is_reported(tmp_path: Path) -> None:
+    good = tmp_path / "keymap.toml"
+    good.write_text('[keymap]\n"browser.next-error" = "j"\n')
+    assert load_keymap(good) == ({"browser.next-error": "j"}, None)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[keymap\n")
+    keymap, problem = load_keymap(bad)
+    assert keymap == {} and problem and "ignored" in problem
+    assert load_keymap(tmp_path / "missing.toml") == ({}, None)
+
+
+async def test_a_user_keymap_remaps_a_binding_by_id(root: Path, tmp_path: Path, monkeypatch) -> None:
+    keymap = tmp_path / "keymap.toml"
+    keymap.write_text('[keymap]\n"browser.next-error" = "j"\n')
+    monkeypatch.setenv("VOYAGE_TUI_KEYMAP", str(keymap))
+    app = VoyageApp(Workspace.load(root), use_git=False, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("n")
+        assert browser.tree.current_path() != "fixtures/bug-diagnosis/b1/task.yaml"
+        await pilot.press("j")
+        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+
+
+async def test_the_command_palette_lists_every_action_and_opens_items(root: Path) -> None:
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        provider = VoyageCommands(app.screen)
+        titles = [hit.text for hit in [h async for h in provider.discover()]]
+        assert titles == [title for title, _, _ in ACTIONS]
+        hits = [h async for h in provider.search("b1")]
+        opener = next(h for h in hits if "Open b1" in str(h.text))
+        opener.command()
+        await pilot.pause()
+        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+        next_error = next(h for h in [h async for h in provider.search("next error")])
+        assert "Next error" in str(next_error.text)
+
+
+async def test_external_editor_suspends_runs_editor_and_revalidates(root: Path, monkeypatch) -> None:
+    calls: list[list[str]] = []
+    app = make_app(root)
+
+    class FakeSuspend:
+        def __enter__(self) -> None:
+            return None
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+    def fake_run(args: list[str], check: bool) -> None:
+        calls.append(args)
+        path = Path(args[-1])
+        path.write_text(path.read_text().replace("visibility: secret", "visibility: public"))
+
+    monkeypatch.setenv("EDITOR", "myeditor --wait")
+    monkeypatch.setattr("voyage_tui.app.screens.editor.subprocess.run", fake_run)
+    monkeypatch.setattr(app, "suspend", lambda: FakeSuspend())
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("n", "E")
+        assert calls and calls[0][:2] == ["myeditor", "--wait"]
+        assert calls[0][-1].endswith("fixtures/bug-diagnosis/b1/task.yaml")
+        await wait_until(pilot, lambda: app.view is not None and app.view.summary.errors == 0)
+        assert browser.tree.find_error() is None
