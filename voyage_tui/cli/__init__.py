@@ -34,7 +34,21 @@ def _usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # `voyage-tui validate | head`: the reader left; that is not an error of ours. Point
+        # stdout at /dev/null so the interpreter's final flush does not raise again.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(args: list[str]) -> int:
     if args and args[0] in ("-h", "--help"):
         print(_usage())
         return 0
