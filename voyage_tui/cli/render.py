@@ -67,11 +67,13 @@ def _escape_property(value: str) -> str:
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
-def github_lines(diagnostics: Iterable[Diagnostic]) -> list[str]:
-    """GitHub Actions workflow commands: each becomes an annotation on the file and line."""
+def github_lines(diagnostics: Iterable[Diagnostic], prefix: str = "") -> list[str]:
+    """GitHub Actions workflow commands: each becomes an annotation on the file and line.
+    `prefix` is the workspace's folder relative to where the job runs (the repository root), as
+    GitHub resolves `file=` from there, not from the workspace."""
     lines = []
     for d in diagnostics:
-        props = [f"file={_escape_property(d.path)}"]
+        props = [f"file={_escape_property(prefix + d.path)}"]
         if d.line is not None:
             props.append(f"line={d.line}")
         if d.column is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from voyage_tui.cli.common import Parser, no_workspace, use_color
@@ -30,8 +31,32 @@ def build_parser() -> Parser:
     return parser
 
 
+def _tolerant_stdout() -> None:
+    """A message may quote text no encoding can write (a lone surrogate from a JSON `\\ud800`
+    escape, a file name that is not UTF-8): escape it instead of dying with a traceback."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):  # a stream that cannot change its error handler
+            pass
+
+
+def _github_prefix(root: os.PathLike[str] | str) -> str:
+    """The workspace's folder relative to the current one (GitHub resolves annotation paths from
+    the repository root, where the job runs), or "" when the workspace is not below it."""
+    try:
+        rel = os.path.relpath(os.path.realpath(root), os.path.realpath(os.getcwd()))
+    except ValueError:  # another drive
+        return ""
+    if rel == "." or rel == ".." or rel.startswith(".." + os.sep):
+        return ""
+    return rel.replace(os.sep, "/") + "/"
+
+
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    _tolerant_stdout()
     try:
         suite = Suite.open(args.path, use_git=not args.no_git, parallel=True)
     except NoWorkspace as exc:
@@ -56,7 +81,7 @@ def run(argv: list[str]) -> int:
             )
         )
     elif args.format == "github":
-        for line in github_lines(diagnostics):
+        for line in github_lines(diagnostics, _github_prefix(suite.ws.root)):
             print(line)
         print(summary_line(summary.files, summary.errors, summary.warnings, summary.infos))
     else:

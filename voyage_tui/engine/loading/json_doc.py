@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,37 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+_LONG_NUMBER = re.compile(r"-?\d{4000,}")
+
+
+def _long_number(text: str) -> tuple[int, int] | None:
+    match = _LONG_NUMBER.search(text)
+    return position_of_index(text, match.start()) if match else None
+
+
+def _deepest(text: str, limit: int = 1000) -> tuple[int, int]:
+    """Index of the bracket where nesting first reaches `limit` (or its deepest point), and the
+    document's depth there. Strings are skipped; only called when loading hit the limit."""
+    depth = best = best_index = 0
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch in "[{":
+            depth += 1
+            if depth > best:
+                best, best_index = depth, i
+                if depth >= limit:
+                    break
+        elif ch in "]}":
+            depth -= 1
+        i += 1
+    return best_index, best
+
+
 def load_json(text: str, rel: str) -> JsonDocument:
     """Load `text` as one JSON value. Never raises."""
     try:
@@ -49,7 +81,21 @@ def load_json(text: str, rel: str) -> JsonDocument:
                 [dg.error(rel, (exc.lineno, exc.colno), "json-syntax", f"not valid JSON: {exc.msg}")],
                 ok=False,
             )
-        except ValueError:
+        except ValueError as exc:
+            if "integer string conversion" in str(exc):
+                return JsonDocument(
+                    None,
+                    NoPositions(),
+                    [
+                        dg.error(
+                            rel,
+                            _long_number(text),
+                            "json-syntax",
+                            "a number has too many digits to read; write it as a string",
+                        )
+                    ],
+                    ok=False,
+                )
             try:
                 scan_positions(text)
                 pos = None
@@ -62,10 +108,19 @@ def load_json(text: str, rel: str) -> JsonDocument:
                 ok=False,
             )
         except RecursionError:
+            index, depth = _deepest(text)
             return JsonDocument(
                 None,
                 NoPositions(),
-                [dg.error(rel, None, "json-too-deep", "the JSON nests too deeply to load")],
+                [
+                    dg.error(
+                        rel,
+                        position_of_index(text, index),
+                        "json-too-deep",
+                        f"the JSON nests {depth:,}{' or more' if depth >= 1000 else ''} levels deep, too "
+                        "deep to load; it was not loaded",
+                    )
+                ],
                 ok=False,
             )
         positions = JsonPositions(text)

@@ -93,6 +93,14 @@ class YamlPositions:
             return self._fallback(path)
         return entry[1].line + 1, entry[1].column + 1
 
+    def value_source(self, path: Sequence[PathKey]) -> tuple[str, int, int] | None:
+        """The source text of the value at `path` and its 1-based start (line, column)."""
+        entry = self._entry(path) if path else None
+        if entry is None:
+            return None
+        start, end = entry[1], entry[2]
+        return self._text[start.index : end.index], start.line + 1, start.column + 1
+
     def find_in_value(self, path: Sequence[PathKey], needle: str, nth: int = 0) -> Position:
         entry = self._entry(path) if path else None
         if entry is None:
@@ -147,6 +155,15 @@ class JsonPositions:
             if probe in self._values:
                 return self._pos(self._values[probe][0])
         return (1, 1)
+
+    def value_source(self, path: Sequence[PathKey]) -> tuple[str, int, int] | None:
+        """The source text of the value at `path` and its 1-based start (line, column)."""
+        self._ensure()
+        span = self._values.get(tuple(path))
+        if span is None:
+            return None
+        line, column = position_of_index(self._text, span[0])
+        return self._text[span[0] : span[1]], line, column
 
     def find_in_value(self, path: Sequence[PathKey], needle: str, nth: int = 0) -> Position:
         self._ensure()

@@ -126,19 +126,19 @@ def _expanded_size(root: Node) -> int:
             for child in children:
                 total += sizes[id(child)]
                 if total > MAX_EXPANDED_NODES:
-                    raise _AliasBomb
+                    raise _AliasBomb(node)
             sizes[nid] = total
             continue
         if nid in sizes:
             continue
         if nid in visiting:
-            raise _RecursiveAlias
+            raise _RecursiveAlias(node)
         visiting.add(nid)
         stack.append((node, True))
         for child in children:
             cid = id(child)
             if cid in visiting:
-                raise _RecursiveAlias
+                raise _RecursiveAlias(node)
             if cid not in sizes:
                 stack.append((child, False))
     return sizes[id(root)]
@@ -192,6 +192,32 @@ def _marked_error(rel: str, exc: yaml.MarkedYAMLError, text: str) -> YamlDocumen
     return _failure(rel, pos, "yaml-syntax", detail)
 
 
+def _unreadable_scalar(loader: _Loader, root: Node) -> tuple[int, int] | None:
+    """Where the scalar that failed to construct sits (`!!int abc`, a 5,000-digit integer).
+    Only on the error path: each scalar is constructed again on its own until one fails."""
+    stack: list[Node] = [root]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            constructor = loader.yaml_constructors.get(node.tag)
+            if constructor is None:
+                continue
+            try:
+                constructor(loader, node)
+            except Exception:  # noqa: BLE001 - this is the one we are looking for
+                return _mark_pos(node.start_mark)
+            continue
+        if isinstance(node, SequenceNode):
+            stack.extend(reversed(node.value))
+        elif isinstance(node, MappingNode):
+            stack.extend(part for pair in reversed(node.value) for part in reversed(pair))
+    return None
+
+
 def load_yaml(text: str, rel: str) -> YamlDocument:
     """Load `text` as exactly one YAML document. Never raises."""
     loader = _Loader(text)
@@ -219,18 +245,18 @@ def load_yaml(text: str, rel: str) -> YamlDocument:
         if "*" in text:
             try:
                 _expanded_size(node)
-            except _AliasBomb:
+            except _AliasBomb as bomb:
                 return _failure(
                     rel,
-                    _mark_pos(node.start_mark),
+                    _mark_pos(bomb.args[0].start_mark),
                     "yaml-alias-bomb",
                     f"aliases expand to more than {MAX_EXPANDED_NODES:,} nodes "
                     "(an alias bomb); the file was not loaded",
                 )
-            except _RecursiveAlias:
+            except _RecursiveAlias as loop:
                 return _failure(
                     rel,
-                    _mark_pos(node.start_mark),
+                    _mark_pos(loop.args[0].start_mark),
                     "yaml-recursive-alias",
                     "an alias refers to a node that contains it; fixtures cannot be recursive",
                 )
@@ -241,7 +267,14 @@ def load_yaml(text: str, rel: str) -> YamlDocument:
         except RecursionError:
             return _failure(rel, None, "yaml-too-deep", "the YAML nests too deeply to load")
         except (ValueError, TypeError, OverflowError, ArithmeticError, yaml.YAMLError) as exc:
-            return _failure(rel, None, "yaml-invalid-value", f"a value could not be read: {exc}")
+            return _failure(
+                rel,
+                _unreadable_scalar(loader, node),
+                "yaml-invalid-value",
+                "a number has too many digits to read; quote it to make it text"
+                if "integer string conversion" in str(exc)
+                else f"a value could not be read: {exc}; quote it to make it text",
+            )
         positions = YamlPositions(data, loader.marks, text, node.start_mark)
         diagnostics = [
             dg.error(

@@ -63,6 +63,19 @@ def describe(value: Any) -> str:
     return f"a {type(value).__name__}"
 
 
+def key_problem(key: Any) -> str:
+    """'the key `1` is read as a number, not text; quote it' for a key that is not text."""
+    if key is None:
+        written, what = "null", "null"
+    elif isinstance(key, bool):
+        written, what = str(key).lower(), "a boolean"
+    elif isinstance(key, (int, float)):
+        written, what = repr(key), "a number"
+    else:
+        written, what = str(key), f"a {type(key).__name__}"
+    return f"the key `{written}` is read as {what}, not text; quote it (`\"{written}\"`)"
+
+
 def _field_help(models: Iterable[type[BaseModel]]) -> dict[str, str]:
     help_: dict[str, str] = {}
     for model in models:
@@ -106,6 +119,18 @@ def translate(
             continue
         seen.add(loc)
         kind = err["type"]
+        if kind == "invalid_key":
+            # pydantic names the offending key in `input` (its `loc` holds it as text).
+            key = err.get("input")
+            out.append(
+                dg.error(
+                    rel,
+                    positions.key(base + loc[:-1] + (key,)),
+                    "wrong-type",
+                    f"{key_problem(key)}: keys are field names",
+                )
+            )
+            continue
         path = base + loc
         name = next((str(step) for step in reversed(loc) if isinstance(step, str)), "value")
         where = _label(loc)
@@ -186,7 +211,9 @@ def unknown_fields(
     for key in data:
         if key in known or key in also_known:
             continue
-        label = key if isinstance(key, str) else repr(key)
+        if not isinstance(key, str):
+            continue  # a key that is not text is an error of the model (`invalid_key`)
+        label = key
         out.append(
             dg.warning(
                 rel,

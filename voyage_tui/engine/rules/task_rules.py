@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -16,9 +17,10 @@ from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.references.rubric import dimension_key
 from voyage_tui.engine.rules.common import blank_text, str_field
 from voyage_tui.engine.rules.context import FileContext
-from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
+from voyage_tui.engine.rules.schema_errors import key_problem, translate, unknown_fields
 from voyage_tui.engine.suggest import closest
 
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:\ or C:/, absolute on Windows
 _UNION_FIELDS = frozenset({"context", "scoring_notes", "harness_constraints"})
 _VOCABULARIES = {"class": CLASSES, "expected_boundary": BOUNDARIES, "visibility": VISIBILITIES}
 
@@ -62,7 +64,18 @@ def check_task(
 
     if "context" in data:
         out += _check_context(ctx, data["context"], positions)
-    if "harness_constraints" in data and not isinstance(
+    harness = data.get("harness_constraints")
+    if isinstance(harness, dict) and not all(isinstance(k, str) for k in harness):
+        bad = next(k for k in harness if not isinstance(k, str))
+        out.append(
+            dg.error(
+                rel,
+                positions.key(("harness_constraints", bad)),
+                "wrong-type",
+                f"in `harness_constraints`, {key_problem(bad)}",
+            )
+        )
+    elif "harness_constraints" in data and not isinstance(
         data["harness_constraints"], (str, dict, list, type(None))
     ):
         out.append(
@@ -157,7 +170,7 @@ def _check_file_ref(
     where = positions.value(path + ("file",))
     if not ref.strip():
         return [dg.error(rel, where, "invalid-context", "the context file path is empty")]
-    if os.path.isabs(ref) or ref.startswith(("/", "\\")) or (len(ref) > 1 and ref[1] == ":"):
+    if os.path.isabs(ref) or ref.startswith(("/", "\\")) or _DRIVE.match(ref):
         return [
             dg.error(
                 rel,
@@ -218,7 +231,16 @@ def _check_scoring_notes(ctx: FileContext, notes: Any, positions: Positions) -> 
     out: list[Diagnostic] = []
     for key, note in notes.items():
         path = ("scoring_notes", key)
-        if not isinstance(key, str) or dimension_key(key) not in dimensions:
+        if not isinstance(key, str):
+            out.append(
+                dg.error(
+                    rel,
+                    positions.key(path),
+                    "wrong-type",
+                    f"in `scoring_notes`, {key_problem(key)}: keys are rubric dimension names",
+                )
+            )
+        elif dimension_key(key) not in dimensions:
             names_list = [d.name for d in dimensions.values()]
             best = closest(str(key), names_list, cutoff=0.5)
             names = ", ".join(names_list)

@@ -30,6 +30,11 @@ SKIPPED_PHASE_ENTRY = re.compile(r"^(\d+)\s*:\s*([^:]+?)\s*:\s*(.*)$", re.DOTALL
 GATE_ENTRY = re.compile(r"^gate-(\d+)\s*:\s*(.+?)\s*:\s*([^:]+)$", re.DOTALL | re.IGNORECASE)
 SKIPPED_GATE_ENTRY = re.compile(r"^gate-(\d+)\s*:\s*(.*)$", re.DOTALL | re.IGNORECASE)
 
+# A skip written without its reason (`3: Design and planning`, `gate-2`): the entry is
+# understood, and the missing reason is what gets reported.
+_BARE_SKIPPED_PHASE = re.compile(r"^(\d+)\s*:\s*([^:]+?)\s*()$", re.DOTALL)
+_BARE_SKIPPED_GATE = re.compile(r"^gate-(\d+)\s*()$", re.IGNORECASE)
+
 _VOCABULARIES = {
     "path": TRAJECTORY_PATHS,
     "terminal_state": TERMINAL_STATES,
@@ -65,7 +70,12 @@ def check_trajectory(
         )
 
     journey = ctx.refs.journey.value
-    checker = _JourneyChecker(rel, positions, journey, ctx.refs.journey.path)
+    journey_name = (
+        f"the default journey ({ctx.refs.journey.path} is absent)"
+        if ctx.refs.journey.is_default
+        else ctx.refs.journey.path
+    )
+    checker = _JourneyChecker(rel, positions, journey, journey_name)
     traversed = checker.phases(data.get("phases"))
     skipped = checker.skipped_phases(data.get("skipped_phases"), traversed)
     recorded = checker.gates(data.get("gates"))
@@ -221,7 +231,7 @@ class _JourneyChecker:
         skipped: set[int] = set()
         last = 0
         for entry in self._entries("skipped_phases", value):
-            match = SKIPPED_PHASE_ENTRY.match(entry.text)
+            match = SKIPPED_PHASE_ENTRY.match(entry.text) or _BARE_SKIPPED_PHASE.match(entry.text)
             if not match:
                 self._error(
                     "skipped_phases",
@@ -230,7 +240,8 @@ class _JourneyChecker:
                     f"{entry.text!r} is not a skipped phase; write `N: Phase Name: reason`",
                 )
                 continue
-            number, name, reason = int(match.group(1)), match.group(2).strip(), match.group(3).strip()
+            number, name = int(match.group(1)), match.group(2).strip()
+            reason = (match.group(3) or "").strip()
             if not reason:
                 self._error(
                     "skipped_phases",
@@ -306,7 +317,7 @@ class _JourneyChecker:
     def skipped_gates(self, value: Any, recorded: set[int]) -> None:
         skipped: set[int] = set()
         for entry in self._entries("skipped_gates", value):
-            match = SKIPPED_GATE_ENTRY.match(entry.text)
+            match = SKIPPED_GATE_ENTRY.match(entry.text) or _BARE_SKIPPED_GATE.match(entry.text)
             if not match:
                 self._error(
                     "skipped_gates",
@@ -315,7 +326,7 @@ class _JourneyChecker:
                     f"{entry.text!r} is not a skipped gate; write `gate-N: reason`",
                 )
                 continue
-            number, reason = int(match.group(1)), match.group(2).strip()
+            number, reason = int(match.group(1)), (match.group(2) or "").strip()
             if not reason:
                 self._error(
                     "skipped_gates",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 import tomllib
 from typing import Any
@@ -75,16 +76,45 @@ def _locate(text: str, section: str | None, key: str | None) -> tuple[int, int] 
     current: str | None = None
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        header = re.match(r"^\[\s*([^\]]+?)\s*\]", line)
+        header = re.match(r"^\[\[?\s*([^\]]+?)\s*\]", line)
         if header:
             current = header.group(1).strip().strip('"')
             if key is None and current == section:
+                return number, raw.index("[") + 1
+            if key is not None and current == f"{section}.{key}":  # `[paths.sub]`
                 return number, raw.index("[") + 1
             continue
         if key is not None and current == section:
             match = re.match(r'^\s*"?([A-Za-z0-9_\-]+)"?\s*=', raw)
             if match and match.group(1) == key:
                 return number, match.start(1) + 1
+        if key is not None and section is not None and current is None:
+            # `paths.journy = ...` or `paths = { journy = ... }` before any table header
+            dotted = re.match(r'^\s*"?([A-Za-z0-9_\-]+)"?\s*\.\s*"?([A-Za-z0-9_\-]+)"?\s*=', raw)
+            if dotted and dotted.group(1) == section and dotted.group(2) == key:
+                return number, dotted.start(2) + 1
+            inline = re.match(r'^\s*"?([A-Za-z0-9_\-]+)"?\s*=\s*\{', raw)
+            if inline and inline.group(1) == section:
+                found = re.search(r'[{,]\s*"?(' + re.escape(key) + r')"?\s*=', raw)
+                if found:
+                    return number, found.start(1) + 1
+    return None
+
+
+def _leaves_workspace(value: Any) -> str | None:
+    """The first configured path that is absolute or climbs out of the workspace: nothing there
+    is the workspace's to read (a voyage.toml of `gold = ["/"]` would walk the whole disk)."""
+    for path in value if isinstance(value, list) else [value]:
+        if not isinstance(path, str):
+            continue
+        norm = posixpath.normpath(path.replace("\\", "/"))
+        if (
+            norm.startswith("/")
+            or norm == ".."
+            or norm.startswith("../")
+            or (len(norm) > 1 and norm[1] == ":" and norm[0].isalpha())
+        ):
+            return path
     return None
 
 
@@ -117,7 +147,7 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
             diagnostics.append(
                 dg.error(
                     rel,
-                    _locate(text, None, section),
+                    _locate(text, None, section) or _locate(text, section, None),
                     "config-invalid",
                     f"`{section}` must be a table (`[{section}]`); defaults used",
                 )
@@ -147,6 +177,20 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                         _locate(text, section, key),
                         "config-invalid",
                         f"[{section}] {key}: {problem}; the default {default!r} is used",
+                    )
+                )
+                continue
+            escaping = _leaves_workspace(item) if section == "paths" else None
+            if escaping is not None:
+                default = known[key].get_default(call_default_factory=True)
+                diagnostics.append(
+                    dg.error(
+                        rel,
+                        _locate(text, section, key),
+                        "config-invalid",
+                        f"[{section}] {key}: {escaping!r} is outside the workspace; paths are "
+                        f"relative to the folder of voyage.toml and stay inside it, so the default "
+                        f"{default!r} is used",
                     )
                 )
                 continue

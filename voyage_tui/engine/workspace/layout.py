@@ -85,11 +85,30 @@ class _Walker:
             for root in self.gold_roots
         )
 
+    def _inside(self, rel: str) -> bool:
+        """A configured folder (fixtures, a gold root) that resolves outside the workspace, by a
+        symlink on the way, is refused: nothing in it is read."""
+        if not rel:
+            return True
+        if is_within(self.ws.root_real, os.path.realpath(self.ws.abs(rel))):
+            return True
+        self.layout.problems.append(
+            dg.error(
+                rel,
+                None,
+                "symlink-outside-workspace",
+                "this folder leads outside the workspace through a symlink; nothing in it was read",
+            )
+        )
+        return False
+
     def walk(self) -> Layout:
         fixtures_abs = self.ws.abs(self.fixtures)
-        if os.path.isdir(fixtures_abs):
+        if os.path.isdir(fixtures_abs) and self._inside(self.fixtures):
             self._walk_fixtures(fixtures_abs)
         for root in dict.fromkeys(self.gold_roots):
+            if root != self.fixtures and os.path.isdir(self.ws.abs(root)) and not self._inside(root):
+                continue
             self._walk_generic(self.ws.abs(root), root)
         return self.layout
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.loading.safe_read import read_bytes
+from voyage_tui.engine.loading.safe_read import is_within, read_bytes
 from voyage_tui.engine.loading.text import decode
 from voyage_tui.engine.workspace.config import CONFIG_NAME, VoyageConfig, parse_config
 from voyage_tui.engine.workspace.discovery import find_workspace
@@ -77,7 +77,17 @@ class Workspace:
         return self.config.limits.max_file_bytes
 
     def read_text(self, rel: str) -> str | Diagnostic:
-        """A workspace file as text, through the same safety checks as every fixture."""
+        """A workspace file as text, through the same safety checks as every fixture; a file
+        whose folder is a symlink out of the workspace is refused too."""
+        if not is_within(self.root_real, os.path.realpath(self.abs(rel))) and not os.path.islink(
+            self.abs(rel)
+        ):
+            return dg.error(
+                rel,
+                None,
+                "symlink-outside-workspace",
+                "this file's folder leads outside the workspace through a symlink; it was not read",
+            )
         data = read_bytes(
             self.abs(rel), rel, root_real=self.root_real, max_bytes=self.max_file_bytes
         )

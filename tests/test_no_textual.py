@@ -1,0 +1,138 @@
+"""One engine, two faces: the headless commands never import Textual (SPEC 8).
+
+Each command runs in a fresh interpreter (so nothing this test process imported can leak in) and
+then reports every `textual` module left in sys.modules.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SAMPLE_FIXTURES, task_yaml
+
+PROBE = textwrap.dedent(
+    """\
+    import contextlib, io, json, sys
+    from voyage_tui.cli import main
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            code = main(json.loads(sys.argv[1]))
+        except SystemExit as exc:
+            code = exc.code
+    loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
+    print(json.dumps({"code": code, "textual": loaded, "printed": len(out.getvalue())}))
+    """
+)
+
+GOLD = {
+    "schema": "voyage-eval-gold/1",
+    "source": "reviews/pr-7.md",
+    "description": "One blocker.",
+    "expected_verdict": "BLOCK",
+    "findings": [
+        {
+            "file": "src/auth.py",
+            "line": 12,
+            "rule_key": "SEC-001",
+            "severity": "BLOCKER",
+            "owner_reviewer": "correctness",
+        }
+    ],
+}
+RUN = [
+    {
+        "reviewer": "correctness",
+        "findings": [{"file": "src/auth.py", "line": 12, "rule_key": "SEC-001", "severity": "BLOCKER"}],
+    }
+]
+
+
+@pytest.fixture
+def workspace(make_workspace) -> Path:
+    root = make_workspace(
+        {
+            "fixtures/bug-diagnosis/t1/task.yaml": task_yaml("t1"),
+            "gold/auth/gold.json": json.dumps(GOLD, indent=2),
+            "gold/auth/runs/run-1.json": json.dumps(RUN, indent=2),
+            "references/rule-catalogue.yaml": "- SEC-001\n- STYLE-002\n",
+        }
+    )
+    return root
+
+
+def probe(argv: list[str]) -> dict[str, object]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(argv)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert isinstance(result, dict)
+    return result
+
+
+def test_validate_loads_no_textual_module(workspace: Path) -> None:
+    result = probe(["validate", str(workspace), "--no-git"])
+    assert result["code"] in (0, 1)
+    assert result["printed"], "validate printed its report"
+    assert result["textual"] == []
+
+
+@pytest.mark.parametrize("fmt", ["json", "github"])
+def test_validate_formats_load_no_textual_module(workspace: Path, fmt: str) -> None:
+    result = probe(["validate", str(workspace), "--no-git", "--format", fmt])
+    assert result["textual"] == []
+
+
+@pytest.mark.skipif(not SAMPLE_FIXTURES.is_dir(), reason="the sample workspace fixtures/ is not there")
+def test_validate_on_the_sample_workspace_loads_no_textual_module() -> None:
+    result = probe(["validate", str(SAMPLE_FIXTURES), "--no-git"])
+    assert result["code"] in (0, 1)
+    assert result["textual"] == []
+
+
+def test_score_loads_no_textual_module(workspace: Path) -> None:
+    result = probe(
+        [
+            "score",
+            "--gold",
+            str(workspace / "gold/auth/gold.json"),
+            "--run",
+            str(workspace / "gold/auth/runs/run-1.json"),
+            "--format",
+            "json",
+        ]
+    )
+    assert result["code"] == 0
+    assert result["printed"]
+    assert result["textual"] == []
+
+
+@pytest.mark.parametrize("kind", ["task", "trajectory", "gold", "run"])
+def test_schema_loads_no_textual_module(kind: str) -> None:
+    result = probe(["schema", kind])
+    assert result["code"] == 0
+    assert result["printed"]
+    assert result["textual"] == []
+
+
+def test_the_probe_would_see_textual_if_it_were_loaded() -> None:
+    """The check is not vacuous: importing Textual in the same way is noticed."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys, textual; print(any(m == 'textual' for m in sys.modules))"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
+    assert proc.stdout.strip() == "True"
