@@ -592,3 +592,40 @@ def test_file_name_that_is_not_utf8_does_not_break_the_output(make_workspace):
     assert b"Traceback" not in proc.stderr, proc.stderr.decode(errors="replace")
     assert proc.returncode == 1
     assert b"id-mismatch" in proc.stdout
+
+
+# --- the fast builder and PyYAML's safe constructor agree ------------------------------------
+
+FAST_AND_GENERAL = [
+    "id: t1\nlist: [1, 2.5, true, null, ~, 0x1F, 2024-01-02]\nnested: {a: {b: [c, {d: e}]}}\n",
+    "a: &x [1, 2]\nb: *x\n",
+    "base: &b {k: 1}\nmerged:\n  <<: *b\n  k: 2\n",
+    "s: !!set {a, b}\n",
+    "o: !!omap [{a: 1}, {b: 2}]\n",
+    "bin: !!binary aGVsbG8=\n",
+    "? [complex]\n: key\n",
+    "dup: 1\ndup: 2\n",
+]
+
+
+@pytest.mark.parametrize("text", FAST_AND_GENERAL)
+def test_fast_builder_matches_the_safe_constructor(text: str) -> None:
+    import yaml
+
+    from voyage_tui.engine.loading import yaml_doc
+
+    doc = yaml_doc.load_yaml(text, "task.yaml")
+    try:
+        expected = yaml.load(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        assert not doc.ok
+        return
+    if isinstance(expected, dict):
+        for key, value in list(expected.items()):
+            if hasattr(value, "isoformat"):
+                expected[key] = value.isoformat()
+        expected = {
+            k: ([v.isoformat() if hasattr(v, "isoformat") else v for v in vs] if isinstance(vs, list) else vs)
+            for k, vs in expected.items()
+        }
+    assert doc.data == expected

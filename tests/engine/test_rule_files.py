@@ -456,10 +456,10 @@ def test_file_unreadable_when_open_fails(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_yaml_unreadable_when_the_loader_itself_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(self: object, node: object) -> object:
+    def broken(loader: object, node: object) -> object:
         raise RuntimeError("constructor bug")
 
-    monkeypatch.setattr(yaml_doc._Loader, "construct_document", broken)
+    monkeypatch.setattr(yaml_doc, "_construct", broken)
     doc = yaml_doc.load_yaml("id: t1\n", "task.yaml")
     assert not doc.ok and doc.data is None
     [d] = doc.diagnostics

@@ -19,6 +19,7 @@ from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.positions import NoPositions, Positions, YamlPositions
 from voyage_tui.engine.loading.text import position_of_index
+from voyage_tui.engine.loading.yaml_build import FastBuilder, Unsupported
 
 try:
     from yaml import CSafeLoader as _BaseLoader
@@ -218,6 +219,16 @@ def _unreadable_scalar(loader: _Loader, root: Node) -> tuple[int, int] | None:
     return None
 
 
+def _construct(loader: _Loader, node: Node) -> tuple[Any, dict[int, Any], list[tuple[Any, Any, Any]]]:
+    """The fast builder for plain documents; PyYAML's safe constructor for anything else."""
+    builder = FastBuilder(loader)
+    try:
+        return builder.build(node), builder.marks, builder.duplicates
+    except Unsupported:
+        data = loader.construct_document(node)
+        return data, loader.marks, loader.duplicates
+
+
 def load_yaml(text: str, rel: str) -> YamlDocument:
     """Load `text` as exactly one YAML document. Never raises."""
     loader = _Loader(text)
@@ -261,7 +272,7 @@ def load_yaml(text: str, rel: str) -> YamlDocument:
                     "an alias refers to a node that contains it; fixtures cannot be recursive",
                 )
         try:
-            data = loader.construct_document(node)
+            data, marks, duplicates = _construct(loader, node)
         except yaml.MarkedYAMLError as exc:
             return _marked_error(rel, exc, text)
         except RecursionError:
@@ -275,7 +286,7 @@ def load_yaml(text: str, rel: str) -> YamlDocument:
                 if "integer string conversion" in str(exc)
                 else f"a value could not be read: {exc}; quote it to make it text",
             )
-        positions = YamlPositions(data, loader.marks, text, node.start_mark)
+        positions = YamlPositions(data, marks, text, node.start_mark)
         diagnostics = [
             dg.error(
                 rel,
@@ -284,7 +295,7 @@ def load_yaml(text: str, rel: str) -> YamlDocument:
                 f"the key `{key}` appears twice in this mapping (first at line {first.line + 1}); "
                 "YAML keeps only the last, so remove one",
             )
-            for key, second, first in loader.duplicates
+            for key, second, first in duplicates
         ]
         return YamlDocument(data, positions, diagnostics)
     except Exception as exc:  # noqa: BLE001 - the promise is: no input raises
