@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.git.checks import GitChecks
 from voyage_tui.engine.references.loaded import (
     References,
     load_catalogue,
@@ -90,6 +91,10 @@ class Suite:
         self.items: dict[str, Item] = {}
         self.layout_problems: list[Diagnostic] = []
         self.suite_diagnostics: list[Diagnostic] = []
+        # Git checks (final_head_sha, holdout exposure): per-item results go on the items,
+        # the rest (no repository, shallow clone) here. See engine/git/checks.py.
+        self.git = GitChecks()
+        self.git_diagnostics: list[Diagnostic] = []
 
     @classmethod
     def open(
@@ -115,6 +120,8 @@ class Suite:
             self.layout_problems = layout.problems
             self.items = self._check_layout(layout, progress)
             self._suite_rules()
+            if self.use_git:
+                self.git_diagnostics = self.git.run_all(self.ws, self.items)
 
     def _check_layout(self, layout: Layout, progress: Progress | None) -> dict[str, Item]:
         ws, refs = self.ws, self.refs
@@ -204,6 +211,8 @@ class Suite:
                 recheck |= {p for p in fresh if p not in self.items}
             touched |= self._recheck(recheck)
             self._suite_rules()
+            if self.use_git:  # cached results; git is asked only about SHAs it has not seen
+                self.git_diagnostics = self.git.refresh(self.ws, self.items, touched)
         return touched
 
     def _reload_reference(self, which: str) -> set[str]:
@@ -310,6 +319,7 @@ class Suite:
             *self.refs.diagnostics,
             *self.layout_problems,
             *self.suite_diagnostics,
+            *self.git_diagnostics,
         ]
 
     def diagnostics(self) -> list[Diagnostic]:

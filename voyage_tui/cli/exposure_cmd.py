@@ -1,0 +1,167 @@
+"""`voyage-tui exposure [PATH] [--format text|json] [--retire ID [--commit]]`.
+
+Reports the holdout fixtures a contributor has seen (SPEC 4 and 6): exit 1 when any is exposed,
+0 otherwise, 2 for a usage error or no workspace. `--retire ID` makes that holdout public
+(changing only its `visibility:` value) and, with `--commit`, commits that one file; exit 1 when
+the retire is refused or its commit fails.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from voyage_tui.cli.common import Parser, no_workspace, use_color
+from voyage_tui.cli.render import dumps
+from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, compute_exposure
+from voyage_tui.engine.git.retire import RetireError, retire_holdout
+from voyage_tui.engine.validation.item import Item
+from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.engine.workspace.discovery import NoWorkspace
+
+_RED, _BOLD, _DIM, _RESET = "\033[31m", "\033[1m", "\033[2m", "\033[0m"
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="voyage-tui exposure",
+        description="Report the holdout fixtures a contributor has seen: commits by non-custodians, "
+        "commits that also changed the agent bundle, passages or canaries found in other tracked "
+        "files. Exit 1 when any holdout is exposed, 0 otherwise, 2 for a usage error or no "
+        "workspace.",
+    )
+    parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--retire",
+        metavar="ID",
+        help="make the holdout fixture ID public (only its `visibility:` value changes)",
+    )
+    parser.add_argument(
+        "--commit",
+        action="store_true",
+        help="with --retire: commit that one file, naming the fixture and its exposure signals",
+    )
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.commit and not args.retire:
+        parser.error("--commit goes with --retire ID")
+    try:
+        suite = Suite.open(args.path, use_git=False, parallel=True)
+    except NoWorkspace as exc:
+        return no_workspace(exc)
+    if args.retire:
+        return _retire(suite, args.retire, args.commit, args.format)
+    report = compute_exposure(suite.ws, suite.items.values())
+    if args.format == "json":
+        print(dumps(report.to_json()))
+    else:
+        print("\n".join(text_lines(report, color=use_color(sys.stdout))))
+    return 1 if report.exposed else 0
+
+
+# --- report --------------------------------------------------------------------------------------
+
+
+def _share(report: ExposureReport) -> str:
+    total = len(report.holdouts)
+    if not total:
+        return "no holdouts"
+    return f"{report.with_canary} of {total} carry a canary ({report.canary_share:.0%})"
+
+
+def text_lines(report: ExposureReport, color: bool = False) -> list[str]:
+    total = len(report.holdouts)
+    lines = [
+        f"{total} holdout{'s' if total != 1 else ''}: {len(report.exposed)} exposed, "
+        f"{len(report.not_tracked)} not tracked; {_share(report)}"
+    ]
+    for holdout in report.exposed:
+        lines.append("")
+        lines.extend(_holdout_lines(holdout, color))
+    if report.not_tracked:
+        lines.append("")
+        lines.append("not tracked (exposure unknown):")
+        lines.extend(f"  {h.path} ({h.id})" for h in report.not_tracked)
+    for code, message in report.warnings:
+        lines.append("")
+        lines.append(f"warning {code}: {message}")
+    return lines
+
+
+def _holdout_lines(holdout: HoldoutExposure, color: bool) -> list[str]:
+    head = f"{holdout.path} ({holdout.id}): exposed by {', '.join(holdout.kinds())}"
+    if color:
+        head = f"{_BOLD}{holdout.path}{_RESET} ({holdout.id}): {_RED}exposed{_RESET} by {', '.join(holdout.kinds())}"
+    out = [head]
+    signals = [s for s in holdout.signals if s.kind != "not-tracked"]
+    width = max(len(s.kind) for s in signals)
+    for s in signals:
+        commit = (s.commit or "-")[:10]
+        author = s.author or "-"
+        out.append(f"  {s.kind.ljust(width)}  {commit.ljust(10)}  {author}")
+        detail = f"      {s.detail}"
+        out.append(f"{_DIM}{detail}{_RESET}" if color else detail)
+    return out
+
+
+# --- retire --------------------------------------------------------------------------------------
+
+
+def _find(suite: Suite, fixture_id: str) -> list[Item]:
+    return sorted(
+        (i for i in suite.fixtures() if i.id == fixture_id or i.folder.rsplit("/", 1)[-1] == fixture_id),
+        key=lambda i: i.path,
+    )
+
+
+def _retire(suite: Suite, fixture_id: str, commit: bool, fmt: str) -> int:
+    found = _find(suite, fixture_id)
+    if not found:
+        print(f"voyage-tui exposure: no fixture has the id `{fixture_id}`", file=sys.stderr)
+        return 2
+    if len(found) > 1:
+        places = ", ".join(i.path for i in found)
+        print(
+            f"voyage-tui exposure: the id `{fixture_id}` is ambiguous ({places}); make ids unique first",
+            file=sys.stderr,
+        )
+        return 2
+    item = found[0]
+    signals = []
+    if commit:
+        report = compute_exposure(suite.ws, suite.items.values())
+        exposure = report.by_path().get(item.path)
+        signals = exposure.signals if exposure else []
+    try:
+        result = retire_holdout(
+            suite.ws, item.path, fixture_id=item.id or fixture_id, commit=commit, signals=signals
+        )
+    except RetireError as exc:
+        print(f"voyage-tui exposure: {item.path} was not changed: {exc}", file=sys.stderr)
+        return 1
+    if fmt == "json":
+        print(
+            dumps(
+                {
+                    "retired": {
+                        "id": result.id,
+                        "path": result.path,
+                        "commit": result.commit,
+                        "commit_error": result.commit_error,
+                    }
+                }
+            )
+        )
+    else:
+        print(f"retired {result.id}: {result.path} is now `visibility: public`")
+        if result.commit:
+            title = (result.message or "").splitlines()[0]
+            print(f"committed {result.commit[:12]}: {title}")
+    if result.commit_error:
+        print(f"voyage-tui exposure: {result.commit_error}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,17 @@
+"""Git checks (SPEC 4): `final_head_sha` against the repository, holdout exposure, retiring a
+holdout. No Textual here; gitpython is imported only when a check runs."""
+
+from voyage_tui.engine.git.checks import GitChecks
+from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, Signal, compute_exposure
+from voyage_tui.engine.git.retire import RetireError, RetireResult, retire_holdout
+
+__all__ = [
+    "ExposureReport",
+    "GitChecks",
+    "HoldoutExposure",
+    "RetireError",
+    "RetireResult",
+    "Signal",
+    "compute_exposure",
+    "retire_holdout",
+]

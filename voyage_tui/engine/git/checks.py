@@ -1,0 +1,322 @@
+"""The git checks as `validate` runs them: diagnostics for `final_head_sha` and holdout exposure.
+
+The Suite holds one GitChecks. `run_all` (after a full validation) checks every SHA in one batch
+and computes exposure from one pass over history; `refresh` (after an incremental re-validation)
+re-attaches the known results to the items that were re-checked and asks git only about SHAs it
+has not seen yet, in one batch. Exposure is not recomputed on a file change: history does not
+move when a file is saved, and a full history pass per keystroke is what this design avoids. A
+fixture that becomes a holdout between two full validations is checked at the next one (the app
+or `voyage-tui exposure` can ask for a fresh report at any time with `refresh_exposure`).
+
+Per-item results are appended to the item's own diagnostics (so badges, counts and
+`diagnostics_for` see them); what belongs to no item (no repository, a shallow clone) is returned
+as workspace-level diagnostics.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterable
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.git.exposure import (
+    CANARY_LEAK,
+    CO_CHANGE,
+    CONTENT_LEAK,
+    FOREIGN_AUTHOR,
+    ExposureReport,
+    HoldoutExposure,
+    compute_exposure,
+)
+from voyage_tui.engine.git.repo import GitUnavailable, open_repo
+from voyage_tui.engine.git.sha_check import (
+    MISSING,
+    SHALLOW_MISSING,
+    UNCHECKED,
+    UNREADABLE,
+    WRONG_LENGTH,
+    ShaOutcome,
+    check_shas,
+    is_full_sha,
+)
+from voyage_tui.engine.loading.yaml_doc import load_yaml
+from voyage_tui.engine.validation.item import TRAJECTORY, Item
+from voyage_tui.engine.workspace.config import CONFIG_NAME
+from voyage_tui.engine.workspace.model import Workspace
+
+GIT_CODES = frozenset(
+    {
+        "sha-not-found",
+        "sha-not-commit",
+        "sha-unreachable",
+        "sha-shallow-missing",
+        "sha-unreadable",
+        "sha-unchecked",
+        "sha-wrong-algorithm",
+        "holdout-exposed",
+        "holdout-not-tracked",
+    }
+)
+"""Codes this module puts on items: stripped before results are attached again."""
+
+
+def sha_repo_path(ws: Workspace) -> str:
+    """`[git] repo`, resolved against the workspace root."""
+    return os.path.normpath(os.path.join(str(ws.root), os.path.expanduser(ws.config.git.repo)))
+
+
+def _repo_label(ws: Workspace) -> str:
+    if ws.config.explicitly_set("git", "repo"):
+        return f"the repository `{ws.config.git.repo}` ([git] repo)"
+    return "the workspace's repository"
+
+
+def _workspace_path(ws: Workspace) -> str:
+    return CONFIG_NAME if os.path.isfile(os.path.join(ws.root, CONFIG_NAME)) else (ws.fixtures_rel or ".")
+
+
+class GitChecks:
+    def __init__(self) -> None:
+        self.shas: dict[str, ShaOutcome] = {}
+        self.exposure: ExposureReport | None = None
+        self._sha_problem: GitUnavailable | None = None
+        self._reach_problem: str | None = None
+        self._exposure_warnings: list[Diagnostic] = []
+        self._exposure_by_path: dict[str, HoldoutExposure] = {}
+
+    # --- entry points ------------------------------------------------------------------------------
+
+    def run_all(self, ws: Workspace, items: dict[str, Item]) -> list[Diagnostic]:
+        self.shas = {}
+        self._sha_problem = None
+        self._reach_problem = None
+        self._check_shas(ws, items.values())
+        self.refresh_exposure(ws, items)
+        for item in items.values():
+            self._attach(ws, item)
+        return self.workspace_diagnostics(ws, items)
+
+    def refresh(self, ws: Workspace, items: dict[str, Item], touched: Iterable[str]) -> list[Diagnostic]:
+        fresh = [items[p] for p in touched if p in items]
+        new = [i for i in fresh if i.kind == TRAJECTORY and is_full_sha(i.final_head_sha)]
+        if any(i.final_head_sha not in self.shas for i in new) and self._sha_problem is None:
+            self._check_shas(ws, new)
+        for item in fresh:
+            self._attach(ws, item)
+        return self.workspace_diagnostics(ws, items)
+
+    def recompute_exposure(self, ws: Workspace, items: dict[str, Item]) -> list[Diagnostic]:
+        """For the app, off the UI thread: a fresh exposure report (one pass over history, as on
+        a full validation) attached to the items. Returns the new workspace-level diagnostics
+        (`suite.git_diagnostics = suite.git.recompute_exposure(suite.ws, suite.items)`)."""
+        self.refresh_exposure(ws, items)
+        self.attach_all(ws, items)
+        return self.workspace_diagnostics(ws, items)
+
+    def refresh_exposure(self, ws: Workspace, items: dict[str, Item]) -> ExposureReport:
+        """A fresh exposure report, not yet attached to the items (`attach_all` does that)."""
+        self.exposure = compute_exposure(ws, items.values())
+        self._exposure_by_path = self.exposure.by_path()
+        self._exposure_warnings = [
+            dg.warning(_workspace_path(ws), None, code, message)
+            for code, message in self.exposure.warnings
+            if code != "git-no-repository"  # every holdout says so as `holdout-not-tracked`
+        ]
+        return self.exposure
+
+    def attach_all(self, ws: Workspace, items: dict[str, Item]) -> None:
+        for item in items.values():
+            self._attach(ws, item)
+
+    # --- final_head_sha ----------------------------------------------------------------------------
+
+    def _check_shas(self, ws: Workspace, items: Iterable[Item]) -> None:
+        shas = [
+            i.final_head_sha
+            for i in items
+            if i.kind == TRAJECTORY and is_full_sha(i.final_head_sha) and i.final_head_sha not in self.shas
+        ]
+        if not shas:
+            return
+        try:
+            with open_repo(sha_repo_path(ws)) as repo:
+                outcomes, problem = check_shas(repo, shas)
+        except GitUnavailable as exc:
+            self._sha_problem = exc
+            return
+        self.shas.update(outcomes)
+        if problem:
+            self._reach_problem = problem
+
+    def _sha_diagnostics(self, ws: Workspace, item: Item) -> list[Diagnostic]:
+        sha = item.final_head_sha
+        if item.kind != TRAJECTORY or not is_full_sha(sha):
+            return []
+        assert sha is not None
+        outcome = self.shas.get(sha)
+        if outcome is None:
+            return []  # the repository could not be read: one workspace-level warning says so
+        rel, pos, repo = item.path, item.sha_position, _repo_label(ws)
+        kind = outcome.kind
+        if kind == MISSING:
+            return [
+                dg.error(
+                    rel,
+                    pos,
+                    "sha-not-found",
+                    f"final_head_sha {sha} names no object in {repo}; check the SHA "
+                    "(`git rev-parse <branch>`), or fetch the commit if it lives elsewhere",
+                )
+            ]
+        if kind == SHALLOW_MISSING:
+            return [
+                dg.warning(
+                    rel,
+                    pos,
+                    "sha-shallow-missing",
+                    f"final_head_sha {sha} is not in {repo}, which is a shallow clone, so it could "
+                    "not be checked; fetch the full history (`git fetch --unshallow`)",
+                )
+            ]
+        if kind == UNREADABLE:
+            return [
+                dg.warning(
+                    rel,
+                    pos,
+                    "sha-unreadable",
+                    f"final_head_sha {sha} could not be checked: the object is corrupt in {repo} "
+                    f"({outcome.note}); run `git fsck`",
+                )
+            ]
+        if kind == UNCHECKED:
+            return [
+                dg.warning(
+                    rel, pos, "sha-unchecked", f"final_head_sha {sha} could not be checked: {outcome.note}"
+                )
+            ]
+        if kind == WRONG_LENGTH:
+            digits = 64 if outcome.note == "sha256" else 40
+            return [
+                dg.error(
+                    rel,
+                    pos,
+                    "sha-wrong-algorithm",
+                    f"{repo} uses {outcome.note.upper().replace('SHA', 'SHA-')} object names "
+                    f"({digits} hex digits); a {len(sha)}-digit final_head_sha cannot name a commit in it",
+                )
+            ]
+        if kind != "commit":
+            how = " (`git rev-parse <tag>^{commit}` gives the commit)" if kind == "tag" else ""
+            return [
+                dg.error(
+                    rel,
+                    pos,
+                    "sha-not-commit",
+                    f"final_head_sha {sha} names a {kind} in {repo}, not a commit; use the SHA of "
+                    f"the commit the verdict binds to{how}",
+                )
+            ]
+        if outcome.reachable is False:
+            return [
+                dg.warning(
+                    rel,
+                    pos,
+                    "sha-unreachable",
+                    f"commit {sha} is not reachable from any branch or tag of {repo}, so the next "
+                    "`git gc` may delete it; push a branch or tag that holds it",
+                )
+            ]
+        return []
+
+    # --- exposure ----------------------------------------------------------------------------------
+
+    def _exposure_diagnostics(self, ws: Workspace, item: Item) -> list[Diagnostic]:
+        if self.exposure is None or not item.is_fixture or item.visibility != "holdout":
+            return []
+        found = self._exposure_by_path.get(item.path)
+        if found is None:
+            return []
+        out: list[Diagnostic] = []
+        if found.exposed:
+            out.append(
+                dg.error(
+                    item.path,
+                    _visibility_position(ws, item),
+                    "holdout-exposed",
+                    f"holdout `{found.id}` is exposed: {summarize(found)}; a contributor has seen "
+                    f"it, so it is no longer an honest holdout: retire it "
+                    f"(`voyage-tui exposure --retire {found.id}`) and write a fresh one",
+                )
+            )
+        if not found.tracked:
+            note = next(s.detail for s in found.signals if s.kind == "not-tracked")
+            out.append(dg.info(item.path, None, "holdout-not-tracked", note))
+        return out
+
+    # --- attaching ---------------------------------------------------------------------------------
+
+    def _attach(self, ws: Workspace, item: Item) -> None:
+        if any(d.code in GIT_CODES for d in item.diagnostics):
+            item.diagnostics = [d for d in item.diagnostics if d.code not in GIT_CODES]
+        item.diagnostics.extend(self._sha_diagnostics(ws, item))
+        item.diagnostics.extend(self._exposure_diagnostics(ws, item))
+
+    def workspace_diagnostics(self, ws: Workspace, items: dict[str, Item]) -> list[Diagnostic]:
+        out: list[Diagnostic] = []
+        if self._sha_problem is not None:
+            unchecked = sum(
+                1 for i in items.values() if i.kind == TRAJECTORY and is_full_sha(i.final_head_sha)
+            )
+            if unchecked:
+                exc = self._sha_problem
+                out.append(
+                    dg.warning(
+                        _workspace_path(ws),
+                        None,
+                        exc.code,
+                        f"final_head_sha could not be checked against {_repo_label(ws)}: "
+                        f"{exc.message}; {unchecked} trajectory SHA(s) unchecked. Run in a clone, "
+                        "set [git] repo in voyage.toml, or pass --no-git",
+                    )
+                )
+        if self._reach_problem is not None:
+            out.append(
+                dg.warning(
+                    _workspace_path(ws),
+                    None,
+                    "sha-reachability-unchecked",
+                    f"whether the final_head_sha commits are reachable from a branch or tag could "
+                    f"not be checked: {self._reach_problem}",
+                )
+            )
+        out.extend(self._exposure_warnings)
+        return out
+
+
+def summarize(found: HoldoutExposure) -> str:
+    """`co-change (2 commits, latest 1a2b3c4d by Ana <a@x>), content-leak (agent/p.md:3)`."""
+    parts = []
+    for kind in (FOREIGN_AUTHOR, CO_CHANGE, CONTENT_LEAK, CANARY_LEAK):
+        signals = [s for s in found.signals if s.kind == kind]
+        if not signals:
+            continue
+        if kind in (FOREIGN_AUTHOR, CO_CHANGE):
+            latest = signals[-1]
+            count = f"{len(signals)} commit{'s' if len(signals) != 1 else ''}"
+            parts.append(f"{kind} ({count}, latest {(latest.commit or '')[:10]} by {latest.author})")
+        else:
+            places = [s.detail.rsplit(" appears in ", 1)[-1] for s in signals]
+            more = f" +{len(places) - 2} more" if len(places) > 2 else ""
+            parts.append(f"{kind} ({', '.join(places[:2])}{more})")
+    return ", ".join(parts)
+
+
+def _visibility_position(ws: Workspace, item: Item) -> tuple[int, int] | None:
+    """The `visibility` value's line and column from the YAML marks; read again from the file,
+    which is done only for the few holdouts found exposed."""
+    text = ws.read_text(item.path)
+    if not isinstance(text, str):
+        return None
+    doc = load_yaml(text, item.path)
+    return doc.positions.value(("visibility",)) if doc.ok else None

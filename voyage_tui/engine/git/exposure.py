@@ -1,0 +1,573 @@
+"""Holdout exposure (SPEC 4): which holdout fixtures a contributor has seen, and the proof.
+
+A fixed number of git processes, whatever the number of fixtures or commits:
+- one `git log --name-only --no-renames -z` over every branch, tag, remote-tracking branch and
+  HEAD (merges list no files, so a merge never counts as touching a fixture): `foreign-author`,
+  `co-change`, and the commits of each file where a leak was found;
+- one `git ls-files`: the tracked files (a holdout's task.yaml missing there and from history is
+  `not-tracked`) and those changed in the work tree;
+- one read of the tracked files, in Python, for canaries (`canary-leak`) and, outside the
+  fixtures folder, distinctive passages (`content-leak`); leaks.py says why this is not a
+  `git grep`;
+- for leaking lines the history cannot settle (usually none), `git blame`, at most
+  MAX_BLAMED_FILES files, side by side.
+The tracked files are read while git log writes the history. Public fixtures are never reported.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import tempfile
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from voyage_tui.engine.git.leaks import CANARY, Hit, LeakScanner
+from voyage_tui.engine.git.passages import distinctive_passages
+from voyage_tui.engine.git.paths import PathMatcher
+from voyage_tui.engine.git.repo import GitRepo, GitUnavailable, Result, open_repo
+from voyage_tui.engine.validation.item import Item
+from voyage_tui.engine.workspace.model import Workspace
+
+FOREIGN_AUTHOR = "foreign-author"
+CO_CHANGE = "co-change"
+CONTENT_LEAK = "content-leak"
+CANARY_LEAK = "canary-leak"
+NOT_TRACKED = "not-tracked"
+EXPOSURE_KINDS = (FOREIGN_AUTHOR, CO_CHANGE, CONTENT_LEAK, CANARY_LEAK)
+KIND_ORDER = {kind: n for n, kind in enumerate((*EXPOSURE_KINDS, NOT_TRACKED))}
+
+MIN_CANARY_CHARS = 8
+"""A canary shorter than this could match by chance; it is not searched for."""
+MAX_BLAMED_FILES = 4
+"""Leaking lines of up to this many files (those not committed once and left unchanged, which the
+history pass settles) are traced to the commit that wrote them with `git blame`, side by side; a
+leak in any further file is credited to the latest commit that changed the file."""
+
+_LOG_FORMAT = "%x1e%H%x1f%aN%x1f%aE%x1f%as"
+_NEUTRAL = ("-c", "log.follow=false", "-c", "log.showSignature=false", "-c", "diff.relative=false")
+"""User settings that would change the output parsed here are switched off for these commands."""
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    kind: str
+    commit: str | None
+    author: str | None
+    detail: str
+    date: str | None = None
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"kind": self.kind, "commit": self.commit, "author": self.author, "detail": self.detail}
+
+
+@dataclass(slots=True)
+class HoldoutExposure:
+    id: str
+    path: str
+    """The fixture's task.yaml, workspace-relative."""
+    canary: bool
+    signals: list[Signal] = field(default_factory=list)
+
+    @property
+    def exposed(self) -> bool:
+        return any(s.kind in EXPOSURE_KINDS for s in self.signals)
+
+    @property
+    def tracked(self) -> bool:
+        return not any(s.kind == NOT_TRACKED for s in self.signals)
+
+    def kinds(self) -> list[str]:
+        return list(dict.fromkeys(s.kind for s in self.signals if s.kind in EXPOSURE_KINDS))
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "path": self.path, "signals": [s.to_json() for s in self.signals]}
+
+
+@dataclass(slots=True)
+class ExposureReport:
+    holdouts: list[HoldoutExposure] = field(default_factory=list)
+    warnings: list[tuple[str, str]] = field(default_factory=list)
+    """(code, message) of what could not be checked: no repository, a shallow clone, ..."""
+
+    @property
+    def exposed(self) -> list[HoldoutExposure]:
+        return [h for h in self.holdouts if h.exposed]
+
+    @property
+    def not_tracked(self) -> list[HoldoutExposure]:
+        return [h for h in self.holdouts if not h.tracked]
+
+    @property
+    def with_canary(self) -> int:
+        return sum(1 for h in self.holdouts if h.canary)
+
+    @property
+    def canary_share(self) -> float:
+        return self.with_canary / len(self.holdouts) if self.holdouts else 0.0
+
+    def by_path(self) -> dict[str, HoldoutExposure]:
+        return {h.path: h for h in self.holdouts}
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "holdouts": len(self.holdouts),
+            "exposed": [h.to_json() for h in self.exposed],
+            "not_tracked": [{"id": h.id, "path": h.path} for h in self.not_tracked],
+            "with_canary": self.with_canary,
+            "canary_share": round(self.canary_share, 4),
+            "warnings": [{"code": c, "message": m} for c, m in self.warnings],
+        }
+
+
+# --- custodians -------------------------------------------------------------------------------
+
+
+class Custodians:
+    """`custodians` entries: an email (`ana@example.com`), a name (`Ana Lima`) or both
+    (`Ana Lima <ana@example.com>`, matching either). Case does not matter."""
+
+    def __init__(self, entries: Iterable[str]) -> None:
+        self.names: set[str] = set()
+        self.emails: set[str] = set()
+        for raw in entries:
+            entry = raw.strip()
+            if "<" in entry and entry.endswith(">"):
+                name, _, email = entry[:-1].partition("<")
+                if name.strip():
+                    self.names.add(name.strip().casefold())
+                if email.strip():
+                    self.emails.add(email.strip().casefold())
+            elif "@" in entry:
+                self.emails.add(entry.casefold())
+            elif entry:
+                self.names.add(entry.casefold())
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.emails)
+
+    def __contains__(self, author: tuple[str, str]) -> bool:
+        name, email = author
+        return name.casefold() in self.names or email.casefold() in self.emails
+
+
+# --- the computation --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Holdout:
+    item: Item
+    folder: str
+    """The fixture folder, repository-relative."""
+    report: HoldoutExposure
+    in_history: bool = False
+
+
+def holdouts_of(items: Iterable[Item]) -> list[Item]:
+    return sorted(
+        (i for i in items if i.is_fixture and i.visibility == "holdout"), key=lambda i: i.path
+    )
+
+
+def compute_exposure(ws: Workspace, items: Iterable[Item], repo: GitRepo | None = None) -> ExposureReport:
+    """The exposure of every holdout among `items` (the suite's items; public fixtures are read
+    only to tell boilerplate from distinctive passages). Never raises for a git problem: what
+    cannot be checked is a warning of the report."""
+    all_items = list(items)
+    holdout_items = holdouts_of(all_items)
+    report = ExposureReport(
+        [HoldoutExposure(i.id or i.folder.rsplit("/", 1)[-1], i.path, bool(i.canary)) for i in holdout_items]
+    )
+    if not holdout_items:
+        return report
+    owned = repo is None
+    try:
+        if repo is None:
+            repo = open_repo(str(ws.root))
+        _Computation(ws, repo, all_items, holdout_items, report).run()
+    except GitUnavailable as exc:
+        _untracked_everywhere(report, exc.message)
+        report.warnings.append((exc.code, f"holdout exposure could not be checked: {exc.message}"))
+    finally:
+        if owned and repo is not None:
+            repo.close()
+    for holdout in report.holdouts:
+        holdout.signals.sort(key=lambda s: (KIND_ORDER[s.kind], s.date or "", s.detail))
+    return report
+
+
+def _untracked_everywhere(report: ExposureReport, why: str) -> None:
+    for holdout in report.holdouts:
+        if holdout.tracked:
+            holdout.signals.append(
+                Signal(NOT_TRACKED, None, None, f"not in git ({why}); its exposure cannot be known")
+            )
+
+
+class _Computation:
+    def __init__(
+        self,
+        ws: Workspace,
+        repo: GitRepo,
+        items: list[Item],
+        holdout_items: list[Item],
+        report: ExposureReport,
+    ) -> None:
+        self.ws = ws
+        self.repo = repo
+        self.items = items
+        self.report = report
+        info = repo.info()
+        if info.bare or info.toplevel is None:
+            raise GitUnavailable(
+                "git-bare-repository",
+                f"{repo.path} is a bare repository; it has no work tree holding the fixtures",
+            )
+        self.info = info
+        prefix = posixpath.normpath(os.path.relpath(ws.root_real, info.toplevel).replace(os.sep, "/"))
+        if prefix.startswith(".."):
+            raise GitUnavailable(
+                "git-no-repository", f"the workspace {ws.root} is outside the repository {info.toplevel}"
+            )
+        self.prefix = "" if prefix == "." else prefix + "/"
+        self.holdouts = [
+            _Holdout(item, posixpath.normpath(self.prefix + item.folder), exposure)
+            for item, exposure in zip(holdout_items, report.holdouts)
+        ]
+        self.by_folder = {h.folder: h for h in self.holdouts}
+        fixtures = posixpath.normpath(self.prefix + ws.fixtures_rel) if ws.fixtures_rel else self.prefix
+        self.fixtures_repo = "" if fixtures in (".", "") else fixtures.rstrip("/")
+        holdout_cfg = ws.config.holdout
+        self.custodians = Custodians(holdout_cfg.custodians)
+        self.bundle = PathMatcher(holdout_cfg.bundle_paths)
+        self.ignored = PathMatcher(holdout_cfg.ignore_paths)
+
+    # workspace-relative path of a repository path (`../x` when outside the workspace)
+    def ws_rel(self, repo_path: str) -> str:
+        if not self.prefix:
+            return repo_path
+        if repo_path.startswith(self.prefix):
+            return repo_path[len(self.prefix) :]
+        return posixpath.relpath(repo_path, self.prefix.rstrip("/"))
+
+    def holdout_of(self, repo_path: str) -> _Holdout | None:
+        """The holdout whose folder holds `repo_path` (fixtures/<class>/<id>/...)."""
+        fixtures = self.fixtures_repo
+        if fixtures:
+            if not repo_path.startswith(fixtures + "/"):
+                return None
+            rest = repo_path[len(fixtures) + 1 :]
+            base = fixtures + "/"
+        else:
+            rest, base = repo_path, ""
+        parts = rest.split("/", 2)
+        if len(parts) < 3:
+            return None
+        return self.by_folder.get(f"{base}{parts[0]}/{parts[1]}")
+
+    def run(self) -> None:
+        if self.info.shallow:
+            self.report.warnings.append(
+                (
+                    "exposure-shallow",
+                    "the repository is a shallow clone: history before its depth was not read, "
+                    "so older exposure is not seen; fetch the full history (`git fetch --unshallow`,"
+                    " or `fetch-depth: 0` in CI)",
+                )
+            )
+        # Passages are chosen, tracked files searched and leaking lines blamed while git log is
+        # still writing the history. It writes to a file, not a pipe: a pipe would stall git
+        # whenever this thread holds the GIL for a long string operation.
+        handle, history_file = tempfile.mkstemp(prefix="voyage-history-", suffix=".log")
+        os.close(handle)
+        try:
+            self._run_with_history(history_file)
+        finally:
+            os.unlink(history_file)
+
+    def _run_with_history(self, history_file: str) -> None:
+        log = self.repo.start(
+            [
+                *_NEUTRAL,
+                "log",
+                "--ignore-missing",
+                "--branches",
+                "--tags",
+                "--remotes",
+                "HEAD",
+                "--name-only",
+                "--no-renames",
+                "-z",
+                f"--format={_LOG_FORMAT}",
+                f"--output={history_file}",
+            ]
+        )
+        self._patterns()
+        # Every tracked file (tag H, S, ...) and, tagged C, those changed in the work tree.
+        listing = self.repo.run(["ls-files", "-z", "-t", "-c", "-m"])
+        if not listing.ok:
+            raise GitUnavailable("git-check-failed", f"`git ls-files` failed: {listing.first_error()}")
+        tracked: list[str] = []
+        changed: set[str] = set()
+        for entry in listing.out.decode("utf-8", "surrogateescape").split("\x00"):
+            if len(entry) > 2:
+                (changed.add if entry[0] in "CR" else tracked.append)(entry[2:])
+        hits = self._collect(self._scan(tracked))
+        result = log.wait()
+        if result.ok:
+            with open(history_file, "rb") as written:
+                result.out = written.read()
+        touches = self._history(result, set(hits))
+        self._tracked(set(tracked))
+        self._report_leaks(hits, self._attribute(hits, touches, changed))
+
+    # --- history -------------------------------------------------------------------------------
+
+    def _history(self, log: Result, leaking: set[str]) -> dict[str, list[tuple[str, str, str]]]:
+        """Signals from every commit; returns, for each file in `leaking`, the commits that
+        changed it (sha, author, date), newest first."""
+        last_change: dict[str, list[tuple[str, str, str]]] = {}
+        if not log.ok:
+            message = log.first_error()
+            if "does not have any commits" in message or "bad default revision" in message:
+                return last_change  # no commit yet: no history to expose anything
+            raise GitUnavailable("git-check-failed", f"`git log` failed: {message}")
+        custodians, bundle, holdout_of, ws_rel = self.custodians, self.bundle, self.holdout_of, self.ws_rel
+        fixtures = self.fixtures_repo + "/" if self.fixtures_repo else ""
+        # What each path means is worked out once: histories change the same files over and over.
+        meaning: dict[str, tuple[_Holdout | None, str | None]] = {}
+        out = log.out.decode("utf-8", "surrogateescape")
+        for record in out.split("\x1e"):
+            if not record:
+                continue
+            header, _, names = record.partition("\x00")
+            fields = header.split("\x1f")
+            if len(fields) < 4:
+                continue
+            touched: dict[str, _Holdout] = {}
+            bundle_files: list[str] = []
+            paths = names.split("\x00")
+            for path in paths:
+                if path.startswith("\n"):
+                    path = path[1:]
+                if not path:
+                    continue
+                known = meaning.get(path)
+                if known is None:
+                    holdout = holdout_of(path) if path.startswith(fixtures) else None
+                    in_bundle = None
+                    if holdout is None and bundle and bundle(ws_rel(path)):
+                        in_bundle = ws_rel(path)
+                    known = meaning[path] = (holdout, in_bundle)
+                if known[0] is not None:
+                    touched[known[0].folder] = known[0]
+                elif known[1] is not None:
+                    bundle_files.append(known[1])
+                if path in leaking:
+                    last_change.setdefault(path, []).append(
+                        (fields[0], f"{fields[1]} <{fields[2]}>", fields[3].strip())
+                    )
+            if touched:
+                self._commit_signals(fields, touched, bundle_files, custodians)
+        return last_change
+
+    def _commit_signals(
+        self,
+        fields: list[str],
+        touched: dict[str, _Holdout],
+        bundle_files: list[str],
+        custodians: Custodians,
+    ) -> None:
+        sha, name, email, date = fields[0], fields[1], fields[2], fields[3].strip()
+        author = f"{name} <{email}>"
+        foreign = bool(custodians) and (name, email) not in custodians
+        for holdout in touched.values():
+            holdout.in_history = True
+            signals = holdout.report.signals
+            if foreign:
+                signals.append(
+                    Signal(
+                        FOREIGN_AUTHOR,
+                        sha,
+                        author,
+                        f"{author} changed {holdout.item.folder} on {date} and is not a custodian",
+                        date,
+                    )
+                )
+            if bundle_files:
+                more = f" (+{len(bundle_files) - 1} more)" if len(bundle_files) > 1 else ""
+                signals.append(
+                    Signal(
+                        CO_CHANGE,
+                        sha,
+                        author,
+                        f"changed {holdout.item.folder} together with bundle file "
+                        f"{bundle_files[0]}{more} on {date}",
+                        date,
+                    )
+                )
+
+    def _tracked(self, tracked: set[str]) -> None:
+        for holdout in self.holdouts:
+            if self.prefix + holdout.item.path in tracked or holdout.in_history:
+                continue
+            holdout.report.signals.append(
+                Signal(
+                    NOT_TRACKED,
+                    None,
+                    None,
+                    f"{holdout.item.path} is not tracked by git (new, untracked or ignored); "
+                    "its exposure cannot be known",
+                )
+            )
+
+    # --- content and canary leaks ----------------------------------------------------------------
+
+    def _patterns(self) -> None:
+        self.content: dict[str, list[_Holdout]] = {}
+        self.canaries: dict[str, list[_Holdout]] = {}
+        by_key = {h.item.path: h for h in self.holdouts}
+        passages = distinctive_passages(
+            {h.item.path: (h.item.prompt, h.item.ground_truth) for h in self.holdouts},
+            ((i.prompt, i.ground_truth) for i in self.items if i.is_fixture and i.path not in by_key),
+        )
+        for key, found in passages.items():
+            for passage in found:
+                self.content.setdefault(passage, []).append(by_key[key])
+        for holdout in self.holdouts:
+            canary = holdout.item.canary
+            if canary and len(canary) >= MIN_CANARY_CHARS:
+                self.canaries.setdefault(canary, []).append(holdout)
+
+    def _scan(self, tracked: list[str]) -> list[Hit]:
+        """Canaries in every tracked file; passages in tracked files outside the fixtures folder
+        that ignore_paths do not skip."""
+        fixtures_prefix = self.fixtures_repo + "/" if self.fixtures_repo else ""
+
+        def passages_wanted(path: str) -> bool:
+            if not fixtures_prefix or path.startswith(fixtures_prefix):
+                return False  # with no fixtures subfolder, nothing is outside it
+            return not self.ignored(self.ws_rel(path))
+
+        def expected(path: str) -> str | None:
+            holdout = self.holdout_of(path) if path.startswith(fixtures_prefix) else None
+            canary = holdout.item.canary if holdout is not None else None
+            # A canary two holdouts share is searched everywhere: each copy leaks the other.
+            return canary if canary and len(self.canaries.get(canary, ())) == 1 else None
+
+        scanner = LeakScanner(self.content, self.canaries)
+        assert self.info.toplevel is not None
+        return scanner.scan(self.info.toplevel, tracked, passages_wanted, expected)
+
+    def _collect(self, found: list[Hit]) -> dict[str, dict[int, list[tuple[str, _Holdout, str]]]]:
+        """path -> line -> [(kind, holdout, text)], without a canary in its own folder."""
+        hits: dict[str, dict[int, list[tuple[str, _Holdout, str]]]] = {}
+        for hit in found:
+            kind = CANARY_LEAK if hit.kind == CANARY else CONTENT_LEAK
+            owners = self.canaries if kind == CANARY_LEAK else self.content
+            for holdout in owners.get(hit.text, ()):
+                if kind == CANARY_LEAK and hit.path.startswith(holdout.folder + "/"):
+                    continue  # its own folder
+                entries = hits.setdefault(hit.path, {}).setdefault(hit.line, [])
+                if not any(e[0] == kind and e[1] is holdout for e in entries):
+                    entries.append((kind, holdout, hit.text))
+        return hits
+
+    def _attribute(
+        self,
+        hits: dict[str, dict[int, list[tuple[str, _Holdout, str]]]],
+        touches: dict[str, list[tuple[str, str, str]]],
+        changed: set[str],
+    ) -> dict[tuple[str, int], tuple[str | None, str, str | None, str]]:
+        """(path, line) -> (commit, author, date, note) of each leaking line:
+        - a file committed once and unchanged since: that commit wrote every line of it;
+        - otherwise `git blame` of the lines, for at most MAX_BLAMED_FILES files, side by side;
+        - beyond that, the latest commit that changed the file, said to be only that."""
+        out: dict[tuple[str, int], tuple[str | None, str, str | None, str]] = {}
+        to_blame = []
+        for path in sorted(hits):
+            commits = touches.get(path, [])
+            if len(commits) == 1 and path not in changed:
+                sha, author, date = commits[0]
+                out.update({(path, line): (sha, author, date, "") for line in hits[path]})
+            elif len(to_blame) < MAX_BLAMED_FILES:
+                to_blame.append(path)
+            elif commits:
+                sha, author, date = commits[0]
+                note = " (the file's latest commit; not traced to the line)"
+                out.update({(path, line): (sha, author, date, note) for line in hits[path]})
+        started = []
+        for path in to_blame:
+            args = ["blame", "--porcelain"]
+            for line in sorted(hits[path]):
+                args += ["-L", f"{line},{line}"]
+            started.append((path, self.repo.start([*args, "--", path])))
+        for path, running in started:
+            result = running.wait()
+            if not result.ok:
+                continue
+            for line, (sha, author, date) in _parse_blame(result.out).items():
+                if sha is None:
+                    out[(path, line)] = (None, "", None, " (not committed yet)")
+                else:
+                    out[(path, line)] = (sha, author, date, "")
+        return out
+
+    def _report_leaks(
+        self,
+        hits: dict[str, dict[int, list[tuple[str, _Holdout, str]]]],
+        attributed: dict[tuple[str, int], tuple[str | None, str, str | None, str]],
+    ) -> None:
+        for path in sorted(hits):
+            for line, entries in sorted(hits[path].items()):
+                where = f"{self.ws_rel(path)}:{line}"
+                commit, author, date, note = attributed.get((path, line), (None, "", None, ""))
+                for kind, holdout, text in entries:
+                    if kind == CANARY_LEAK:
+                        detail = f"its canary {text} appears in {where}{note}"
+                    else:
+                        detail = f"the passage \u201c{_clip(text)}\u201d appears in {where}{note}"
+                    holdout.report.signals.append(Signal(kind, commit, author or None, detail, date))
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+
+
+def _parse_blame(out: bytes) -> dict[int, tuple[str | None, str, str | None]]:
+    """Final line number -> (commit, author, date) from `git blame --porcelain`."""
+    import datetime
+
+    result: dict[int, tuple[str | None, str, str | None]] = {}
+    authors: dict[str, tuple[str, str | None]] = {}
+    current: str | None = None
+    line_no = 0
+    name = mail = ""
+    when: str | None = None
+    for raw in out.decode("utf-8", "replace").split("\n"):
+        if raw.startswith("\t"):
+            if current is not None:
+                if current not in authors:
+                    authors[current] = (f"{name} {mail}".strip(), when)
+                author, date = authors[current]
+                if set(current) == {"0"}:
+                    result[line_no] = (None, "", None)
+                else:
+                    result[line_no] = (current, author, date)
+            current = None
+            continue
+        parts = raw.split(" ")
+        if current is None and len(parts) >= 3 and len(parts[0]) in (40, 64):
+            current, line_no = parts[0], int(parts[2])
+            name, mail, when = "", "", None
+            continue
+        if raw.startswith("author "):
+            name = raw[7:]
+        elif raw.startswith("author-mail "):
+            mail = raw[12:]
+        elif raw.startswith("author-time "):
+            try:
+                when = datetime.datetime.fromtimestamp(int(raw[12:]), datetime.timezone.utc).date().isoformat()
+            except ValueError:
+                when = None
+    return result
