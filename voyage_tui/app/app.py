@@ -15,7 +15,12 @@ from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.keymap import load_keymap
 from voyage_tui.app.messages import LoadFailed, LoadProgress, SuiteChanged, SuiteLoaded
 from voyage_tui.app.screens.browser import BrowserScreen
+from voyage_tui.app.screens.compare import CompareScreen
+from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EditorScreen
+from voyage_tui.app.screens.review_modals import PickScreen
+from voyage_tui.app.screens.runs import RunsScreen
+from voyage_tui.engine.validation.item import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
 from voyage_tui.engine.workspace.model import Workspace
@@ -25,7 +30,7 @@ STYLES = Path(__file__).parent / "styles"
 
 class VoyageApp(App[int]):
     TITLE = "voyage-tui"
-    CSS_PATH = [STYLES / "app.tcss", STYLES / "browser.tcss", STYLES / "editor.tcss"]
+    CSS_PATH = [STYLES / "app.tcss", STYLES / "browser.tcss", STYLES / "editor.tcss", STYLES / "review.tcss"]
     COMMANDS = App.COMMANDS | {VoyageCommands}
     BINDINGS = [
         Binding("f1", "toggle_help", "Help", id="app.help"),
@@ -40,6 +45,7 @@ class VoyageApp(App[int]):
         use_git: bool = True,
         watch: bool = True,
         keymap: dict[str, str] | None = None,
+        initial_diff: tuple[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.ws = ws
@@ -50,6 +56,7 @@ class VoyageApp(App[int]):
         self._suite_lock = threading.Lock()
         self._stop_watching = threading.Event()
         self._keymap = keymap
+        self._initial_diff = initial_diff
 
     # --- start-up ------------------------------------------------------------------------
 
@@ -60,6 +67,8 @@ class VoyageApp(App[int]):
         if problem:
             self.notify(problem, severity="warning")
         self.push_screen(BrowserScreen())
+        if self._initial_diff is not None:
+            self.push_screen(DiffScreen(*self._initial_diff))
         self.load_suite()
 
     @work(thread=True, exclusive=True, group="suite")
@@ -160,11 +169,90 @@ class VoyageApp(App[int]):
             browser.show_item(path)
 
     def open_item(self, path: str) -> bool:
-        """Open an item in its own screen when it has one (diffs, later); False: use the editor."""
+        """Open an item in its own screen when it has one: a gold file its ranked runs, a run
+        its diff. False: the caller opens the editor."""
+        item = self.view.items.get(path) if self.view is not None else None
+        if item is None:
+            return False
+        if item.kind == GOLD_RUN and item.parent:
+            self.push_screen(DiffScreen(item.parent, path))
+            return True
+        if item.kind == GOLD:
+            self.push_screen(RunsScreen(path))
+            return True
         return False
 
     def extra_actions(self) -> list[tuple[str, str, str]]:
-        return []
+        return [
+            ("Compare runs", "Two runs of one gold: keys gained and lost, verdict flips", "compare_runs_command"),
+            ("Runs of a gold file", "Every run of a gold file, ranked by F1", "runs_command"),
+        ]
+
+    # --- gold review -----------------------------------------------------------------------
+
+    def _gold_runs(self, gold_rel: str) -> list[str]:
+        if self.view is None:
+            return []
+        return sorted(p for p, i in self.view.items.items() if i.kind == GOLD_RUN and i.parent == gold_rel)
+
+    def _context_gold(self) -> str | None:
+        """The gold file the person is looking at: on a review screen, or selected in the tree."""
+        screen = self.screen
+        gold = getattr(screen, "gold_rel", None)
+        if gold:
+            return gold
+        browser = self.browser()
+        if browser is not None and self.view is not None:
+            path = browser.tree.current_path()
+            item = self.view.items.get(path) if path else None
+            if item is not None and item.kind == GOLD:
+                return item.path
+            if item is not None and item.kind == GOLD_RUN:
+                return item.parent
+        return None
+
+    def _with_gold(self, then: Any) -> None:
+        gold = self._context_gold()
+        if gold is not None:
+            then(gold)
+            return
+        golds = sorted(p for p, i in (self.view.items.items() if self.view else []) if i.kind == GOLD)
+        if not golds:
+            self.notify("This workspace has no gold files", severity="warning")
+        elif len(golds) == 1:
+            then(golds[0])
+        else:
+            self.push_screen(PickScreen("Which gold file?", [(g, g) for g in golds]), lambda g: g and then(g))
+
+    def action_runs_command(self) -> None:
+        self._with_gold(lambda gold: self.push_screen(RunsScreen(gold)))
+
+    def action_compare_runs_command(self) -> None:
+        self._with_gold(lambda gold: self.compare_runs(gold, getattr(self.screen, "run_rel", None)))
+
+    def compare_runs(self, gold_rel: str, run_rel: str | None = None) -> None:
+        """Pick what is missing (the run, then the baseline) and open run against run."""
+        runs = self._gold_runs(gold_rel)
+        if len(runs) < 2:
+            self.notify("Comparing needs two runs of the same gold file", severity="warning")
+            return
+
+        def label(path: str) -> str:
+            return path.rsplit("/", 1)[-1]
+
+        def with_run(run: str | None) -> None:
+            if not run:
+                return
+            others = [(p, label(p)) for p in runs if p != run]
+            self.push_screen(
+                PickScreen(f"Compare {label(run)} against which baseline?", others),
+                lambda baseline: baseline and self.push_screen(CompareScreen(gold_rel, run, baseline)),
+            )
+
+        if run_rel is not None:
+            with_run(run_rel)
+        else:
+            self.push_screen(PickScreen("Which run?", [(p, label(p)) for p in runs]), with_run)
 
     def action_toggle_help(self) -> None:
         if self.screen.query(HelpPanel):

@@ -19,6 +19,7 @@ ACTIONS: list[tuple[str, str, str]] = [
     ("Open selected item in $EDITOR", "Edit outside the app, then reload (E)", "browser_action('external_editor')"),
     ("Copy path of selected item", "Copy the workspace-relative path (c)", "browser_action('copy_path')"),
     ("Show problems of selected item", "Focus the diagnostics list (d)", "browser_action('focus_diagnostics')"),
+    ("Runs of the selected gold file", "Every run beside a gold file, ranked by F1 (r)", "browser_action('runs')"),
     ("Re-validate everything", "Read and check the whole workspace again", "revalidate_all"),
     ("Help", "Show the keys of the focused widget (F1, ?)", "toggle_help"),
 ]

@@ -27,7 +27,7 @@ class BrowserScreen(Screen[None]):
 
 `/` filter by id or prompt · `n` / `N` next / previous item with an error ·
 `e` edit · `E` open in $EDITOR · `d` the item's problems · `c` copy its path ·
-`ctrl+p` every action.
+`enter` opens a run's diff or a gold file's ranked runs (`r`) · `ctrl+p` every action.
 """
 
     BINDINGS = [
@@ -39,6 +39,7 @@ class BrowserScreen(Screen[None]):
         Binding("d", "focus_diagnostics", "Problems", id="browser.diagnostics"),
         Binding("t", "focus_tree", "Tree", id="browser.tree", show=False),
         Binding("c", "copy_path", "Copy path", id="browser.copy-path"),
+        Binding("r", "runs", "Runs", id="browser.runs", show=False),
         Binding("escape", "clear_filter", "Clear filter", id="browser.clear-filter", show=False),
     ]
 
@@ -203,6 +204,9 @@ class BrowserScreen(Screen[None]):
         if path is not None:
             run_external_editor(self.app, self.app.ws.abs(path))  # type: ignore[attr-defined]
             self.app.revalidate_paths({path})  # type: ignore[attr-defined]
+
+    def action_runs(self) -> None:
+        self.app.action_runs_command()  # type: ignore[attr-defined]
 
     def action_focus_diagnostics(self) -> None:
         self.query_one(DiagnosticsList).focus()

@@ -1,0 +1,187 @@
+"""Gold-vs-run screens driven with the pilot: filters, next difference, a row in full, export,
+the runs list, run against run, and the ways in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.app.scenarios import copy_sample
+from tests.app.support import make_app, wait_loaded, wait_until
+from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.screens.compare import CompareScreen
+from voyage_tui.app.screens.diff import DiffScreen
+from voyage_tui.app.screens.review_modals import PathScreen, PickScreen, RowDetailScreen
+from voyage_tui.app.screens.runs import RunsScreen
+from voyage_tui.app.widgets.diff_list import DiffList
+from voyage_tui.engine.workspace.model import Workspace
+
+GOLD = "fixtures/gold/jwt-auth/gold.json"
+RUNS = "fixtures/gold/jwt-auth/runs"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return copy_sample(tmp_path)
+
+
+def diff_app(root: Path, run: str) -> VoyageApp:
+    return VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={}, initial_diff=(GOLD, f"{RUNS}/{run}.json"))
+
+
+async def _diff(pilot) -> DiffScreen:
+    app = pilot.app
+    await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen) and app.screen.scored is not None)
+    return app.screen  # type: ignore[return-value]
+
+
+def _visible(screen: DiffScreen) -> list[str]:
+    return [f"{r.symbol} {r.file} {r.rule_key}" for r in screen.query_one(DiffList).rows if r is not None]
+
+
+async def test_filters_show_one_state_at_a_time(root: Path) -> None:
+    app = diff_app(root, "run-invents")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _diff(pilot)
+        assert len(_visible(screen)) == 10
+        await pilot.press("plus")
+        assert [v[0] for v in _visible(screen)] == ["+"] * 3
+        await pilot.press("equals_sign")
+        assert [v[0] for v in _visible(screen)] == ["="] * 7
+        await pilot.press("minus")
+        assert _visible(screen) == []
+        await pilot.press("a")
+        assert len(_visible(screen)) == 10
+        await pilot.press("g")
+        listing = screen.query_one(DiffList)
+        assert listing.rows[0] is None  # a file header leads each group
+        assert len([r for r in listing.rows if r is not None]) == 10
+
+
+async def test_next_difference_skips_clean_matches_and_wraps(root: Path) -> None:
+    app = diff_app(root, "run-misses")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _diff(pilot)
+        listing = screen.query_one(DiffList)
+        differences = [i for i, r in enumerate(listing.rows) if r is not None and r.is_difference]
+        clean = [i for i, r in enumerate(listing.rows) if r is not None and not r.is_difference]
+        assert differences and clean  # the sample run has both
+        listing.highlighted = clean[0]
+        visited = []
+        for _ in range(len(differences) + 1):
+            await pilot.press("n")
+            visited.append(listing.highlighted)
+        expected = [i for i in differences if i > clean[0]] + [i for i in differences if i < clean[0]]
+        assert visited[: len(differences)] == expected
+        assert visited[-1] == expected[0]  # wrapped around
+        await pilot.press("N")
+        assert listing.highlighted == expected[-1]
+
+
+async def test_enter_shows_the_row_in_full_with_source_lines(root: Path) -> None:
+    app = diff_app(root, "run-two-reviewers")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _diff(pilot)
+        listing = screen.query_one(DiffList)
+        index = next(i for i, r in enumerate(listing.rows) if r is not None and r.rule_key == "jwt-weak-secret")
+        listing.highlighted = index
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, RowDetailScreen))
+        detail = app.screen.detail  # type: ignore[attr-defined]
+        assert detail.gold_findings[0]["rule_key"] == "jwt-weak-secret"
+        assert set(detail.run_findings[0].reviewers) == {"conformance", "correctness"}
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+
+
+async def test_copy_and_write_the_diff_as_markdown(root: Path) -> None:
+    app = diff_app(root, "run-misses")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _diff(pilot)
+        await pilot.press("y")
+        assert app.clipboard.startswith("### run-misses vs jwt-auth")
+        assert app.clipboard.count("- missed") == screen.scored.score.fn
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        await pilot.press("enter")
+        target = root / RUNS / "run-misses-diff.md"
+        await wait_until(pilot, target.exists)
+        assert target.read_text() == app.clipboard
+
+
+async def test_export_refuses_a_path_outside_the_workspace(root: Path) -> None:
+    app = diff_app(root, "run-misses")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _diff(pilot)
+        screen.write_markdown("../outside.md")
+        await pilot.app.workers.wait_for_complete()
+        assert not (root.parent / "outside.md").exists()
+
+
+async def test_runs_list_ranks_by_f1_and_opens_a_diff(root: Path) -> None:
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        assert browser.tree.select_path(GOLD)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked))
+        runs: RunsScreen = app.screen  # type: ignore[assignment]
+        f1s = [r.scored.score.f1 for r in runs.ranked if r.scored]
+        assert f1s == sorted(f1s, reverse=True) and runs.ranked[-1].name == "run-empty"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
+        assert app.screen.run_rel == runs.ranked[0].path  # type: ignore[attr-defined]
+
+
+async def test_run_against_run_flags_a_block_to_allow_regression(root: Path) -> None:
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+        app.push_screen(CompareScreen(GOLD, f"{RUNS}/run-downgraded.json", f"{RUNS}/run-perfect.json"))
+        await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison is not None)
+        comparison = app.screen.comparison  # type: ignore[attr-defined]
+        assert comparison.regression and comparison.block_to_allow
+        await pilot.press("s")  # swap: perfect against downgraded is no regression
+        await wait_until(pilot, lambda: app.screen.comparison is not None and not app.screen.comparison.regression)
+
+
+async def test_runs_list_marks_and_compares(root: Path) -> None:
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+        app.push_screen(RunsScreen(GOLD))
+        await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked))
+        runs: RunsScreen = app.screen  # type: ignore[assignment]
+        await pilot.press("space", "down", "c")
+        await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen))
+        assert app.screen.baseline_rel == runs.ranked[0].path  # type: ignore[attr-defined]
+        assert app.screen.run_rel == runs.ranked[1].path  # type: ignore[attr-defined]
+
+
+async def test_browser_opens_a_runs_diff_and_the_palette_compares(root: Path) -> None:
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        assert browser.tree.select_path(f"{RUNS}/run-invents.json")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
+        await pilot.press("b")
+        await wait_until(pilot, lambda: isinstance(app.screen, PickScreen))
+        await pilot.press("enter")  # the first other run as the baseline
+        await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen))
+        assert app.screen.run_rel.endswith("run-invents.json")  # type: ignore[attr-defined]
+        titles = [title for title, _, _ in app.extra_actions()]
+        assert "Compare runs" in titles
+
+
+async def test_diff_header_shows_the_score_commands_figures(root: Path) -> None:
+    app = diff_app(root, "run-invalid-finding")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _diff(pilot)
+        text = str(screen.query_one("#diff-figures").content)
+        score = screen.scored.score
+        assert f"tp {score.tp} · fp {score.fp} · fn {score.fn}" in text
+        assert f"F1 {score.f1:.3f}" in text
+        invalid = str(screen.query_one("#diff-invalid").content)
+        assert "2 invalid finding(s)" in invalid

@@ -1,0 +1,102 @@
+"""The review engine on the sample gold corpus: rows, ranking, row detail, Markdown export."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from voyage_tui.engine.review.detail import row_detail
+from voyage_tui.engine.review.export import markdown_table
+from voyage_tui.engine.review.inputs import ReviewError, rank_runs, score_pair
+from voyage_tui.engine.review.rows import MATCHED, MISSED, SPURIOUS, diff_rows, grouped_by_file, only
+from voyage_tui.engine.workspace.model import Workspace
+
+GOLD = "fixtures/gold/jwt-auth/gold.json"
+RUNS = sorted(str(p.relative_to(REPO)) for p in (REPO / "fixtures/gold/jwt-auth/runs").glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def ws() -> Workspace:
+    return Workspace.load(REPO)
+
+
+@pytest.mark.parametrize("run", RUNS, ids=[Path(r).stem for r in RUNS])
+def test_rows_agree_with_the_score_command(ws: Workspace, run: str) -> None:
+    scored = score_pair(ws, GOLD, run)
+    rows = diff_rows(scored.score)
+    out = subprocess.run(
+        [sys.executable, "-m", "voyage_tui", "score", "--gold", str(REPO / GOLD), "--run", str(REPO / run), "--format", "json"],
+        capture_output=True, text=True, check=False,
+    )
+    report = json.loads(out.stdout)
+    assert sum(r.state == MATCHED for r in rows) == report["tp"]
+    assert sum(r.state == SPURIOUS for r in rows) == report["fp"]
+    assert sum(r.state == MISSED for r in rows) == report["fn"]
+    assert {(r.file, r.rule_key) for r in rows if r.state == MISSED} == {(m["file"], m["rule_key"]) for m in report["missed"]}
+    assert {(r.file, r.rule_key) for r in rows if r.state == SPURIOUS} == {(m["file"], m["rule_key"]) for m in report["spurious"]}
+    assert scored.score.f1 == pytest.approx(report["f1"])
+    assert scored.score.run_verdict == report["run_verdict"]
+
+
+def test_rows_are_sorted_by_key_and_filter_and_group(ws: Workspace) -> None:
+    rows = diff_rows(score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-invents.json").score)
+    assert [(r.file, r.rule_key) for r in rows] == sorted((r.file, r.rule_key) for r in rows)
+    assert {r.state for r in only(rows, [SPURIOUS])} == {SPURIOUS}
+    groups = grouped_by_file(rows)
+    assert [f for f, _ in groups] == sorted({r.file for r in rows})
+    assert sum(len(g) for _, g in groups) == len(rows)
+
+
+def test_dual_flaggable_matches_read_as_their_own_symbol(ws: Workspace) -> None:
+    rows = diff_rows(score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-dual-flaggable.json").score)
+    dual = [r for r in rows if r.symbol == "~"]
+    assert dual and all(r.state == MATCHED and r.run_rule_key != r.rule_key for r in dual)
+    assert all(r.is_difference for r in dual)
+
+
+def test_runs_rank_best_f1_first(ws: Workspace) -> None:
+    ranked = rank_runs(ws, GOLD, RUNS)
+    f1s = [r.scored.score.f1 for r in ranked if r.scored]
+    assert f1s == sorted(f1s, reverse=True)
+    assert ranked[-1].name == "run-empty"
+    assert [r.rank for r in ranked] == list(range(1, len(RUNS) + 1))
+
+
+def test_an_unscorable_run_ranks_last_with_its_reason(ws: Workspace, tmp_path: Path) -> None:
+    import shutil
+
+    root = tmp_path / "ws"
+    shutil.copytree(REPO / "fixtures", root / "fixtures")
+    shutil.copy(REPO / "voyage.toml", root)
+    (root / "fixtures/gold/jwt-auth/runs/run-broken.json").write_text('{"not": "a list"}')
+    local = Workspace.load(root)
+    ranked = rank_runs(local, GOLD, RUNS + ["fixtures/gold/jwt-auth/runs/run-broken.json"])
+    assert ranked[-1].name == "run-broken" and ranked[-1].scored is None
+    assert "not a run" in (ranked[-1].problem or "")
+    with pytest.raises(ReviewError):
+        score_pair(local, GOLD, "fixtures/gold/jwt-auth/runs/run-broken.json")
+
+
+def test_row_detail_has_both_sides_in_full(ws: Workspace) -> None:
+    scored = score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-two-reviewers.json")
+    row = next(r for r in diff_rows(scored.score) if r.rule_key == "jwt-weak-secret")
+    detail = row_detail(ws, scored, row)
+    assert detail.gold_findings and detail.gold_findings[0]["note"]
+    assert detail.run_findings and len(detail.run_findings[0].reviewers) == 2
+
+
+def test_markdown_export_is_a_table_with_the_figures(ws: Workspace) -> None:
+    scored = score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-misses.json")
+    rows = diff_rows(scored.score)
+    text = markdown_table(scored.gold_name, scored.run_name, scored.score, rows)
+    lines = text.splitlines()
+    assert lines[0] == "### run-misses vs jwt-auth"
+    assert f"F1 {scored.score.f1:.3f}" in text
+    table = [line for line in lines if line.startswith("| ")]
+    assert len(table) == 1 + len(rows)  # header + one line per row
+    assert sum("- missed" in line for line in table) == scored.score.fn

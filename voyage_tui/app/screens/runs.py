@@ -1,0 +1,143 @@
+"""Every run of one gold file, best F1 first; Enter opens a run's diff, two marks compare them."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
+from voyage_tui.engine.validation.item import GOLD_RUN
+
+
+def ranked_renderable(run: RankedRun, mark: str) -> Table:
+    grid = Table.grid(expand=True, padding=(0, 2))
+    grid.add_column(width=3, no_wrap=True)
+    grid.add_column(width=2, no_wrap=True)
+    grid.add_column(ratio=2)
+    grid.add_column(ratio=3)
+    grid.add_column(ratio=2)
+    name = Text(run.name, style="bold")
+    if run.scored is None:
+        grid.add_row(Text(f"{run.rank}."), Text(mark, style="bold cyan"), name, Text(f"cannot score: {run.problem}", style="red"), Text(""))
+        return grid
+    score = run.scored.score
+    figures = Text()
+    figures.append(f"F1 {score.f1:.3f}", style="bold")
+    figures.append(f"  P {score.precision:.3f}  R {score.recall:.3f}  ", style="dim")
+    figures.append(f"tp {score.tp} fp {score.fp} fn {score.fn}")
+    verdict = Text(f"{score.run_verdict} ")
+    verdict.append("✓" if score.verdict_match else "✗ expected " + str(score.expected_verdict), style="green" if score.verdict_match else "bold red")
+    if score.invalid_findings:
+        verdict.append(f"  !{len(score.invalid_findings)} invalid", style="magenta")
+    grid.add_row(Text(f"{run.rank}."), Text(mark, style="bold cyan"), name, figures, verdict)
+    return grid
+
+
+class RunsScreen(Screen[None]):
+    HELP = """
+## Runs of a gold file
+
+Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` marks a run
+(first mark: the baseline) · `c` compares the marked run(s) with the highlighted one.
+"""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="runs.back"),
+        Binding("space", "mark", "Mark", id="runs.mark"),
+        Binding("c", "compare", "Compare", id="runs.compare"),
+    ]
+
+    def __init__(self, gold_rel: str) -> None:
+        super().__init__()
+        self.gold_rel = gold_rel
+        self.ranked: list[RankedRun] = []
+        self.marked: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble(("Runs of ", ""), (self.gold_rel, "bold")), id="runs-title")
+        yield Static("ranking…", id="runs-summary")
+        yield OptionList(id="runs-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def _run_paths(self) -> list[str]:
+        view = self.app.view  # type: ignore[attr-defined]
+        if view is None:
+            return []
+        return sorted(p for p, i in view.items.items() if i.kind == GOLD_RUN and i.parent == self.gold_rel)
+
+    @work(thread=True, exclusive=True, group="runs-load")
+    def load(self) -> None:
+        try:
+            ranked = rank_runs(self.app.ws, self.gold_rel, self._run_paths())  # type: ignore[attr-defined]
+        except ReviewError as exc:
+            self.app.call_from_thread(self.query_one("#runs-summary", Static).update, Text(str(exc), style="red"))
+            return
+        self.app.call_from_thread(self._show, ranked)
+
+    def _show(self, ranked: list[RankedRun]) -> None:
+        self.ranked = ranked
+        summary = self.query_one("#runs-summary", Static)
+        summary.update(Text(f"{len(ranked)} runs, best F1 first", style="dim") if ranked else Text("No runs beside this gold file (runs/*.json).", style="dim"))
+        self._render_list()
+        self.query_one(OptionList).focus()
+
+    def _render_list(self) -> None:
+        listing = self.query_one(OptionList)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        for run in self.ranked:
+            mark = ""
+            if run.path in self.marked:
+                mark = "B" if self.marked.index(run.path) == 0 else "R"
+            listing.add_option(Option(ranked_renderable(run, mark)))
+        if self.ranked:
+            listing.highlighted = min(highlighted or 0, len(self.ranked) - 1)
+
+    def _current(self) -> RankedRun | None:
+        index = self.query_one(OptionList).highlighted
+        return self.ranked[index] if index is not None and index < len(self.ranked) else None
+
+    @on(OptionList.OptionSelected, "#runs-list")
+    def _open(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        run = self.ranked[event.option_index]
+        from voyage_tui.app.screens.diff import DiffScreen
+
+        self.app.push_screen(DiffScreen(self.gold_rel, run.path))
+
+    def action_mark(self) -> None:
+        run = self._current()
+        if run is None:
+            return
+        if run.path in self.marked:
+            self.marked.remove(run.path)
+        else:
+            self.marked = (self.marked + [run.path])[-2:]
+        self._render_list()
+
+    def action_compare(self) -> None:
+        current = self._current()
+        if current is None:
+            return
+        if len(self.marked) == 2:
+            baseline, run = self.marked
+        elif len(self.marked) == 1 and self.marked[0] != current.path:
+            baseline, run = self.marked[0], current.path
+        else:
+            self.notify("Mark a baseline run with space, then compare (c) on another run", timeout=3)
+            return
+        from voyage_tui.app.screens.compare import CompareScreen
+
+        self.app.push_screen(CompareScreen(self.gold_rel, run, baseline))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,58 @@
+"""A diff as a Markdown table, for a pull-request comment."""
+
+from __future__ import annotations
+
+from voyage_tui.engine.review.rows import DiffRow
+from voyage_tui.engine.scoring.report import RunScore
+
+
+def _cell(value: object) -> str:
+    text = "" if value is None else str(value)
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _side(line: int | None, severity: str | None, rule_key: str | None = None) -> str:
+    if line is None and severity is None:
+        return ""
+    parts = []
+    if rule_key:
+        parts.append(f"`{rule_key}`")
+    if severity:
+        parts.append(severity)
+    if line is not None:
+        parts.append(f"line {line}")
+    return " ".join(parts)
+
+
+def markdown_table(gold_name: str, run_name: str, score: RunScore, rows: list[DiffRow]) -> str:
+    verdict = "✓ match" if score.verdict_match else "✗ mismatch"
+    lines = [
+        f"### {run_name} vs {gold_name}",
+        "",
+        f"tp {score.tp} · fp {score.fp} · fn {score.fn} · precision {score.precision:.3f} · "
+        f"recall {score.recall:.3f} · F1 {score.f1:.3f} · verdict {score.run_verdict} "
+        f"(expected {score.expected_verdict}: {verdict})",
+        "",
+        "| | file | rule_key | gold | run | notes |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        gold = _side(row.gold_line, row.gold_severity) if row.has_gold else ""
+        run_key = row.run_rule_key if row.run_rule_key and row.run_rule_key != row.rule_key else None
+        run = _side(row.run_line, row.run_severity, run_key) if row.has_run else ""
+        notes = "; ".join(row.differences)
+        if row.reviewers:
+            notes = (notes + "; " if notes else "") + "reviewers: " + ", ".join(row.reviewers)
+        lines.append(
+            f"| {row.symbol} {row.state} | `{_cell(row.file)}` | `{_cell(row.rule_key)}` | "
+            f"{_cell(gold)} | {_cell(run)} | {_cell(notes)} |"
+        )
+    invalid = score.invalid_findings
+    if invalid:
+        lines += ["", f"{len(invalid)} invalid finding(s) left out of the score:"]
+        for finding in invalid:
+            where = f"finding {finding.index}" if finding.index is not None else "the whole payload"
+            lines.append(f"- {finding.reviewer}, {where}: {'; '.join(finding.problems)}")
+    lines.append("")
+    lines.append("`=` matched · `~` matched via dual_flaggable · `-` missed · `+` spurious")
+    return "\n".join(lines) + "\n"
