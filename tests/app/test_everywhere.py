@@ -100,7 +100,8 @@ async def test_the_command_palette_lists_every_action_and_opens_items(root: Path
         browser = await wait_loaded(pilot)
         provider = VoyageCommands(app.screen)
         titles = [hit.text for hit in [h async for h in provider.discover()]]
-        assert titles == [title for title, _, _ in ACTIONS]
+        assert titles == [title for title, _, _ in ACTIONS + app.extra_actions()]
+        assert "Compare runs" in titles
         hits = [h async for h in provider.search("b1")]
         opener = next(h for h in hits if "Open b1" in str(h.text))
         opener.command()

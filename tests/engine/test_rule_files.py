@@ -318,6 +318,7 @@ NOT_FROM_A_FILE = {
 NOT_CODES = frozenset(
     {
         "utf-8",
+        "voyage-tui",  # the cache folder's name
         "check-ignore",
         "rule-key",
         "no-change-needed",

@@ -21,7 +21,7 @@ from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.engine.validation.item import GOLD, GOLD_RUN
-from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -46,7 +46,10 @@ class VoyageApp(App[int]):
         watch: bool = True,
         keymap: dict[str, str] | None = None,
         initial_diff: tuple[str, str] | None = None,
+        prepared: Prepared | None = None,
     ) -> None:
+        """`prepared` is the first load already under way (see Suite.prepare): the command line
+        starts it before Textual, so a second process is checking half the suite meanwhile."""
         super().__init__()
         self.ws = ws
         self.use_git = use_git
@@ -57,6 +60,7 @@ class VoyageApp(App[int]):
         self._stop_watching = threading.Event()
         self._keymap = keymap
         self._initial_diff = initial_diff
+        self._prepared = prepared
 
     # --- start-up ------------------------------------------------------------------------
 
@@ -73,9 +77,14 @@ class VoyageApp(App[int]):
 
     @work(thread=True, exclusive=True, group="suite")
     def load_suite(self) -> None:
+        prepared, self._prepared = self._prepared, None
         try:
             suite = Suite(self.ws, use_git=self.use_git)
-            suite.validate_all(progress=lambda done, total: self.post_message(LoadProgress(done, total)))
+            suite.validate_all(
+                progress=lambda done, total: self.post_message(LoadProgress(done, total)),
+                prepared=prepared,
+                git=False,
+            )
             with self._suite_lock:
                 self._suite = suite
                 view = view_of(suite)
@@ -85,6 +94,13 @@ class VoyageApp(App[int]):
         self.post_message(SuiteLoaded(view))
         if self.watch_files:
             self.watch_workspace()
+        suite.save_cache()
+        if self.use_git:
+            # History checks take longer than the files: show the suite first, then these.
+            with self._suite_lock:
+                suite.run_git_checks()
+                view = view_of(suite)
+            self.post_message(SuiteChanged(view, set(suite.items)))
 
     @work(thread=True, group="watch")
     def watch_workspace(self) -> None:
@@ -97,6 +113,8 @@ class VoyageApp(App[int]):
 
     def on_unmount(self) -> None:
         self._stop_watching.set()
+        if self._prepared is not None:
+            self._prepared.cancel()
 
     # --- re-validation -------------------------------------------------------------------
 

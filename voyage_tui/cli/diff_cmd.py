@@ -6,6 +6,7 @@ import os
 import sys
 
 from voyage_tui.cli.common import Parser, no_workspace
+from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -20,6 +21,9 @@ def run(argv: list[str]) -> int:
     parser.add_argument("run", help="a run: JSON array of reviewer payloads")
     parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
     parser.add_argument("--no-watch", action="store_true", help="do not watch the workspace for changes")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="check every file, ignoring what the last run recorded"
+    )
     args = parser.parse_args(argv)
     for path in (args.gold, args.run):
         if not os.path.isfile(path):
@@ -34,7 +38,17 @@ def run(argv: list[str]) -> int:
         if rel.startswith(".."):
             print(f"voyage-tui diff: {rel} is outside the workspace {ws.root}", file=sys.stderr)
             return 2
+    prepared = Suite(ws, use_git=not args.no_git).prepare(fork=True, cache=not args.no_cache)
     from voyage_tui.app import VoyageApp
 
-    app = VoyageApp(ws, use_git=not args.no_git, watch=not args.no_watch, initial_diff=(gold_rel, run_rel))
-    return int(app.run() or 0)
+    app = VoyageApp(
+        ws,
+        use_git=not args.no_git,
+        watch=not args.no_watch,
+        initial_diff=(gold_rel, run_rel),
+        prepared=prepared,
+    )
+    try:
+        return int(app.run() or 0)
+    finally:
+        prepared.cancel()

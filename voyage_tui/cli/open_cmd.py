@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from voyage_tui.cli.common import Parser, no_workspace
+from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -12,12 +13,22 @@ def run(argv: list[str]) -> int:
     parser.add_argument("path", nargs="?", default=None)
     parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
     parser.add_argument("--no-watch", action="store_true", help="do not watch the workspace for changes")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="check every file, ignoring what the last run recorded"
+    )
     args = parser.parse_args(argv)
     try:
         ws = Workspace.load(args.path)
     except NoWorkspace as exc:
         return no_workspace(exc)
+    # Start the first load before Textual exists: no thread runs yet, so half the suite can be
+    # checked by a forked process while the interface starts.
+    prepared = Suite(ws, use_git=not args.no_git).prepare(fork=True, cache=not args.no_cache)
     from voyage_tui.app import VoyageApp
 
-    result = VoyageApp(ws, use_git=not args.no_git, watch=not args.no_watch).run()
+    app = VoyageApp(ws, use_git=not args.no_git, watch=not args.no_watch, prepared=prepared)
+    try:
+        result = app.run()
+    finally:
+        prepared.cancel()
     return int(result or 0)

@@ -21,6 +21,9 @@ from voyage_tui.engine.validation.view import SuiteView
 AUTO_EXPAND_LIMIT = 300
 """A filter whose matches fit in this many rows opens every group that has one."""
 
+GOLD_EXPAND_LIMIT = 20
+"""Up to this many gold files, their group starts open; beyond, it opens on demand like a class."""
+
 
 @dataclass(frozen=True, slots=True)
 class NodeRef:
@@ -162,9 +165,16 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
             self._add_group(trajectories, key, key.split(":", 1)[1], items, expand_all)
 
         gold_items = members.get("gold", [])
-        gold = self.root.add(self._group_label("Gold corpora", gold_items), NodeRef("group", "gold"), expand=True)
+        open_gold = len(gold_items) <= GOLD_EXPAND_LIMIT or expand_all
+        gold = self.root.add(
+            self._group_label("Gold corpora", gold_items),
+            NodeRef("group", "gold"),
+            expand=open_gold,
+            allow_expand=bool(gold_items),
+        )
         self._groups["gold"] = gold
-        self._fill(gold, gold_items)
+        if open_gold:
+            self._fill(gold, gold_items)
 
         workspace_paths = sorted({d.path for d in view.workspace_diagnostics if d.path not in view.items})
         if workspace_paths:

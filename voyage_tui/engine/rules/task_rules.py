@@ -115,6 +115,16 @@ def check_task(
     return out
 
 
+def context_refs(value: Any) -> list[str]:
+    """The `{file: path}` references of a `context` value, as written."""
+    entries = value if isinstance(value, list) else [value]
+    return [
+        entry["file"]
+        for entry in entries
+        if isinstance(entry, dict) and isinstance(entry.get("file"), str) and entry["file"].strip()
+    ]
+
+
 def _check_context(ctx: FileContext, value: Any, positions: Positions) -> list[Diagnostic]:
     items: list[tuple[tuple[Any, ...], Any]]
     if isinstance(value, list):

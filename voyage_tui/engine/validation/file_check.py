@@ -19,7 +19,7 @@ from voyage_tui.engine.rules.common import canary_of, root_not_mapping, str_fiel
 from voyage_tui.engine.rules.context import FileContext
 from voyage_tui.engine.rules.gold_rules import check_gold, check_readme_drift, is_gold
 from voyage_tui.engine.rules.run_rules import check_run
-from voyage_tui.engine.rules.task_rules import check_task
+from voyage_tui.engine.rules.task_rules import check_task, context_refs
 from voyage_tui.engine.rules.trajectory_rules import check_trajectory
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.validation.item import (
@@ -110,6 +110,8 @@ def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = 
         item.ground_truth = text_field(data, "ground_truth")
         if data.get("scoring_notes"):
             item.extra["has_scoring_notes"] = True
+        if "context" in data:
+            item.deps = _context_deps(item.folder, context_refs(data["context"]))
     declared = str_field(data, "id")
     if declared:
         item.id = declared
@@ -118,6 +120,17 @@ def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = 
     item.prompt = text_field(data, "prompt")
     item.canary = canary_of(text)
     return item
+
+
+def _context_deps(folder: str, refs: list[str]) -> tuple[str, ...]:
+    deps = []
+    for ref in refs:
+        if os.path.isabs(ref):
+            continue
+        rel = os.path.normpath(f"{folder}/{ref}").replace(os.sep, "/")
+        if not rel.startswith(".."):
+            deps.append(rel)
+    return tuple(deps)
 
 
 def check_agent_run_file(ws: Workspace, rel: str, text: str | None = None) -> Item:
@@ -187,6 +200,7 @@ def _check_gold_text(ws: Workspace, refs: References, rel: str, text: str) -> It
     item.diagnostics.extend(check_gold(ctx, doc.data, doc.positions))
     item.extra.update(_gold_summary(doc.data))
     readme_rel = f"{item.folder}/README.md" if item.folder else "README.md"
+    item.deps = (readme_rel,)
     if os.path.isfile(ws.abs(readme_rel)):
         readme = _read_text(ws, readme_rel)
         if isinstance(readme, str):
@@ -212,7 +226,7 @@ def check_gold_run(
     ws: Workspace, refs: References, rel: str, gold_rel: str, text: str | None = None
 ) -> Item:
     stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
-    item = Item(rel, GOLD_RUN, id=stem, parent=gold_rel)
+    item = Item(rel, GOLD_RUN, id=stem, parent=gold_rel, deps=(gold_rel,))
     if text is None:
         text = _read_text(ws, rel)
     if isinstance(text, Diagnostic):

@@ -38,6 +38,9 @@ class Item:
     """For a gold run, its gold file; for an agent run, its fixture's task.yaml."""
     extra: dict[str, Any] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    deps: tuple[str, ...] = ()
+    """Other workspace files whose state the diagnostics depend on (context files, the README
+    beside a gold file, a run's gold file): a change to one of them re-checks this item."""
 
     @property
     def folder(self) -> str:

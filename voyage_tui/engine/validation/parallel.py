@@ -1,16 +1,18 @@
 """Use the second core for bulk checks: fork one child for half the work, then merge.
 
-Only from a single-threaded process (the command line): forking a process that runs threads
-(the app) can copy a lock some other thread holds. The caller decides; anything that goes wrong
-in the child falls back to doing its half here, so the result never depends on the fork.
+Only from a single-threaded process: forking a process that runs threads can copy a lock some
+other thread holds. The command line forks right away; the app forks before Textual starts (its
+threads come later) and collects the child's half in its loading worker. Anything that goes
+wrong in the child falls back to doing its half here, so results never depend on the fork.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import signal
 import threading
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Generic, Sequence, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -36,40 +38,95 @@ def _read_all(fd: int) -> bytes:
         chunks.append(chunk)
 
 
+class ForkedMap(Generic[T, R]):
+    """[fn(x) for x in work], half of it computed by a child process started at once."""
+
+    def __init__(self, fn: Callable[[T], R], work: Sequence[T], fork: bool = True) -> None:
+        self.fn = fn
+        self.work = work
+        self.pid: int | None = None
+        self.read_fd: int | None = None
+        if fork and len(work) >= MIN_ITEMS and can_fork():
+            self._fork()
+
+    @property
+    def _theirs(self) -> Sequence[T]:
+        return self.work[1::2]  # interleaved: neighbours cost alike
+
+    @property
+    def _mine(self) -> Sequence[T]:
+        return self.work[0::2] if self.pid is not None else self.work
+
+    def _fork(self) -> None:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # child
+            os.close(read_fd)
+            status = 0
+            try:
+                payload = pickle.dumps([self.fn(x) for x in self._theirs], protocol=pickle.HIGHEST_PROTOCOL)
+                view = memoryview(payload)
+                while view:
+                    written = os.write(write_fd, view)
+                    view = view[written:]
+            except BaseException:  # noqa: BLE001 - the parent redoes this half
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(write_fd)
+        self.pid, self.read_fd = pid, read_fd
+
+    def finish(self, progress: Callable[[int, int], None] | None = None) -> list[R]:
+        """Compute this process's share, collect the child's, and return every result in order."""
+        mine = self._mine
+        total = len(self.work)
+        step = max(total // 100, 1)
+        scale = 2 if self.pid is not None else 1
+        mine_results: list[R] = []
+        for index, x in enumerate(mine, start=1):
+            mine_results.append(self.fn(x))
+            if progress and index % step == 0:
+                progress(min(index * scale, total), total)
+        if self.pid is None:
+            return mine_results
+        theirs_results = self._collect()
+        if theirs_results is None or len(theirs_results) != len(self._theirs):
+            theirs_results = [self.fn(x) for x in self._theirs]
+        merged: list[R] = []
+        for index in range(len(self.work)):
+            merged.append(mine_results[index // 2] if index % 2 == 0 else theirs_results[index // 2])
+        return merged
+
+    def _collect(self) -> list[R] | None:
+        assert self.pid is not None and self.read_fd is not None
+        try:
+            payload = _read_all(self.read_fd)
+        finally:
+            os.close(self.read_fd)
+            self.read_fd = None
+            _, status = os.waitpid(self.pid, 0)
+            self.pid = None
+        if status != 0:
+            return None
+        try:
+            return pickle.loads(payload)  # noqa: S301 - our own child's output, through a pipe
+        except Exception:  # noqa: BLE001
+            return None
+
+    def cancel(self) -> None:
+        """Stop the child (the work is no longer wanted, e.g. the app closed while loading)."""
+        if self.pid is None:
+            return
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        if self.read_fd is not None:
+            os.close(self.read_fd)
+        self.pid = self.read_fd = None
+
+
 def map_split(fn: Callable[[T], R], work: Sequence[T]) -> list[R]:
     """[fn(x) for x in work], computed on two cores when that pays. Order is preserved."""
-    if len(work) < MIN_ITEMS or not can_fork():
-        return [fn(x) for x in work]
-    theirs, mine = work[1::2], work[0::2]  # interleaved: neighbours cost alike
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        os.close(read_fd)
-        status = 0
-        try:
-            payload = pickle.dumps([fn(x) for x in theirs], protocol=pickle.HIGHEST_PROTOCOL)
-            view = memoryview(payload)
-            while view:
-                written = os.write(write_fd, view)
-                view = view[written:]
-        except BaseException:  # noqa: BLE001 - the parent redoes this half
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write_fd)
-    try:
-        mine_results = [fn(x) for x in mine]
-        payload = _read_all(read_fd)
-    finally:
-        os.close(read_fd)
-        _, status = os.waitpid(pid, 0)
-    try:
-        theirs_results = pickle.loads(payload) if status == 0 else None
-    except Exception:  # noqa: BLE001
-        theirs_results = None
-    if theirs_results is None or len(theirs_results) != len(theirs):
-        theirs_results = [fn(x) for x in theirs]
-    merged: list[R] = []
-    for index in range(len(work)):
-        merged.append(mine_results[index // 2] if index % 2 == 0 else theirs_results[index // 2])
-    return merged
+    return ForkedMap(fn, work).finish()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
@@ -38,7 +38,8 @@ from voyage_tui.engine.validation.item import (
     TRAJECTORY,
     Item,
 )
-from voyage_tui.engine.validation.parallel import map_split
+from voyage_tui.engine.validation.cache import ItemCache
+from voyage_tui.engine.validation.parallel import ForkedMap
 from voyage_tui.engine.validation.suite_rules import (
     adversarial_coverage,
     coverage,
@@ -57,6 +58,23 @@ class Summary:
     errors: int
     warnings: int
     infos: int
+
+
+@dataclass(slots=True)
+class Prepared:
+    """The start of a full validation, taken early: references read, files listed, and (when it
+    pays) a child process already checking half of the fixtures. See Suite.prepare."""
+
+    refs: References
+    layout: Layout
+    tasks: ForkedMap[str, Item]
+    """The fixtures that need checking (all of them without a cache)."""
+    cache: ItemCache | None = None
+    reused: dict[str, Item] = field(default_factory=dict)
+    """Fixtures unchanged since the cache recorded them."""
+
+    def cancel(self) -> None:
+        self.tasks.cancel()
 
 
 @contextmanager
@@ -95,6 +113,7 @@ class Suite:
         # the rest (no repository, shallow clone) here. See engine/git/checks.py.
         self.git = GitChecks()
         self.git_diagnostics: list[Diagnostic] = []
+        self._cache: ItemCache | None = None
 
     @classmethod
     def open(
@@ -113,46 +132,90 @@ class Suite:
 
     # --- full validation -------------------------------------------------------------------
 
-    def validate_all(self, progress: Progress | None = None) -> None:
-        with bulk_allocation():
-            self.refs = load_references(self.ws)
-            layout = scan(self.ws, use_git=self.use_git)
-            self.layout_problems = layout.problems
-            self.items = self._check_layout(layout, progress)
-            self._suite_rules()
-            if self.use_git:
-                self.git_diagnostics = self.git.run_all(self.ws, self.items)
+    def prepare(self, fork: bool = True, cache: ItemCache | bool = False) -> Prepared:
+        """Read the references, list the files and, with `fork` (single-threaded callers only),
+        start a child on half of the fixtures; `validate_all(prepared=...)` finishes the job.
+        The app calls this before Textual starts any thread, so its first load uses two cores.
+        With `cache`, fixtures unchanged since the last run are taken from the item cache."""
+        refs = load_references(self.ws)
+        layout = scan(self.ws, use_git=self.use_git)
+        ws = self.ws
+        item_cache = ItemCache(ws, refs) if cache is True else (cache or None)
+        reused: dict[str, Item] = {}
+        to_check = layout.tasks
+        if item_cache is not None:
+            item_cache.load()
+            to_check = []
+            for rel in layout.tasks:
+                item = item_cache.fresh(rel)
+                if item is None:
+                    to_check.append(rel)
+                else:
+                    reused[rel] = item
 
-    def _check_layout(self, layout: Layout, progress: Progress | None) -> dict[str, Item]:
+        def check(rel: str) -> Item:
+            return check_fixture(ws, refs, rel)
+
+        return Prepared(refs, layout, ForkedMap(check, to_check, fork=fork), item_cache, reused)
+
+    def validate_all(
+        self,
+        progress: Progress | None = None,
+        *,
+        prepared: Prepared | None = None,
+        git: bool = True,
+    ) -> None:
+        """Check every file. `git=False` leaves the git checks for `run_git_checks()`, so a UI
+        can show the suite first and the slower history checks when they are done."""
+        with bulk_allocation():
+            if prepared is None:
+                prepared = self.prepare(fork=self.parallel)
+            self.refs = prepared.refs
+            layout = prepared.layout
+            self.layout_problems = layout.problems
+            self._cache = prepared.cache
+            self.items = self._check_layout(layout, progress, prepared)
+            self._suite_rules()
+            if git:
+                self.run_git_checks()
+
+    def save_cache(self) -> None:
+        """Record the items for the next start (only when the load used a cache)."""
+        if self._cache is not None:
+            self._cache.save(self.items)
+
+    def run_git_checks(self) -> None:
+        """final_head_sha and holdout exposure over the whole suite (no-op without git)."""
+        if self.use_git:
+            self.git_diagnostics = self.git.run_all(self.ws, self.items)
+
+    def _check_layout(
+        self, layout: Layout, progress: Progress | None, prepared: Prepared
+    ) -> dict[str, Item]:
         ws, refs = self.ws, self.refs
         total = len(layout.tasks) + len(layout.agent_runs) + len(layout.json_candidates)
-        done = 0
-        step = max(total // 100, 1)
-        items: dict[str, Item] = {}
-        if self.parallel:
-            for item in map_split(lambda rel: check_fixture(ws, refs, rel), layout.tasks):
-                items[item.path] = item
-        else:
-            for rel in layout.tasks:
-                items[rel] = check_fixture(ws, refs, rel)
-                done += 1
-                if progress and done % step == 0:
-                    progress(done, total)
+        items: dict[str, Item] = dict(prepared.reused)
+        items.update((item.path, item) for item in prepared.tasks.finish(progress))
+        items = {rel: items[rel] for rel in layout.tasks}  # scan order, whatever came from where
+        cache = prepared.cache
         for rel in layout.agent_runs:
-            items[rel] = check_agent_run_file(ws, rel)
+            cached = cache.fresh(rel) if cache else None
+            items[rel] = cached or check_agent_run_file(ws, rel)
         run_candidates: list[str] = []
         for rel in layout.json_candidates:
             if _run_folder_gold(rel) is not None:
                 run_candidates.append(rel)
                 continue
-            item = check_json_candidate(ws, refs, rel)
+            cached = cache.fresh(rel) if cache else None
+            item = cached or check_json_candidate(ws, refs, rel)
             if item is not None:
                 items[rel] = item
         gold_by_folder = self._gold_by_folder(items.values())
         for rel in run_candidates:
             gold = gold_by_folder.get(_run_folder_gold(rel) or "")
             if gold is not None:
-                items[rel] = check_gold_run(ws, refs, rel, gold)
+                cached = cache.fresh(rel) if cache else None
+                items[rel] = cached if cached is not None and cached.parent == gold else check_gold_run(ws, refs, rel, gold)
             else:
                 item = check_json_candidate(ws, refs, rel)
                 if item is not None:

@@ -28,6 +28,8 @@ class SuiteView:
     coverage: dict[str, dict[str, int]]
     by_path: dict[str, tuple[Diagnostic, ...]]
     """Workspace-level diagnostics (duplicate ids, layout problems) that name one file."""
+    children: dict[str, tuple[Item, ...]]
+    """Items listed under another (agent runs under their fixture, runs under their gold)."""
 
     @property
     def root(self) -> Path:
@@ -62,8 +64,8 @@ class SuiteView:
                 warnings += 1
         return errors, warnings
 
-    def children_of(self, path: str) -> list[Item]:
-        return sorted((i for i in self.items.values() if i.parent == path), key=lambda i: i.path)
+    def children_of(self, path: str) -> tuple[Item, ...]:
+        return self.children.get(path, ())
 
 
 def view_of(suite: Suite) -> SuiteView:
@@ -73,6 +75,10 @@ def view_of(suite: Suite) -> SuiteView:
     for d in workspace:
         if d.path in items:
             by_path.setdefault(d.path, []).append(d)
+    children: dict[str, list[Item]] = {}
+    for item in items.values():
+        if item.parent is not None and item.parent in items:
+            children.setdefault(item.parent, []).append(item)
     return SuiteView(
         ws=suite.ws,
         refs=dataclasses.replace(suite.refs),
@@ -81,4 +87,5 @@ def view_of(suite: Suite) -> SuiteView:
         summary=suite.summary(),
         coverage=suite.coverage(),
         by_path={p: tuple(ds) for p, ds in by_path.items()},
+        children={p: tuple(sorted(cs, key=lambda i: i.path)) for p, cs in children.items()},
     )
