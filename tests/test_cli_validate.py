@@ -568,11 +568,6 @@ def test_revalidate_after_changing_the_rubric(live):
     _same_as_fresh(suite, root)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/validation/suite.py: a rule catalogue created under another of its accepted names "
-    "(rule-catalogue.json/.mjs/.js) is not recognised by revalidate() as the catalogue",
-)
 def test_revalidate_after_creating_a_json_catalogue(live):
     suite, root = live
     (root / "references").mkdir()
@@ -584,3 +579,20 @@ def test_revalidate_after_creating_a_json_catalogue(live):
 def test_helpers_only_finds_one(make_workspace):
     root = make_workspace({T: task_yaml("t2")})
     assert only(validate(root), "id-mismatch").line == 1
+
+
+def test_revalidate_refuses_a_file_under_a_folder_symlinked_out(make_workspace, tmp_path):
+    import os
+
+    from voyage_tui.engine.validation.suite import Suite
+
+    outside = tmp_path / "outside" / "x"
+    outside.mkdir(parents=True)
+    (outside / "task.yaml").write_text(task_yaml("x"))
+    root = make_workspace({})
+    suite = Suite.open(root, use_git=False)
+    os.symlink(outside, root / "fixtures/bug-diagnosis/x")
+    suite.revalidate(["fixtures/bug-diagnosis/x/task.yaml"])
+    assert "fixtures/bug-diagnosis/x/task.yaml" not in suite.items
+    fresh = Suite.open(root, use_git=False)
+    assert "fixtures/bug-diagnosis/x/task.yaml" not in fresh.items

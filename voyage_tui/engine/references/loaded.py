@@ -20,7 +20,7 @@ from voyage_tui.engine.workspace.model import Workspace, normalize_rel
 
 T = TypeVar("T")
 
-_CATALOGUE_ALTERNATIVES = (
+CATALOGUE_ALTERNATIVES = (
     "references/rule-catalogue.yaml",
     "references/rule-catalogue.yml",
     "references/rule-catalogue.json",
@@ -48,6 +48,7 @@ class References:
     rubric: Loaded[Rubric]
     catalogue: Loaded[Catalogue]
     routing_table: Loaded[str]
+    catalogue_explicit: bool = False
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -59,13 +60,18 @@ class References:
         ]
 
     def paths(self) -> dict[str, str]:
-        """Workspace-relative path -> which reference it is, for live re-validation."""
-        return {
+        """Workspace-relative path -> which reference it is, for live re-validation. While the
+        catalogue is not named in voyage.toml, any of its accepted names counts: creating
+        rule-catalogue.json where there was none makes it the catalogue."""
+        paths = {
             self.journey.path: "journey",
             self.rubric.path: "rubric",
-            self.catalogue.path: "catalogue",
             self.routing_table.path: "routing_table",
         }
+        if not self.catalogue_explicit:
+            paths.update((alternative, "catalogue") for alternative in CATALOGUE_ALTERNATIVES)
+        paths[self.catalogue.path] = "catalogue"
+        return paths
 
 
 def _load(
@@ -126,7 +132,7 @@ def load_catalogue(ws: Workspace) -> Loaded[Catalogue]:
     explicit = ws.config.explicitly_set("paths", "rule_catalogue")
     if not explicit and not os.path.lexists(ws.abs(rel)):
         # The catalogue may be YAML, JSON or JS; take whichever the workspace has.
-        for alternative in _CATALOGUE_ALTERNATIVES:
+        for alternative in CATALOGUE_ALTERNATIVES:
             if os.path.lexists(ws.abs(alternative)):
                 rel = alternative
                 break
@@ -158,4 +164,5 @@ def load_references(ws: Workspace) -> References:
         rubric=load_rubric(ws),
         catalogue=load_catalogue(ws),
         routing_table=load_routing_table(ws),
+        catalogue_explicit=ws.config.explicitly_set("paths", "rule_catalogue"),
     )

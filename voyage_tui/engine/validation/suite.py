@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.git.checks import GitChecks
 from voyage_tui.engine.references.loaded import (
     References,
@@ -354,6 +355,10 @@ class Suite:
 
     def _check_one(self, rel: str) -> Item | None:
         ws, refs = self.ws, self.refs
+        # The full walk refuses folders symlinked out of the workspace; a single changed path
+        # must be refused the same way, whichever of its folders is the symlink.
+        if not is_within(ws.root_real, os.path.realpath(os.path.dirname(ws.abs(rel)))):
+            return None
         parts = fixture_parts(ws, rel)
         if parts is not None:
             rest = rel[len(f"{ws.fixtures_rel}/{parts[0]}/{parts[1]}") + 1 :]
