@@ -591,6 +591,7 @@ def test_revalidate_refuses_a_file_under_a_folder_symlinked_out(make_workspace, 
     (outside / "task.yaml").write_text(task_yaml("x"))
     root = make_workspace({})
     suite = Suite.open(root, use_git=False)
+    (root / "fixtures/bug-diagnosis").mkdir()
     os.symlink(outside, root / "fixtures/bug-diagnosis/x")
     suite.revalidate(["fixtures/bug-diagnosis/x/task.yaml"])
     assert "fixtures/bug-diagnosis/x/task.yaml" not in suite.items
