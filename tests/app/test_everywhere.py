@@ -137,3 +137,23 @@ async def test_external_editor_suspends_runs_editor_and_revalidates(root: Path, 
         assert calls[0][-1].endswith("fixtures/bug-diagnosis/b1/task.yaml")
         await wait_until(pilot, lambda: app.view is not None and app.view.summary.errors == 0)
         assert browser.tree.find_error() is None
+
+
+async def test_retire_a_holdout_from_the_browser(make_workspace) -> None:
+    from voyage_tui.app.screens.modals import ChoiceScreen
+
+    holdout = "# canary: 3f1c2b9e-6a1d-4f4e-9d1a-0c2b7e5a9f10\n" + task_yaml("h1").replace(
+        "visibility: public", "visibility: holdout"
+    )
+    root = make_workspace({"fixtures/bug-diagnosis/h1/task.yaml": holdout})
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        assert browser.tree.select_path("fixtures/bug-diagnosis/h1/task.yaml")
+        await pilot.press("R")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("r")  # retire only: no repository here to commit to
+        path = root / "fixtures/bug-diagnosis/h1/task.yaml"
+        await wait_until(pilot, lambda: "visibility: public" in path.read_text())
+        assert path.read_text() == holdout.replace("visibility: holdout", "visibility: public")
+        await wait_until(pilot, lambda: app.view is not None and app.view.holdout_count == 0)

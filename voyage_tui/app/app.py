@@ -206,6 +206,38 @@ class VoyageApp(App[int]):
             ("Runs of a gold file", "Every run of a gold file, ranked by F1", "runs_command"),
         ]
 
+    # --- holdouts ---------------------------------------------------------------------------
+
+    def retire_holdout(self, path: str) -> None:
+        """Ask, then make the holdout public through the engine (and commit when asked)."""
+        from voyage_tui.app.screens.modals import ChoiceScreen
+
+        question = (
+            f"Retire {path} from holdout? Its `visibility:` becomes `public`; nothing else in the "
+            "file changes. A commit of that one file names the exposure signals."
+        )
+        choices = [("commit", "Retire and commit", "c"), ("retire", "Retire only", "r"), ("cancel", "Cancel", "n")]
+        self.push_screen(ChoiceScreen(question, choices), lambda choice: choice in ("commit", "retire") and self._retire(path, choice == "commit"))
+
+    @work(thread=True, group="retire")
+    def _retire(self, path: str, commit: bool) -> None:
+        from voyage_tui.engine.git.retire import RetireError, retire_holdout
+
+        with self._suite_lock:
+            report = self._suite.git.exposure if self._suite is not None else None
+        exposure = report.by_path().get(path) if report is not None else None
+        signals = exposure.signals if exposure is not None else ()
+        try:
+            result = retire_holdout(self.ws, path, commit=commit, signals=signals)
+        except RetireError as exc:
+            self.call_from_thread(self.notify, f"Not retired: {exc}", severity="error", timeout=8)
+            return
+        note = f"Retired {path}"
+        if commit:
+            note += f"; committed {result.commit[:12]}" if result.commit else f"; commit failed: {result.commit_error}"
+        self.call_from_thread(self.notify, note, timeout=5)
+        self.call_from_thread(self.revalidate_paths, {path})
+
     # --- gold review -----------------------------------------------------------------------
 
     def _gold_runs(self, gold_rel: str) -> list[str]:

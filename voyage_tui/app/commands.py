@@ -20,6 +20,7 @@ ACTIONS: list[tuple[str, str, str]] = [
     ("Copy path of selected item", "Copy the workspace-relative path (c)", "browser_action('copy_path')"),
     ("Show problems of selected item", "Focus the diagnostics list (d)", "browser_action('focus_diagnostics')"),
     ("Runs of the selected gold file", "Every run beside a gold file, ranked by F1 (r)", "browser_action('runs')"),
+    ("Retire the selected holdout", "Make it public (only its visibility changes), then commit (R)", "browser_action('retire')"),
     ("Re-validate everything", "Read and check the whole workspace again", "revalidate_all"),
     ("Help", "Show the keys of the focused widget (F1, ?)", "toggle_help"),
 ]

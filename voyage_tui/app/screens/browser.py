@@ -27,7 +27,8 @@ class BrowserScreen(Screen[None]):
 
 `/` filter by id or prompt · `n` / `N` next / previous item with an error ·
 `e` edit · `E` open in $EDITOR · `d` the item's problems · `c` copy its path ·
-`enter` opens a run's diff or a gold file's ranked runs (`r`) · `ctrl+p` every action.
+`enter` opens a run's diff or a gold file's ranked runs (`r`) · `R` retires a holdout
+(makes it public) · `ctrl+p` every action.
 """
 
     BINDINGS = [
@@ -40,6 +41,7 @@ class BrowserScreen(Screen[None]):
         Binding("t", "focus_tree", "Tree", id="browser.tree", show=False),
         Binding("c", "copy_path", "Copy path", id="browser.copy-path"),
         Binding("r", "runs", "Runs", id="browser.runs", show=False),
+        Binding("R", "retire", "Retire holdout", id="browser.retire", show=False),
         Binding("escape", "clear_filter", "Clear filter", id="browser.clear-filter", show=False),
     ]
 
@@ -204,6 +206,14 @@ class BrowserScreen(Screen[None]):
         if path is not None:
             run_external_editor(self.app, self.app.ws.abs(path))  # type: ignore[attr-defined]
             self.app.revalidate_paths({path})  # type: ignore[attr-defined]
+
+    def action_retire(self) -> None:
+        path = self._selected_path()
+        item = self.view.items.get(path) if self.view is not None and path else None
+        if item is None or item.visibility != "holdout":
+            self.notify("Select a holdout fixture to retire it", timeout=3)
+            return
+        self.app.retire_holdout(item.path)  # type: ignore[attr-defined]
 
     def action_runs(self) -> None:
         self.app.action_runs_command()  # type: ignore[attr-defined]
