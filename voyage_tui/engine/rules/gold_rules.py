@@ -58,7 +58,20 @@ def rule_key_problem(
 def check_gold(
     ctx: FileContext, data: dict[Any, Any], positions: Positions
 ) -> list[Diagnostic]:
-    rel = ctx.rel
+    return check_gold_record(ctx.rel, data, positions, ctx.refs.catalogue.value)
+
+
+def check_gold_record(
+    rel: str, data: dict[Any, Any], positions: Positions, catalogue: Catalogue
+) -> list[Diagnostic]:
+    """Every rule of SPEC 3.4 on one gold record (the README drift check is separate).
+
+    Errors: the record's shape (schema, required fields and their types, severities,
+    owner_reviewer, line >= 0), rule_key or dual_flaggable outside RULE_CATALOGUE, an
+    expected_verdict that computeVerdict disagrees with. Warnings: two findings with the same
+    (file, rule_key), a dual_flaggable equal to its own rule_key, blank source or description,
+    unknown top-level fields. Info: a gold with no findings.
+    """
     out: list[Diagnostic] = []
     try:
         GoldRecord.model_validate(data)
@@ -67,11 +80,32 @@ def check_gold(
             exc, rel, positions, models=(GoldRecord, GoldFinding), vocabularies=_VOCABULARIES
         )
     out += unknown_fields(data, GoldRecord, rel, positions)
+    for name in ("source", "description"):
+        value = data.get(name)
+        if isinstance(value, str) and not value.strip():
+            out.append(
+                dg.warning(
+                    rel,
+                    positions.value((name,)),
+                    "empty-field",
+                    f"`{name}` is blank; say "
+                    + ("where this record was distilled from" if name == "source" else "in one line what it covers"),
+                )
+            )
 
     findings = data.get("findings")
     if not isinstance(findings, list):
         return out
-    catalogue = ctx.refs.catalogue.value
+    if not findings:
+        out.append(
+            dg.info(
+                rel,
+                positions.value(("findings",)),
+                "empty-gold",
+                "this gold has no findings: every run scores precision 0 and f1 0 against it "
+                "(an empty set has nothing to match)",
+            )
+        )
     first_at: dict[tuple[str, str], int] = {}
     for index, finding in enumerate(findings):
         if not isinstance(finding, dict):
@@ -85,6 +119,17 @@ def check_gold(
                 if problem:
                     out.append(problem)
         file, rule_key = finding.get("file"), finding.get("rule_key")
+        if isinstance(rule_key, str) and finding.get("dual_flaggable") == rule_key:
+            out.append(
+                dg.warning(
+                    rel,
+                    positions.value(base + ("dual_flaggable",)),
+                    "dual-flaggable-same",
+                    f"dual_flaggable repeats the finding's own rule_key {rule_key!r}, so it offers "
+                    "no alternative; name the second rule_key the same issue could carry, or "
+                    "remove it",
+                )
+            )
         if isinstance(file, str) and isinstance(rule_key, str):
             key = (file, rule_key)
             if key in first_at:
