@@ -100,3 +100,20 @@ def test_markdown_export_is_a_table_with_the_figures(ws: Workspace) -> None:
     table = [line for line in lines if line.startswith("| ")]
     assert len(table) == 1 + len(rows)  # header + one line per row
     assert sum("- missed" in line for line in table) == scored.score.fn
+
+
+def test_row_detail_shows_the_source_lines_around_the_finding(ws: Workspace) -> None:
+    scored = score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-perfect.json")
+    row = next(r for r in diff_rows(scored.score) if r.rule_key == "jwt-weak-secret")
+    source = row_detail(ws, scored, row).source
+    assert source is not None and source.path == "fixtures/gold/jwt-auth/repo/src/auth/jwt.ts"
+    assert source.focus == 12
+    focus_text = source.lines[source.focus - source.first_line]
+    assert "dev-secret" in focus_text
+    assert source.first_line <= 12 <= source.first_line + len(source.lines) - 1
+
+
+def test_a_file_the_workspace_lacks_has_no_excerpt(ws: Workspace) -> None:
+    scored = score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-invents.json")
+    row = next(r for r in diff_rows(scored.score) if r.file == "README.md")
+    assert row_detail(ws, scored, row).source is None
