@@ -7,9 +7,11 @@ scanned for positions only when a diagnostic asks for one.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any, Protocol, Sequence
 
 from voyage_tui.engine.diagnostics import Position
+
 from voyage_tui.engine.loading.text import position_of_index
 
 PathKey = str | int
@@ -118,13 +120,14 @@ class YamlPositions:
 class JsonPositions:
     """Positions of a JSON document, computed on the first request by one scan of the text."""
 
-    __slots__ = ("_text", "_keys", "_values", "duplicates")
+    __slots__ = ("_text", "_keys", "_values", "duplicates", "_line_starts")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._keys: dict[Path, int] | None = None
         self._values: dict[Path, tuple[int, int]] = {}
         self.duplicates: list[tuple[Path, int]] = []
+        self._line_starts: list[int] | None = None
 
     def _ensure(self) -> None:
         if self._keys is None:
@@ -133,7 +136,19 @@ class JsonPositions:
             self._keys, self._values, self.duplicates = scan_positions(self._text)
 
     def _pos(self, index: int) -> Position:
-        return position_of_index(self._text, index)
+        # A report may locate thousands of places in one big run file: index the line starts
+        # once instead of counting newlines from the top for each.
+        starts = self._line_starts
+        if starts is None:
+            starts = self._line_starts = [0]
+            find, text = self._text.find, self._text
+            at = find("\n")
+            while at >= 0:
+                starts.append(at + 1)
+                at = find("\n", at + 1)
+        index = max(0, min(index, len(self._text)))
+        line = bisect_right(starts, index)
+        return line, index - starts[line - 1] + 1
 
     def key(self, path: Sequence[PathKey]) -> Position:
         self._ensure()
@@ -162,7 +177,7 @@ class JsonPositions:
         span = self._values.get(tuple(path))
         if span is None:
             return None
-        line, column = position_of_index(self._text, span[0])
+        line, column = self._pos(span[0])  # type: ignore[misc]
         return self._text[span[0] : span[1]], line, column
 
     def find_in_value(self, path: Sequence[PathKey], needle: str, nth: int = 0) -> Position:
