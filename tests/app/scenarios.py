@@ -106,9 +106,9 @@ async def _browser(pilot: Pilot) -> None:
 
 
 async def _filter(pilot: Pilot) -> None:
-    await loaded(pilot)
+    browser = await loaded(pilot)
     await pilot.press("slash", *"token")
-    await pilot.pause(0.4)
+    await wait_for(pilot, lambda: browser.tree.needle == "token")
     await settled(pilot)
 
 

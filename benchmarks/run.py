@@ -1,0 +1,179 @@
+"""Run every benchmark present and print one report.
+
+    python -m benchmarks.run [--corpus DIR] [--quick] [--repeat N]
+
+The report opens with the machine (CPU model, cores, Python, libyaml) and the corpus, then one
+Markdown table per benchmark. Without --corpus, the standard corpus (10,000 task fixtures, 1,000
+trajectories, 100 gold files with 10 runs each) is generated into a temporary folder and removed
+afterwards; --quick generates one 10x smaller, for a smoke run.
+
+Benchmarks are looked up by module and function name: `bench_validate.bench_validate`, and where
+they import, `bench_score.bench_score`, `bench_exposure.bench_exposure`, `bench_app.bench_app`.
+Each returns a list of (label, value) rows; one that is missing is skipped with a note. A
+benchmark module may define HEADER (its column names) when its values hold several cells joined
+by ' | '.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import os
+import platform
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+from benchmarks.bench_validate import describe_corpus, generate_corpus, load_average, markdown_table
+
+BENCHMARKS = (
+    ("bench_validate", "bench_validate"),
+    ("bench_score", "bench_score"),
+    ("bench_exposure", "bench_exposure"),
+    ("bench_app", "bench_app"),
+)
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def machine_facts() -> list[tuple[str, str]]:
+    import yaml
+
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count() or 1
+    try:
+        import pydantic
+
+        pydantic_version = pydantic.VERSION
+    except ImportError:  # pragma: no cover
+        pydantic_version = "absent"
+    return [
+        ("CPU", cpu_model()),
+        ("cores", f"{os.cpu_count()} ({usable} usable by this process)"),
+        ("OS", f"{platform.system()} {platform.release()}"),
+        ("Python", f"{platform.python_implementation()} {platform.python_version()}"),
+        ("PyYAML", f"{yaml.__version__}, libyaml {'present' if yaml.__with_libyaml__ else 'ABSENT (pure-Python loader)'}"),
+        ("pydantic", pydantic_version),
+    ]
+
+
+def call_benchmark(fn: Callable[..., Any], corpus: Path, quick: bool, repeat: int) -> Any:
+    """Call fn with what it accepts: the corpus (by name or first positional), quick, repeat."""
+    params = inspect.signature(fn).parameters
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    if "corpus" in params:
+        kwargs["corpus"] = corpus
+    else:
+        positional = [
+            p
+            for p in params.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+        ]
+        if positional:
+            args.append(corpus)
+    if "quick" in params:
+        kwargs["quick"] = quick
+    if "repeat" in params:
+        kwargs["repeat"] = repeat
+    return fn(*args, **kwargs)
+
+
+def show(value: Any) -> str:
+    """A row value as printed: floats to a readable precision, anything else as it is."""
+    if isinstance(value, bool) or not isinstance(value, float):
+        return str(value)
+    if value.is_integer():
+        return f"{int(value):,}"
+    if abs(value) >= 100:
+        return f"{value:,.1f}"
+    return f"{value:.4g}"
+
+
+def run_all(corpus: Path, quick: bool, repeat: int) -> tuple[list[str], bool]:
+    """The report's sections and whether every benchmark ran."""
+    sections: list[str] = []
+    ok = True
+    for module_name, function_name in BENCHMARKS:
+        title = f"## {module_name}"
+        try:
+            module = importlib.import_module(f"benchmarks.{module_name}")
+            fn = getattr(module, function_name)
+        except ModuleNotFoundError as exc:
+            if exc.name not in ("benchmarks", f"benchmarks.{module_name}"):
+                ok = False  # the module is there but something it imports is not
+                sections.append(f"{title}\n\nFAILED to import:\n\n```\n{traceback.format_exc()}```")
+            else:
+                sections.append(f"{title}\n\nskipped: benchmarks/{module_name}.py is not present")
+            continue
+        except AttributeError:
+            sections.append(f"{title}\n\nskipped: benchmarks/{module_name}.py has no {function_name}()")
+            continue
+        except Exception:  # noqa: BLE001
+            ok = False
+            sections.append(f"{title}\n\nFAILED to import:\n\n```\n{traceback.format_exc()}```")
+            continue
+        print(f"running {module_name} ...", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        try:
+            rows = call_benchmark(fn, corpus, quick, repeat)
+        except Exception:  # noqa: BLE001 - one broken benchmark must not hide the others
+            ok = False
+            sections.append(f"{title}\n\nFAILED:\n\n```\n{traceback.format_exc()}```")
+            continue
+        header = getattr(module, "HEADER", ("measure", "value"))
+        took = time.perf_counter() - start
+        sections.append(
+            f"{title}\n\n{markdown_table(header, [(str(a), show(b)) for a, b in rows])}\n\n"
+            f"({module_name} took {took:.0f} s)"
+        )
+    return sections, ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, help="a generated corpus (default: generate one)")
+    parser.add_argument("--quick", action="store_true", help="generate a 10x smaller corpus (smoke run)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds; each time is the best of them")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="voyage-bench-") as tmp:
+        if args.corpus is not None:
+            corpus = args.corpus.resolve()
+        else:
+            print("generating the corpus ...", file=sys.stderr, flush=True)
+            corpus = generate_corpus(Path(tmp) / "corpus", quick=args.quick)
+        header = ["# voyage-tui benchmarks", ""]
+        header += [f"- {label}: {value}" for label, value in machine_facts()]
+        header.append(
+            f"- corpus: {describe_corpus(corpus)}"
+            + (" (generated, --quick)" if args.quick and args.corpus is None else "")
+            + (" (generated)" if not args.quick and args.corpus is None else "")
+        )
+        header.append(f"- rounds: {args.repeat} (each time is the best of them, all measured in this run)")
+        load_before = load_average()
+        sections, ok = run_all(corpus, args.quick, args.repeat)
+        header.append(f"- load average (1 min): {load_before} before, {load_average()} after")
+    print("\n".join(header))
+    for section in sections:
+        print()
+        print(section)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
