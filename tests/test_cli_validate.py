@@ -597,3 +597,20 @@ def test_revalidate_refuses_a_file_under_a_folder_symlinked_out(make_workspace, 
     assert "fixtures/bug-diagnosis/x/task.yaml" not in suite.items
     fresh = Suite.open(root, use_git=False)
     assert "fixtures/bug-diagnosis/x/task.yaml" not in fresh.items
+
+
+def test_revalidate_notices_an_edit_that_creates_or_removes_a_duplicate_id(make_workspace):
+    from voyage_tui.engine.validation.suite import Suite
+
+    a = "fixtures/bug-diagnosis/one/task.yaml"
+    b = "fixtures/refactor/one/task.yaml"
+    root = make_workspace({a: task_yaml("one"), b: task_yaml("two", "refactor")})
+    suite = Suite.open(root, use_git=False)
+    assert "duplicate-id" not in {d.code for d in suite.diagnostics()}
+    path = root / b
+    path.write_text(path.read_text().replace("id: two", "id: one"))
+    suite.revalidate([b])
+    assert sum(d.code == "duplicate-id" for d in suite.diagnostics()) == 2
+    path.write_text(path.read_text().replace("id: one", "id: two"))
+    suite.revalidate([b])
+    assert "duplicate-id" not in {d.code for d in suite.diagnostics()}

@@ -273,11 +273,22 @@ class Suite:
                     del self.items[path]
                 touched.update(gone)
                 recheck |= {p for p in fresh if p not in self.items}
+            before = self._suite_signature(recheck | touched)
             touched |= self._recheck(recheck)
-            self._suite_rules()
+            # The suite-level rules read only ids, kinds and classes: when the re-checked items
+            # kept theirs (the usual edit), skip the pass over every fixture.
+            if rescan or self._suite_signature(touched) != before:
+                self._suite_rules()
             if self.use_git:  # cached results; git is asked only about SHAs it has not seen
                 self.git_diagnostics = self.git.refresh(self.ws, self.items, touched)
         return touched
+
+    def _suite_signature(self, paths: set[str]) -> dict[str, tuple[object, ...] | None]:
+        out: dict[str, tuple[object, ...] | None] = {}
+        for path in paths:
+            item = self.items.get(path)
+            out[path] = None if item is None else (item.kind, item.id, item.id_position, item.fixture_class)
+        return out
 
     def _reload_reference(self, which: str) -> set[str]:
         if which == "journey":
