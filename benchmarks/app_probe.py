@@ -19,7 +19,7 @@ import json  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from voyage_tui.engine.validation.suite import Suite  # noqa: E402
+from voyage_tui.cli.common import prepare_for_app  # noqa: E402
 from voyage_tui.engine.workspace.model import Workspace  # noqa: E402
 
 
@@ -30,7 +30,7 @@ def main() -> None:
     parser.add_argument("--cache", action="store_true", help="use (and fill) the item cache")
     args = parser.parse_args()
     ws = Workspace.load(args.workspace)
-    prepared = Suite(ws, use_git=False).prepare(fork=True, cache=args.cache)  # as open_cmd does
+    prepared = prepare_for_app(ws, use_git=False, cache=args.cache)  # as open_cmd does
 
     from voyage_tui.app.app import VoyageApp
     from voyage_tui.app.messages import SuiteChanged, SuiteLoaded

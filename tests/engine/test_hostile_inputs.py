@@ -629,3 +629,23 @@ def test_fast_builder_matches_the_safe_constructor(text: str) -> None:
             for k, vs in expected.items()
         }
     assert doc.data == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: yes\nb: 'yes'\nc: \"1\"\nd: 1\ne: 1.5\nf: ~\ng: null\nh: 2024-01-02\ni: !!str 3\nj: ! 4\nk: |\n  5\n",
+        "- on\n- 'on'\n- 0o17\n- 0x1F\n- .inf\n- -.Inf\n- .NaN\n",
+    ],
+)
+def test_cached_tag_resolution_matches_pyyaml(text: str) -> None:
+    import yaml
+
+    from voyage_tui.engine.loading import yaml_doc
+
+    for _ in range(2):  # the second pass reads the tags from the cache
+        data = yaml_doc.load_yaml(text, "task.yaml").data
+        expected = yaml.load(text, Loader=yaml.SafeLoader)
+        if isinstance(expected, dict):
+            expected = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in expected.items()}
+        assert repr(data) == repr(expected)

@@ -31,7 +31,7 @@ def _load(root: Path) -> tuple[Suite, set[str]]:
     """A cached load, like the app's; returns the suite and the fixtures it had to check."""
     suite = Suite(Workspace.load(root), use_git=False)
     prepared = suite.prepare(fork=False, cache=True)
-    checked = set(prepared.tasks.work)
+    checked = {rel for _, rel in prepared.tasks.work}
     suite.validate_all(prepared=prepared, git=False)
     suite.save_cache()
     return suite, checked

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +79,20 @@ class VoyageApp(App[int]):
     @work(thread=True, exclusive=True, group="suite")
     def load_suite(self) -> None:
         prepared, self._prepared = self._prepared, None
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            # A few updates a second: each one repaints the header, and a repaint per percent
+            # costs the loading worker the interpreter lock more often than it is worth.
+            now = time.monotonic()
+            if now - last[0] >= 0.2 or done >= total:
+                last[0] = now
+                self.post_message(LoadProgress(done, total))
+
         try:
             suite = Suite(self.ws, use_git=self.use_git)
             suite.validate_all(
-                progress=lambda done, total: self.post_message(LoadProgress(done, total)),
+                progress=progress,
                 prepared=prepared,
                 git=False,
             )

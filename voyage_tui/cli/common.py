@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from voyage_tui.engine.workspace.discovery import NoWorkspace
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.validation.suite import Prepared
+    from voyage_tui.engine.workspace.model import Workspace
 
 
 class Parser(argparse.ArgumentParser):
@@ -27,3 +31,16 @@ def use_color(stream: object) -> bool:
     import os
 
     return bool(getattr(stream, "isatty", lambda: False)()) and "NO_COLOR" not in os.environ
+
+
+APP_CHILD_SHARE = 0.6
+"""The app's first load: the forked child checks this share of the fixtures, since the parent
+first spends a moment starting the interface."""
+
+
+def prepare_for_app(ws: "Workspace", *, use_git: bool, cache: bool) -> "Prepared":
+    """Start the app's first load before Textual is imported: no thread runs yet, so half the
+    suite (a little more) can be checked by a forked process while the interface starts."""
+    from voyage_tui.engine.validation.suite import Suite
+
+    return Suite(ws, use_git=use_git).prepare(fork=True, cache=cache, child_share=APP_CHILD_SHARE)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from voyage_tui.cli.common import Parser, no_workspace
-from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.cli.common import Parser, no_workspace, prepare_for_app
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -38,7 +37,7 @@ def run(argv: list[str]) -> int:
         if rel.startswith(".."):
             print(f"voyage-tui diff: {rel} is outside the workspace {ws.root}", file=sys.stderr)
             return 2
-    prepared = Suite(ws, use_git=not args.no_git).prepare(fork=True, cache=not args.no_cache)
+    prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)
     from voyage_tui.app import VoyageApp
 
     app = VoyageApp(

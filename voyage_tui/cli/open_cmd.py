@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from voyage_tui.cli.common import Parser, no_workspace
-from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.cli.common import Parser, no_workspace, prepare_for_app
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -23,7 +22,7 @@ def run(argv: list[str]) -> int:
         return no_workspace(exc)
     # Start the first load before Textual exists: no thread runs yet, so half the suite can be
     # checked by a forked process while the interface starts.
-    prepared = Suite(ws, use_git=not args.no_git).prepare(fork=True, cache=not args.no_cache)
+    prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)
     from voyage_tui.app import VoyageApp
 
     app = VoyageApp(ws, use_git=not args.no_git, watch=not args.no_watch, prepared=prepared)

@@ -44,11 +44,31 @@ class _RecursiveAlias(Exception):
     pass
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+_PLAIN_TAGS: dict[str, str] = {}
+"""Tag of each plain scalar seen: with no path resolvers (the safe loader has none) the implicit
+tag depends on the value alone, and keys and enum values repeat across thousands of files."""
+_PLAIN_TAGS_MAX = 50_000
+
+
 class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self.marks: dict[int, Any] = {}
         self.duplicates: list[tuple[Any, Any, Any]] = []
+
+    def resolve(self, kind: type, value: Any, implicit: Any) -> str:
+        if kind is ScalarNode:
+            if not implicit[0]:
+                return _STR_TAG  # quoted, block or `!`-tagged: a string, as the resolver says
+            tag = _PLAIN_TAGS.get(value)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)
+                if len(_PLAIN_TAGS) >= _PLAIN_TAGS_MAX:
+                    _PLAIN_TAGS.clear()
+                _PLAIN_TAGS[value] = tag
+            return tag
+        return super().resolve(kind, value, implicit)  # type: ignore[no-any-return]
 
     def construct_yaml_map(self, node: MappingNode):  # type: ignore[override]
         data: dict[Any, Any] = {}

@@ -41,21 +41,29 @@ def _read_all(fd: int) -> bytes:
 class ForkedMap(Generic[T, R]):
     """[fn(x) for x in work], half of it computed by a child process started at once."""
 
-    def __init__(self, fn: Callable[[T], R], work: Sequence[T], fork: bool = True) -> None:
+    def __init__(
+        self, fn: Callable[[T], R], work: Sequence[T], fork: bool = True, child_share: float = 0.5
+    ) -> None:
+        """`child_share` of the work goes to the child: more than half when this process has
+        something else to do first (the app starts its interface while the child works)."""
         self.fn = fn
         self.work = work
         self.pid: int | None = None
         self.read_fd: int | None = None
+        # Interleaved, so neighbours (which cost alike) are spread over both processes.
+        self._to_child = [int((i + 1) * child_share) > int(i * child_share) for i in range(len(work))]
         if fork and len(work) >= MIN_ITEMS and can_fork():
             self._fork()
 
     @property
-    def _theirs(self) -> Sequence[T]:
-        return self.work[1::2]  # interleaved: neighbours cost alike
+    def _theirs(self) -> list[T]:
+        return [w for w, child in zip(self.work, self._to_child) if child]
 
     @property
     def _mine(self) -> Sequence[T]:
-        return self.work[0::2] if self.pid is not None else self.work
+        if self.pid is None:
+            return self.work
+        return [w for w, child in zip(self.work, self._to_child) if not child]
 
     def _fork(self) -> None:
         read_fd, write_fd = os.pipe()
@@ -81,21 +89,20 @@ class ForkedMap(Generic[T, R]):
         mine = self._mine
         total = len(self.work)
         step = max(total // 100, 1)
-        scale = 2 if self.pid is not None else 1
+        scale = total / len(mine) if mine else 1.0
         mine_results: list[R] = []
         for index, x in enumerate(mine, start=1):
             mine_results.append(self.fn(x))
             if progress and index % step == 0:
-                progress(min(index * scale, total), total)
+                progress(min(int(index * scale), total), total)
         if self.pid is None:
             return mine_results
+        theirs = self._theirs
         theirs_results = self._collect()
-        if theirs_results is None or len(theirs_results) != len(self._theirs):
-            theirs_results = [self.fn(x) for x in self._theirs]
-        merged: list[R] = []
-        for index in range(len(self.work)):
-            merged.append(mine_results[index // 2] if index % 2 == 0 else theirs_results[index // 2])
-        return merged
+        if theirs_results is None or len(theirs_results) != len(theirs):
+            theirs_results = [self.fn(x) for x in theirs]
+        mine_iter, theirs_iter = iter(mine_results), iter(theirs_results)
+        return [next(theirs_iter) if child else next(mine_iter) for child in self._to_child]
 
     def _collect(self) -> list[R] | None:
         assert self.pid is not None and self.read_fd is not None

@@ -7,6 +7,7 @@ and run, a context file its fixture) and recomputes the cheap suite-level rules.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 from contextlib import contextmanager
@@ -68,8 +69,8 @@ class Prepared:
 
     refs: References
     layout: Layout
-    tasks: ForkedMap[str, Item]
-    """The fixtures that need checking (all of them without a cache)."""
+    tasks: ForkedMap[tuple[str, str], Item | None]
+    """The files that need checking (all of them without a cache), as (job kind, path)."""
     cache: ItemCache | None = None
     reused: dict[str, Item] = field(default_factory=dict)
     """Fixtures unchanged since the cache recorded them."""
@@ -89,6 +90,31 @@ def bulk_allocation() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+TASK_JOB, AGENT_RUN_JOB, JSON_JOB, RUN_JOB = "task", "agent-run", "json", "run"
+
+
+def _work_list(layout: Layout) -> list[tuple[str, str]]:
+    """Every file of a full validation as (job kind, path), in the order items are listed."""
+    work = [(TASK_JOB, rel) for rel in layout.tasks]
+    work += [(AGENT_RUN_JOB, rel) for rel in layout.agent_runs]
+    work += [
+        (RUN_JOB if _run_folder_gold(rel) is not None else JSON_JOB, rel)
+        for rel in layout.json_candidates
+    ]
+    return work
+
+
+def _check_job(ws: Workspace, refs: References, job: tuple[str, str]) -> Item | None:
+    kind, rel = job
+    if kind == TASK_JOB:
+        return check_fixture(ws, refs, rel)
+    if kind == AGENT_RUN_JOB:
+        return check_agent_run_file(ws, rel)
+    if kind == RUN_JOB:
+        return check_gold_run(ws, refs, rel, "")  # attached to its gold file afterwards
+    return check_json_candidate(ws, refs, rel)
 
 
 def _run_folder_gold(rel: str) -> str | None:
@@ -133,31 +159,33 @@ class Suite:
 
     # --- full validation -------------------------------------------------------------------
 
-    def prepare(self, fork: bool = True, cache: ItemCache | bool = False) -> Prepared:
+    def prepare(
+        self, fork: bool = True, cache: ItemCache | bool = False, child_share: float = 0.5
+    ) -> Prepared:
         """Read the references, list the files and, with `fork` (single-threaded callers only),
-        start a child on half of the fixtures; `validate_all(prepared=...)` finishes the job.
+        start a child on half of the files; `validate_all(prepared=...)` finishes the job.
         The app calls this before Textual starts any thread, so its first load uses two cores.
-        With `cache`, fixtures unchanged since the last run are taken from the item cache."""
+        With `cache`, files unchanged since the last run are taken from the item cache."""
         refs = load_references(self.ws)
         layout = scan(self.ws, use_git=self.use_git)
         ws = self.ws
         item_cache = ItemCache(ws, refs) if cache is True else (cache or None)
-        reused: dict[str, Item] = {}
-        to_check = layout.tasks
         if item_cache is not None:
             item_cache.load()
-            to_check = []
-            for rel in layout.tasks:
-                item = item_cache.fresh(rel)
-                if item is None:
-                    to_check.append(rel)
-                else:
-                    reused[rel] = item
+        reused: dict[str, Item] = {}
+        work: list[tuple[str, str]] = []
+        for kind, rel in _work_list(layout):
+            cached = item_cache.fresh(rel) if item_cache is not None else None
+            if cached is not None:
+                reused[rel] = cached
+            else:
+                work.append((kind, rel))
 
-        def check(rel: str) -> Item:
-            return check_fixture(ws, refs, rel)
+        def check(job: tuple[str, str]) -> Item | None:
+            return _check_job(ws, refs, job)
 
-        return Prepared(refs, layout, ForkedMap(check, to_check, fork=fork), item_cache, reused)
+        jobs = ForkedMap(check, work, fork=fork, child_share=child_share)
+        return Prepared(refs, layout, jobs, item_cache, reused)
 
     def validate_all(
         self,
@@ -195,32 +223,24 @@ class Suite:
     ) -> dict[str, Item]:
         ws, refs = self.ws, self.refs
         total = len(layout.tasks) + len(layout.agent_runs) + len(layout.json_candidates)
-        items: dict[str, Item] = dict(prepared.reused)
-        items.update((item.path, item) for item in prepared.tasks.finish(progress))
-        items = {rel: items[rel] for rel in layout.tasks}  # scan order, whatever came from where
-        cache = prepared.cache
-        for rel in layout.agent_runs:
-            cached = cache.fresh(rel) if cache else None
-            items[rel] = cached or check_agent_run_file(ws, rel)
-        run_candidates: list[str] = []
-        for rel in layout.json_candidates:
-            if _run_folder_gold(rel) is not None:
-                run_candidates.append(rel)
-                continue
-            cached = cache.fresh(rel) if cache else None
-            item = cached or check_json_candidate(ws, refs, rel)
+        found: dict[str, Item] = dict(prepared.reused)
+        for (_, rel), item in zip(prepared.tasks.work, prepared.tasks.finish(progress)):
+            if item is not None:
+                found[rel] = item
+        # A run is a run of the gold file beside it: only now is it known which JSON files
+        # are gold, so runs were checked unattached and are attached (or dropped) here.
+        gold_by_folder = self._gold_by_folder(found.values())
+        items: dict[str, Item] = {}
+        for kind, rel in _work_list(layout):
+            item = found.get(rel)
+            if kind == RUN_JOB:
+                gold = gold_by_folder.get(_run_folder_gold(rel) or "")
+                if gold is None:
+                    item = check_json_candidate(ws, refs, rel)  # not a run after all
+                elif item is not None and item.parent != gold:
+                    item = dataclasses.replace(item, parent=gold, deps=(gold,))
             if item is not None:
                 items[rel] = item
-        gold_by_folder = self._gold_by_folder(items.values())
-        for rel in run_candidates:
-            gold = gold_by_folder.get(_run_folder_gold(rel) or "")
-            if gold is not None:
-                cached = cache.fresh(rel) if cache else None
-                items[rel] = cached if cached is not None and cached.parent == gold else check_gold_run(ws, refs, rel, gold)
-            else:
-                item = check_json_candidate(ws, refs, rel)
-                if item is not None:
-                    items[rel] = item
         if progress:
             progress(total, total)
         return items
