@@ -108,3 +108,31 @@ async def test_copy_path_puts_the_selected_path_on_the_clipboard(suite_root: Pat
         browser = await wait_loaded(pilot)
         await pilot.press("n", "c")
         assert app.clipboard == "fixtures/bug-diagnosis/b1/task.yaml"
+
+
+async def test_enter_on_a_diagnostic_opens_the_editor_at_its_line(suite_root: Path) -> None:
+    from voyage_tui.app.screens.editor import EditorScreen
+    from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
+
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("n")  # fixtures/bug-diagnosis/b1: invalid-boundary on line 5
+        listing = browser.query_one("#item-diagnostics", DiagnosticsList)
+        await wait_until(pilot, lambda: any(d.code == "invalid-boundary" for d in listing.diagnostics))
+        await pilot.press("d", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.opened is not None)
+        editor = app.screen
+        assert editor.rel == "fixtures/bug-diagnosis/b1/task.yaml"
+        assert editor.text_area.cursor_location == (4, len("expected_boundary: "))
+
+
+def test_opening_a_path_without_a_workspace_exits_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "voyage_tui", str(tmp_path)], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 2
+    assert "no workspace found" in out.stderr

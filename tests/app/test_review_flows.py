@@ -175,13 +175,29 @@ async def test_browser_opens_a_runs_diff_and_the_palette_compares(root: Path) ->
         assert "Compare runs" in titles
 
 
-async def test_diff_header_shows_the_score_commands_figures(root: Path) -> None:
-    app = diff_app(root, "run-invalid-finding")
+SAMPLE_RUNS = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / RUNS).glob("*.json"))
+
+
+@pytest.mark.parametrize("run", SAMPLE_RUNS)
+async def test_diff_header_shows_the_score_commands_figures(root: Path, run: str) -> None:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "voyage_tui", "score", "--gold", str(root / GOLD), "--run", str(root / RUNS / f"{run}.json"), "--format", "json"],
+        capture_output=True, text=True, check=False,
+    )
+    report = json.loads(out.stdout)
+    app = diff_app(root, run)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _diff(pilot)
         text = str(screen.query_one("#diff-figures").content)
-        score = screen.scored.score
-        assert f"tp {score.tp} · fp {score.fp} · fn {score.fn}" in text
-        assert f"F1 {score.f1:.3f}" in text
-        invalid = str(screen.query_one("#diff-invalid").content)
-        assert "2 invalid finding(s)" in invalid
+        assert f"tp {report['tp']} · fp {report['fp']} · fn {report['fn']}" in text
+        assert f"precision {report['precision']:.3f} · recall {report['recall']:.3f}" in text
+        assert f"F1 {report['f1']:.3f}" in text
+        assert f"verdict {report['run_verdict']} vs expected {report['expected_verdict']}" in text
+        assert ("✓ match" in text) == report["verdict_match"]
+        if report["invalid_findings"]:
+            invalid = str(screen.query_one("#diff-invalid").content)
+            assert f"{len(report['invalid_findings'])} invalid finding(s)" in invalid

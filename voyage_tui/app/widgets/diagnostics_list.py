@@ -60,6 +60,7 @@ Every problem of the selected file. `Enter` opens the editor at its line; `c` co
         self.clear_options()
         if diagnostics:
             self.add_options([Option(diagnostic_text(d)) for d in diagnostics])
+            self.highlighted = 0
         else:
             self.add_option(Option(Text("✓ no problems", style="green"), disabled=True))
 
