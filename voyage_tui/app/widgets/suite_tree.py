@@ -48,6 +48,13 @@ def group_of(view: SuiteView, item: Item) -> str | None:
     return None
 
 
+def _group_keys(members: dict[str, list[Item]], prefix: str, known: tuple[str, ...]) -> list[str]:
+    """The groups of one kind in tree order: the known ones first, in vocabulary order, then any
+    other folder (a misspelt class folder still shows, last)."""
+    keys = [f"{prefix}:{name}" for name in known]
+    return keys + sorted(k for k in members if k.startswith(f"{prefix}:") and k not in keys)
+
+
 def _sort_key(item: Item) -> tuple[str, str]:
     return (item.id or "", item.path)
 
@@ -146,23 +153,13 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         total = sum(len(v) for v in members.values())
         expand_all = bool(self.needle) and total <= AUTO_EXPAND_LIMIT
 
-        fixtures = self.root.add(Text("Fixtures", style="bold"), NodeRef("group", "fixtures"), expand=True)
-        class_keys = [f"class:{c}" for c in CLASSES]
-        extra_classes = sorted(k for k in members if k.startswith("class:") and k not in class_keys)
-        for key in class_keys + extra_classes:
-            items = members.get(key, [])
-            if self.needle and not items:
-                continue
-            self._add_group(fixtures, key, key.split(":", 1)[1], items, expand_all)
-
-        trajectories = self.root.add(Text("Trajectories", style="bold"), NodeRef("group", "trajectories"), expand=True)
-        path_keys = [f"path:{p}" for p in TRAJECTORY_PATHS]
-        extra_paths = sorted(k for k in members if k.startswith("path:") and k not in path_keys)
-        for key in path_keys + extra_paths:
-            items = members.get(key, [])
-            if self.needle and not items:
-                continue
-            self._add_group(trajectories, key, key.split(":", 1)[1], items, expand_all)
+        for title, prefix, known in (("Fixtures", "class", CLASSES), ("Trajectories", "path", TRAJECTORY_PATHS)):
+            top = self.root.add(Text(title, style="bold"), NodeRef("group", title.lower()), expand=True)
+            for key in _group_keys(members, prefix, known):
+                items = members.get(key, [])
+                if self.needle and not items:
+                    continue
+                self._add_group(top, key, key.split(":", 1)[1], items, expand_all)
 
         gold_items = members.get("gold", [])
         open_gold = len(gold_items) <= GOLD_EXPAND_LIMIT or expand_all
@@ -299,12 +296,8 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         """Every listed item in tree order, whether its group is open or not."""
         assert self.view is not None
         members = self._members(self.view)
-        keys = [f"class:{c}" for c in CLASSES]
-        keys += sorted(k for k in members if k.startswith("class:") and k not in keys)
-        path_keys = [f"path:{p}" for p in TRAJECTORY_PATHS]
-        keys += path_keys + sorted(k for k in members if k.startswith("path:") and k not in path_keys)
-        keys.append("gold")
-        for key in keys:
+        keys = _group_keys(members, "class", CLASSES) + _group_keys(members, "path", TRAJECTORY_PATHS)
+        for key in [*keys, "gold"]:
             for item in members.get(key, []):
                 yield item
                 if item.kind in (TASK, GOLD):

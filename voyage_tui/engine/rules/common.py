@@ -51,3 +51,21 @@ def text_field(data: dict[Any, Any], name: str) -> str:
 def str_field(data: dict[Any, Any], name: str) -> str | None:
     value = data.get(name)
     return value if isinstance(value, str) else None
+
+
+def id_mismatch(
+    data: dict[Any, Any], folder_id: str, rel: str, positions: Positions
+) -> list[Diagnostic]:
+    """A fixture's `id` must be its folder's name (tasks and trajectories alike)."""
+    fixture_id = str_field(data, "id")
+    if fixture_id is None or fixture_id == folder_id:
+        return []
+    return [
+        dg.error(
+            rel,
+            positions.value(("id",)),
+            "id-mismatch",
+            f"id is {fixture_id!r} but the fixture's folder is {folder_id!r}; "
+            "rename one so they match",
+        )
+    ]

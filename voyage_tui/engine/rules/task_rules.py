@@ -15,7 +15,7 @@ from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, VISIBILITI
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.references.rubric import dimension_key
-from voyage_tui.engine.rules.common import blank_text, str_field
+from voyage_tui.engine.rules.common import blank_text, id_mismatch, str_field
 from voyage_tui.engine.rules.context import FileContext
 from voyage_tui.engine.rules.schema_errors import key_problem, translate, unknown_fields
 from voyage_tui.engine.suggest import closest
@@ -39,17 +39,7 @@ def check_task(
     out += unknown_fields(data, TaskFixture, rel, positions, also_known=frozenset({"kind"}))
     out += blank_text(data, ("id", "prompt", "ground_truth"), rel, positions)
 
-    fixture_id = str_field(data, "id")
-    if fixture_id is not None and fixture_id != folder_id:
-        out.append(
-            dg.error(
-                rel,
-                positions.value(("id",)),
-                "id-mismatch",
-                f"id is {fixture_id!r} but the fixture's folder is {folder_id!r}; "
-                "rename one so they match",
-            )
-        )
+    out += id_mismatch(data, folder_id, rel, positions)
     fixture_class = str_field(data, "class")
     if fixture_class in CLASSES and fixture_class != folder_class:
         out.append(

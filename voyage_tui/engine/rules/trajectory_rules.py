@@ -18,7 +18,7 @@ from voyage_tui.engine.formats.vocabulary import (
 )
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.references.journey import Journey
-from voyage_tui.engine.rules.common import blank_text, str_field
+from voyage_tui.engine.rules.common import blank_text, id_mismatch, str_field
 from voyage_tui.engine.rules.context import FileContext
 from voyage_tui.engine.rules.pipes import Entry, entry_position, split_pipes
 from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
@@ -57,17 +57,7 @@ def check_trajectory(
     out += unknown_fields(data, TrajectoryFixture, rel, positions)
     out += blank_text(data, ("id", "prompt", "phases", "gates"), rel, positions)
 
-    fixture_id = str_field(data, "id")
-    if fixture_id is not None and fixture_id != folder_id:
-        out.append(
-            dg.error(
-                rel,
-                positions.value(("id",)),
-                "id-mismatch",
-                f"id is {fixture_id!r} but the fixture's folder is {folder_id!r}; "
-                "rename one so they match",
-            )
-        )
+    out += id_mismatch(data, folder_id, rel, positions)
 
     journey = ctx.refs.journey.value
     journey_name = (

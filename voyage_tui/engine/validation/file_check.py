@@ -9,6 +9,7 @@ from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER, TRAJECTORY_KIND
 from voyage_tui.engine.loading.json_doc import load_json
+from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.loading.safe_read import read_bytes
 from voyage_tui.engine.loading.text import decode
 from voyage_tui.engine.loading.yaml_doc import load_yaml
@@ -42,6 +43,28 @@ def _read_text(ws: Workspace, rel: str) -> str | Diagnostic:
     return decode(data, rel)
 
 
+def _load_mapping(
+    ws: Workspace, item: Item, text: str | None, what: str
+) -> tuple[str, dict[Any, Any], Positions] | None:
+    """Read (unless a buffer is given) and load a YAML file whose root must be a mapping; on
+    any failure the reason is on the item and the result is None."""
+    rel = item.path
+    if text is None:
+        read = _read_text(ws, rel)
+        if isinstance(read, Diagnostic):
+            item.diagnostics.append(read)
+            return None
+        text = read
+    doc = load_yaml(text, rel)
+    item.diagnostics.extend(doc.diagnostics)
+    if not doc.ok:
+        return None
+    if not isinstance(doc.data, dict):
+        item.diagnostics.append(root_not_mapping(rel, doc.data, what))
+        return None
+    return text, doc.data, doc.positions
+
+
 def fixture_parts(ws: Workspace, rel: str) -> tuple[str, str] | None:
     """(class folder, id folder) of `fixtures/<class>/<id>/...`, or None outside that shape."""
     prefix = ws.fixtures_rel + "/" if ws.fixtures_rel else ""
@@ -60,21 +83,11 @@ def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = 
     folder_class, folder_id = parts if parts else ("", "")
     in_trajectories = folder_class == TRAJECTORIES_FOLDER
     item = Item(rel, TRAJECTORY if in_trajectories else TASK, id=folder_id)
-    if text is None:
-        text = _read_text(ws, rel)
-    if isinstance(text, Diagnostic):
-        item.diagnostics.append(text)
+    loaded = _load_mapping(ws, item, text, "a fixture")
+    if loaded is None:
         return item
-    doc = load_yaml(text, rel)
-    item.diagnostics.extend(doc.diagnostics)
-    if not doc.ok:
-        return item
-    data = doc.data
-    if not isinstance(data, dict):
-        item.diagnostics.append(root_not_mapping(rel, data, "a fixture"))
-        return item
+    text, data, positions = loaded
     ctx = FileContext(ws, refs, rel, text)
-    positions = doc.positions
     kind = data.get("kind")
     if in_trajectories or kind == TRAJECTORY_KIND:
         item.kind = TRAJECTORY
@@ -137,23 +150,15 @@ def check_agent_run_file(ws: Workspace, rel: str, text: str | None = None) -> It
     stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
     fixture_folder = rel.rsplit("/", 2)[0]
     item = Item(rel, AGENT_RUN, id=stem, parent=f"{fixture_folder}/task.yaml")
-    if text is None:
-        text = _read_text(ws, rel)
-    if isinstance(text, Diagnostic):
-        item.diagnostics.append(text)
+    loaded = _load_mapping(ws, item, text, "an agent run")
+    if loaded is None:
         return item
-    doc = load_yaml(text, rel)
-    item.diagnostics.extend(doc.diagnostics)
-    if not doc.ok:
-        return item
-    if not isinstance(doc.data, dict):
-        item.diagnostics.append(root_not_mapping(rel, doc.data, "an agent run"))
-        return item
-    item.diagnostics.extend(check_agent_run(rel, doc.data, doc.positions, stem))
-    run_id = str_field(doc.data, "run_id")
+    _, data, positions = loaded
+    item.diagnostics.extend(check_agent_run(rel, data, positions, stem))
+    run_id = str_field(data, "run_id")
     if run_id:
         item.id = run_id
-    agent = str_field(doc.data, "agent")
+    agent = str_field(data, "agent")
     if agent:
         item.extra["agent"] = agent
     return item
