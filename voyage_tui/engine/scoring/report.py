@@ -6,11 +6,10 @@ object that the command adds when given `--baseline` (see compare.py).
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
+from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.scoring.contract import ContractOutput, InvalidFinding, run_contract
 from voyage_tui.engine.scoring.scorer import FindingsScore, KeyRef, Match, score_findings, score_verdict
 
@@ -101,24 +100,10 @@ class RunScore:
         return out
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Scoring a 100,000-finding run allocates ~10 small objects per finding that all stay alive
-    (the result holds them); letting the cyclic GC rescan the loaded documents over and over
-    while they are made costs more than the scoring itself. Nothing here forms a cycle."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def score_run(payloads: Iterable[Any], gold: Mapping[str, Any]) -> RunScore:
     """Score a run (its reviewer payloads) against a gold record (a `voyage-eval-gold/1` mapping).
     Gold findings without text `file` and `rule_key` are skipped: `validate` reports them."""
-    with _gc_paused():
+    with gc_paused():
         return _score_run(payloads, gold)
 
 

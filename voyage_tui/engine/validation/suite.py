@@ -8,12 +8,11 @@ and run, a context file its fixture) and recomputes the cheap suite-level rules.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
+from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.git.checks import GitChecks
@@ -77,19 +76,6 @@ class Prepared:
 
     def cancel(self) -> None:
         self.tasks.cancel()
-
-
-@contextmanager
-def bulk_allocation() -> Iterator[None]:
-    """Loading 11,000 documents allocates millions of small containers that all stay alive;
-    letting the cyclic GC rescan them over and over costs more than the parsing itself."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 TASK_JOB, AGENT_RUN_JOB, JSON_JOB, RUN_JOB = "task", "agent-run", "json", "run"
@@ -196,7 +182,7 @@ class Suite:
     ) -> None:
         """Check every file. `git=False` leaves the git checks for `run_git_checks()`, so a UI
         can show the suite first and the slower history checks when they are done."""
-        with bulk_allocation():
+        with gc_paused():
             if prepared is None:
                 prepared = self.prepare(fork=self.parallel)
             self.refs = prepared.refs
@@ -272,7 +258,7 @@ class Suite:
         touched: set[str] = set()
         recheck: set[str] = set()
         rescan = False
-        with bulk_allocation():
+        with gc_paused():
             references = self.refs.paths()
             for rel in rels:
                 which = references.get(rel)
