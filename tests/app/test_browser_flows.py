@@ -105,7 +105,7 @@ async def test_a_file_broken_on_disk_updates_tree_and_header_without_a_key(suite
 async def test_copy_path_puts_the_selected_path_on_the_clipboard(suite_root: Path) -> None:
     app = make_app(suite_root)
     async with app.run_test(size=(120, 40)) as pilot:
-        browser = await wait_loaded(pilot)
+        await wait_loaded(pilot)
         await pilot.press("n", "c")
         assert app.clipboard == "fixtures/bug-diagnosis/b1/task.yaml"
 

@@ -141,7 +141,7 @@ class JsonPositions:
         starts = self._line_starts
         if starts is None:
             starts = self._line_starts = [0]
-            find, text = self._text.find, self._text
+            find = self._text.find
             at = find("\n")
             while at >= 0:
                 starts.append(at + 1)

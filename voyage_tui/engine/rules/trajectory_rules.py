@@ -18,7 +18,7 @@ from voyage_tui.engine.formats.vocabulary import (
 )
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.references.journey import Journey
-from voyage_tui.engine.rules.common import blank_text, id_mismatch, str_field
+from voyage_tui.engine.rules.common import blank_text, id_mismatch
 from voyage_tui.engine.rules.context import FileContext
 from voyage_tui.engine.rules.pipes import Entry, entry_position, split_pipes
 from voyage_tui.engine.rules.schema_errors import translate, unknown_fields

@@ -32,7 +32,6 @@ from voyage_tui.engine.validation.file_check import (
     fixture_parts,
 )
 from voyage_tui.engine.validation.item import (
-    AGENT_RUN,
     GOLD,
     GOLD_RUN,
     TASK,
@@ -354,7 +353,7 @@ class Suite:
         return any(p.startswith(prefix) for p in self.items)
 
     def _recheck(self, paths: set[str]) -> set[str]:
-        ws, refs = self.ws, self.refs
+        ws = self.ws
         touched: set[str] = set()
         # Gold files first: the runs beside them depend on them.
         ordered = sorted(paths, key=lambda p: (_run_folder_gold(p) is not None, p))
