@@ -43,23 +43,26 @@ _EXPECTED = {
 }
 
 
-def describe(value: Any) -> str:
-    """How a person would name the value they wrote, with a YAML hint where one helps."""
+def describe(value: Any, json: bool = False) -> str:
+    """How a person would name the value they wrote, in YAML's words (with a hint where YAML's
+    typing surprises) or, with `json`, in JSON's."""
     if value is None:
-        return "empty (null)"
+        return "null" if json else "empty (null)"
     if isinstance(value, bool):
+        if json:
+            return "true" if value else "false"
         return (
             f"the boolean {str(value).lower()} (YAML reads yes/no/on/off/true/false as booleans; "
             "quote the value to make it text)"
         )
     if isinstance(value, (int, float)):
-        return f"the number {value!r} (quote it to make it text)"
+        return f"the number {value!r}" + ("" if json else " (quote it to make it text)")
     if isinstance(value, str):
         return f"the text {value!r}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
-        return "a mapping"
+        return "an object" if json else "a mapping"
     return f"a {type(value).__name__}"
 
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from voyage_tui.engine.formats.vocabulary import SEVERITIES, SEVERITY_RANK
 from voyage_tui.engine.scoring.verdict import verdict_of_severities
+from voyage_tui.engine.rules.schema_errors import describe
 from voyage_tui.engine.suggest import hint
 
 REQUIRED_FIELDS: tuple[str, ...] = ("file", "line", "rule_key", "severity")
@@ -131,19 +132,7 @@ class ContractOutput:
 
 def _json_kind(value: Any) -> str:
     """How the value reads in the JSON the user wrote."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the text {value!r}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
+    return describe(value, json=True)
 
 
 def finding_problems(finding: Any) -> tuple[str, ...]:

@@ -75,14 +75,7 @@ class RunScore:
         return score_verdict(self.run_verdict, self.expected_verdict)
 
     def figures(self) -> dict[str, Any]:
-        return {
-            "tp": self.tp,
-            "fp": self.fp,
-            "fn": self.fn,
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
-        }
+        return self.score.figures()
 
     def to_json(self, locate: Locate | None = None) -> dict[str, Any]:
         """SPEC 6: tp, fp, fn, precision, recall, f1, matched, missed, spurious, run_verdict,

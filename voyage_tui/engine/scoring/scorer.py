@@ -116,7 +116,7 @@ class FindingsScore:
     missed: tuple[KeyRef, ...]
     spurious: tuple[KeyRef, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def figures(self) -> dict[str, Any]:
         return {
             "tp": self.tp,
             "fp": self.fp,
@@ -124,6 +124,11 @@ class FindingsScore:
             "precision": self.precision,
             "recall": self.recall,
             "f1": self.f1,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.figures(),
             "matched": [m.to_json() for m in self.matched],
             "missed": [m.to_json() for m in self.missed],
             "spurious": [s.to_json() for s in self.spurious],
