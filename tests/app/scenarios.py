@@ -10,6 +10,7 @@ from typing import Awaitable, Callable
 
 from textual.pilot import Pilot
 
+from tests.app.support import wait_until
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.editor import EditorScreen
@@ -46,13 +47,7 @@ def break_fixture(root: Path) -> None:
 
 
 async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float = 15.0) -> None:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("the screen did not reach the expected state")
-        await pilot.pause(0.05)
+    await wait_until(pilot, condition, timeout)
 
 
 async def loaded(pilot: Pilot) -> BrowserScreen:

@@ -179,20 +179,23 @@ class VoyageApp(App[int]):
                 return screen
         return None
 
-    def action_browser_action(self, name: str) -> None:
+    def _back_to_browser(self) -> BrowserScreen | None:
+        """Close whatever sits above the browser and return it."""
         browser = self.browser()
-        if browser is None:
-            return
-        while self.screen is not browser:
-            self.pop_screen()
-        getattr(browser, f"action_{name}")()
+        if browser is not None:
+            while self.screen is not browser:
+                self.pop_screen()
+        return browser
+
+    def action_browser_action(self, name: str) -> None:
+        browser = self._back_to_browser()
+        if browser is not None:
+            getattr(browser, f"action_{name}")()
 
     def reveal(self, path: str) -> None:
-        browser = self.browser()
+        browser = self._back_to_browser()
         if browser is None:
             return
-        while self.screen is not browser:
-            self.pop_screen()
         if browser.tree.select_path(path):
             browser.tree.focus()
             browser.show_item(path)
