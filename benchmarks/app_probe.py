@@ -14,8 +14,8 @@ import time
 START = time.perf_counter()
 
 import argparse  # noqa: E402
-import re  # noqa: E402
 import json  # noqa: E402
+import re  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -48,7 +48,9 @@ def main() -> None:
             result["first_screen"] = time.perf_counter() - START
             result["items"] = len(self.view.items) if self.view else 0
             if args.change is None:
-                self.set_timer(0.5 if args.cache else 0.01, lambda: self.exit(0))  # let the cache be written
+                self.set_timer(
+                    0.5 if args.cache else 0.01, lambda: self.exit(0)
+                )  # let the cache be written
                 return
             self.set_timer(1.0, self._change)  # let the watcher settle
 
@@ -56,11 +58,19 @@ def main() -> None:
             path = Path(ws.abs(args.change))
             self._errors_before = self.view.summary.errors if self.view else 0
             self._changed_at = time.perf_counter()
-            text = re.sub(r"(?m)^expected_boundary: .*$", "expected_boundary: nowhere", path.read_text(), count=1)
+            text = re.sub(
+                r"(?m)^expected_boundary: .*$",
+                "expected_boundary: nowhere",
+                path.read_text(),
+                count=1,
+            )
             path.write_text(text)
 
         def on_suite_changed(self, message: SuiteChanged) -> None:
-            if getattr(self, "_changed_at", None) and message.view.summary.errors > self._errors_before:
+            if (
+                getattr(self, "_changed_at", None)
+                and message.view.summary.errors > self._errors_before
+            ):
                 self.call_after_refresh(self._header_updated)
 
         def _header_updated(self) -> None:

@@ -22,7 +22,9 @@ from benchmarks.generate_corpus import generate
 REPEAT = 5
 
 
-def _probe(workspace: Path, change: str | None = None, cache_home: Path | None = None) -> dict[str, float]:
+def _probe(
+    workspace: Path, change: str | None = None, cache_home: Path | None = None
+) -> dict[str, float]:
     command = [sys.executable, "-m", "benchmarks.app_probe", str(workspace)]
     if change:
         command += ["--change", change]
@@ -52,7 +54,10 @@ def bench_app(corpus: Path | None = None) -> list[tuple[str, str]]:
             warm_small_times.append(_probe(small, cache_home=cache_home)["first_screen"])
             warm_times.append(_probe(corpus, cache_home=cache_home)["first_screen"])
         large, little = min(large_times), min(small_times)
-        warm, warm_little = min(warm_times[1:] or warm_times), min(warm_small_times[1:] or warm_small_times)
+        warm, warm_little = (
+            min(warm_times[1:] or warm_times),
+            min(warm_small_times[1:] or warm_small_times),
+        )
         work = base / "changed"
         shutil.copytree(corpus, work)
         target = next(iter(sorted((work / "fixtures").glob("*/*/task.yaml"))))
@@ -65,18 +70,32 @@ def bench_app(corpus: Path | None = None) -> list[tuple[str, str]]:
         ratio = large / little
         warm_ratio = warm / warm_little
         return [
-            ("app, cold (no item cache): first full screen, 10-fixture corpus (s)", f"{little:.3f}"),
+            (
+                "app, cold (no item cache): first full screen, 10-fixture corpus (s)",
+                f"{little:.3f}",
+            ),
             ("app, cold (no item cache): first full screen, large corpus (s)", f"{large:.3f}"),
-            ("app, cold: large / small (target <= 2x)", f"{ratio:.2f}x {'PASS' if ratio <= 2 else 'FAIL'}"),
-            ("app, warm (item cache, unchanged suite): 10-fixture corpus (s)", f"{warm_little:.3f}"),
+            (
+                "app, cold: large / small (target <= 2x)",
+                f"{ratio:.2f}x {'PASS' if ratio <= 2 else 'FAIL'}",
+            ),
+            (
+                "app, warm (item cache, unchanged suite): 10-fixture corpus (s)",
+                f"{warm_little:.3f}",
+            ),
             ("app, warm (item cache, unchanged suite): large corpus (s)", f"{warm:.3f}"),
-            ("app, warm: large / small (target <= 2x)", f"{warm_ratio:.2f}x {'PASS' if warm_ratio <= 2 else 'FAIL'}"),
+            (
+                "app, warm: large / small (target <= 2x)",
+                f"{warm_ratio:.2f}x {'PASS' if warm_ratio <= 2 else 'FAIL'}",
+            ),
             ("app: file changed on disk -> header updated (s)", f"{min(latencies):.3f}"),
         ]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--corpus", type=Path, default=None)
     args = parser.parse_args()
     for label, value in bench_app(args.corpus):

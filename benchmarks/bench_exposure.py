@@ -23,22 +23,86 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from voyage_tui.engine.git.exposure import compute_exposure
 from voyage_tui.engine.git.repo import open_repo
 from voyage_tui.engine.git.sha_check import check_shas
 from voyage_tui.engine.validation.suite import Suite
 
-WORDS = (
-    "cache invalidation retry budget token session parser migration schema rollback deadline "
-    "queue worker lock timeout handler request response payload checksum index shard replica "
-    "config flag feature toggle release branch commit review verdict boundary integration "
-    "endpoint client server socket buffer stream encoder decoder audit log metric alert ledger "
-    "invoice exporter importer tenant quota scheduler cron webhook signature nonce cursor page "
-    "offset window throttle backoff jitter breaker fallback canary shadow rollout drain"
-).split()
+WORDS = [
+    "cache",
+    "invalidation",
+    "retry",
+    "budget",
+    "token",
+    "session",
+    "parser",
+    "migration",
+    "schema",
+    "rollback",
+    "deadline",
+    "queue",
+    "worker",
+    "lock",
+    "timeout",
+    "handler",
+    "request",
+    "response",
+    "payload",
+    "checksum",
+    "index",
+    "shard",
+    "replica",
+    "config",
+    "flag",
+    "feature",
+    "toggle",
+    "release",
+    "branch",
+    "commit",
+    "review",
+    "verdict",
+    "boundary",
+    "integration",
+    "endpoint",
+    "client",
+    "server",
+    "socket",
+    "buffer",
+    "stream",
+    "encoder",
+    "decoder",
+    "audit",
+    "log",
+    "metric",
+    "alert",
+    "ledger",
+    "invoice",
+    "exporter",
+    "importer",
+    "tenant",
+    "quota",
+    "scheduler",
+    "cron",
+    "webhook",
+    "signature",
+    "nonce",
+    "cursor",
+    "page",
+    "offset",
+    "window",
+    "throttle",
+    "backoff",
+    "jitter",
+    "breaker",
+    "fallback",
+    "canary",
+    "shadow",
+    "rollout",
+    "drain",
+]
 CUSTODIANS = [("Cora Custodian", "cora@evals.example"), ("Dan Keeper", "dan@evals.example")]
 OTHERS = [(f"Dev {n}", f"dev{n}@agents.example") for n in range(8)]
 ENV = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
@@ -85,7 +149,9 @@ class _Stream:
         self.mark += 1
         self.when += 600
         ident = f"{who[0]} <{who[1]}> {self.when} +0000"
-        self.out.write(f"commit refs/heads/main\nmark :{self.mark}\nauthor {ident}\ncommitter {ident}\n".encode())
+        self.out.write(
+            f"commit refs/heads/main\nmark :{self.mark}\nauthor {ident}\ncommitter {ident}\n".encode()
+        )
         self._data(message.encode())
         if self.mark > 1:
             self.out.write(f"from :{self.mark - 1}\n".encode())
@@ -101,16 +167,22 @@ class _Stream:
             raise RuntimeError("git fast-import failed")
 
 
-def generate(root: Path, commits: int = 10_000, fixtures: int = 2_000, seed: int = 7) -> dict[str, object]:
+def generate(
+    root: Path, commits: int = 10_000, fixtures: int = 2_000, seed: int = 7
+) -> dict[str, object]:
     """Write the repository at `root` and check it out. Returns facts about it."""
     rng = random.Random(seed)
     root.mkdir(parents=True)
-    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True, env={**os.environ, **ENV})
+    subprocess.run(
+        ["git", "init", "-q", "-b", "main"], cwd=root, check=True, env={**os.environ, **ENV}
+    )
     ids = [f"f{n:05d}" for n in range(fixtures)]
     holdouts = set(ids[::10])
     texts = {i: _fixture(rng, i, i in holdouts) for i in ids}
     paths = {i: f"fixtures/bug-diagnosis/{i}/task.yaml" for i in ids}
-    bundle = [f"agent/prompts/p{n:02d}.md" for n in range(40)] + [f"agent/tools/t{n:02d}.py" for n in range(20)]
+    bundle = [f"agent/prompts/p{n:02d}.md" for n in range(40)] + [
+        f"agent/tools/t{n:02d}.py" for n in range(20)
+    ]
     source = [f"src/pkg{n % 20:02d}/mod{n:03d}.py" for n in range(400)]
 
     def body(lines: int) -> str:
@@ -161,12 +233,19 @@ def generate(root: Path, commits: int = 10_000, fixtures: int = 2_000, seed: int
             leaks += 1
         stream.commit(who, files, f"change {stream.mark + 1}")
     stream.close()
-    subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=root, check=True, env={**os.environ, **ENV})
+    subprocess.run(
+        ["git", "checkout", "-q", "-f", "main"], cwd=root, check=True, env={**os.environ, **ENV}
+    )
     marks = dict(
         line.split(" ", 1) for line in (root / ".git" / "marks").read_text().splitlines() if line
     )
-    return {"commits": stream.mark, "fixtures": fixtures, "holdouts": len(holdouts),
-            "marks": [sha.strip() for sha in marks.values()], "leaks": leaks}  # leaks: commits
+    return {
+        "commits": stream.mark,
+        "fixtures": fixtures,
+        "holdouts": len(holdouts),
+        "marks": [sha.strip() for sha in marks.values()],
+        "leaks": leaks,
+    }  # leaks: commits
 
 
 def _median(fn: Callable[[], object], runs: int = 3) -> float:
@@ -198,8 +277,11 @@ def bench_exposure(
 
         def bare_log() -> None:
             subprocess.run(
-                ["git", "log", "--name-only", "--no-renames"], cwd=root, check=True,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                ["git", "log", "--name-only", "--no-renames"],
+                cwd=root,
+                check=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
             )
 
         report = compute_exposure(suite.ws, items)  # warm the file cache for both
@@ -240,7 +322,9 @@ def bench_exposure(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_exposure", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.bench_exposure", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--commits", type=int, default=10_000)
     parser.add_argument("--fixtures", type=int, default=2_000)
     parser.add_argument("--keep", help="generate the repository here and leave it")

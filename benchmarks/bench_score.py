@@ -25,8 +25,9 @@ import json
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from voyage_tui.engine.formats.vocabulary import SEVERITIES
 from voyage_tui.engine.references.catalogue import parse_catalogue
@@ -70,13 +71,23 @@ def generate(folder: Path, findings: int, seed: int = 3) -> tuple[Path, Path]:
             run[reviewer].append({k: g[k] for k in ("file", "line", "rule_key", "severity")})
         elif roll < 0.70 and "dual_flaggable" in g:
             run[reviewer].append(
-                {"file": g["file"], "line": g["line"] + 1, "rule_key": g["dual_flaggable"], "severity": g["severity"]}
+                {
+                    "file": g["file"],
+                    "line": g["line"] + 1,
+                    "rule_key": g["dual_flaggable"],
+                    "severity": g["severity"],
+                }
             )
         elif 0.70 <= roll < 0.71:
             run[reviewer].append({"file": g["file"], "line": "bad", "rule_key": g["rule_key"]})
         else:
             run[reviewer].append(
-                {"file": g["file"] + ".bak", "line": g["line"], "rule_key": g["rule_key"], "severity": "MINOR"}
+                {
+                    "file": g["file"] + ".bak",
+                    "line": g["line"],
+                    "rule_key": g["rule_key"],
+                    "severity": "MINOR",
+                }
             )
     record = {
         "schema": "voyage-eval-gold/1",
@@ -133,8 +144,13 @@ def bench_score(quick: bool = False, repeat: int = 3) -> list[tuple[str, float]]
         small_s, _ = _best(lambda: score_run(sr, sg), repeat)
 
         def command() -> int:
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-                return score_cmd.run(["--gold", str(gold_path), "--run", str(run_path), "--format", "json"])
+            with (
+                contextlib.redirect_stdout(io.StringIO()),
+                contextlib.redirect_stderr(io.StringIO()),
+            ):
+                return score_cmd.run(
+                    ["--gold", str(gold_path), "--run", str(run_path), "--format", "json"]
+                )
 
         command_s, code = _best(command, repeat)
         assert code in (0, 1), code
@@ -143,14 +159,22 @@ def bench_score(quick: bool = False, repeat: int = 3) -> list[tuple[str, float]]
         (f"load gold + run ({n} findings each: read, decode, JSON)", load_s),
         (f"score {n}-finding run against {n}-finding gold (contract + matching)", score_s),
         (f"score {small:,} against {small:,} (the 10x smaller pair, same generator)", small_s),
-        (f"`voyage-tui score --format json` in-process ({n} each: load, gold checks, score, output)", command_s),
-        (f"(figures of the {n} run: tp {result.tp}, fp {result.fp}, fn {result.fn}, "
-         f"{len(result.invalid_findings)} invalid; seconds column: f1)", result.f1),
+        (
+            f"`voyage-tui score --format json` in-process ({n} each: load, gold checks, score, output)",
+            command_s,
+        ),
+        (
+            f"(figures of the {n} run: tp {result.tp}, fp {result.fp}, fn {result.fn}, "
+            f"{len(result.invalid_findings)} invalid; seconds column: f1)",
+            result.f1,
+        ),
     ]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="10,000 findings instead of 100,000")
     parser.add_argument("--repeat", type=int, default=3, help="best of N rounds (default 3)")
     args = parser.parse_args(argv)
@@ -160,10 +184,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label.ljust(width)}  {value:9.4f}" + ("" if label.startswith("(") else " s"))
     load_s, score_s, small_s = rows[0][1], rows[1][1], rows[2][1]
     print(f"{'score / load'.ljust(width)}  {score_s / load_s:9.2f} x")
-    print(f"{'score / score of the 10x smaller pair (10 if perfectly linear)'.ljust(width)}  {score_s / small_s:9.2f} x")
+    print(
+        f"{'score / score of the 10x smaller pair (10 if perfectly linear)'.ljust(width)}  {score_s / small_s:9.2f} x"
+    )
     big, small = (100_000, 10_000) if not args.quick else (10_000, 1_000)
-    print(f"{'microseconds per finding, big pair / small pair'.ljust(width)}  "
-          f"{score_s / big * 1e6:6.2f} / {small_s / small * 1e6:.2f}")
+    print(
+        f"{'microseconds per finding, big pair / small pair'.ljust(width)}  "
+        f"{score_s / big * 1e6:6.2f} / {small_s / small * 1e6:.2f}"
+    )
     return 0
 
 

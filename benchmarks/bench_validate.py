@@ -33,9 +33,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import yaml
 
@@ -302,7 +302,9 @@ def export_schemas(out: Path) -> dict[str, Path]:
     return schemas
 
 
-def jsonschema_groups(ws: Workspace, layout: Layout, schemas: dict[str, Path]) -> list[tuple[Path, list[str]]]:
+def jsonschema_groups(
+    ws: Workspace, layout: Layout, schemas: dict[str, Path]
+) -> list[tuple[Path, list[str]]]:
     tasks = [rel for rel in layout.tasks if not is_trajectory(ws, rel)]
     trajectories = [rel for rel in layout.tasks if is_trajectory(ws, rel)]
     runs = [rel for rel in layout.json_candidates if is_run(rel)]
@@ -316,7 +318,9 @@ def jsonschema_groups(ws: Workspace, layout: Layout, schemas: dict[str, Path]) -
     return [(schema, paths) for schema, paths in groups if paths]
 
 
-def run_jsonschema(cmd: list[str], corpus: Path, groups: list[tuple[Path, list[str]]]) -> tuple[float, list[str]]:
+def run_jsonschema(
+    cmd: list[str], corpus: Path, groups: list[tuple[Path, list[str]]]
+) -> tuple[float, list[str]]:
     """Seconds for all groups (one process each) and the failures, if any."""
     failures = []
     total = 0.0
@@ -343,7 +347,9 @@ def subset(paths: list[str], n: int) -> list[str]:
     return [paths[int(i * step)] for i in range(n)]
 
 
-def plan_jsonschema(cmd: list[str], corpus: Path, groups: list[tuple[Path, list[str]]]) -> JsonSchemaPlan:
+def plan_jsonschema(
+    cmd: list[str], corpus: Path, groups: list[tuple[Path, list[str]]]
+) -> JsonSchemaPlan:
     """Every file, unless that would take longer than JSONSCHEMA_BUDGET_S a round: then a
     deterministic JSONSCHEMA_SUBSET-file subset (the same share of every group), its per-file time
     scaled linearly to the whole corpus and the processes' start-up added once."""
@@ -412,7 +418,9 @@ class Edits:
 # --- the benchmark -----------------------------------------------------------------------------------
 
 
-def bench_validate(corpus: Path | None = None, *, repeat: int = 3, quick: bool = False) -> list[tuple[str, str]]:
+def bench_validate(
+    corpus: Path | None = None, *, repeat: int = 3, quick: bool = False
+) -> list[tuple[str, str]]:
     """Run every measure `repeat` times, interleaved; rows of (measure, 'seconds | ratio | target |
     result'). Without a corpus, one is generated into a temporary folder (10x smaller if quick)."""
     if corpus is None:
@@ -441,7 +449,11 @@ def bench_validate(corpus: Path | None = None, *, repeat: int = 3, quick: bool =
         journey_rel = load_references(ws).journey.path
         journey_abs = ws.abs(journey_rel)
         one_original = open(one_abs, "rb").read()
-        journey_original = open(journey_abs, "rb").read() if os.path.exists(journey_abs) else default_text("journey.md").encode()
+        journey_original = (
+            open(journey_abs, "rb").read()
+            if os.path.exists(journey_abs)
+            else default_text("journey.md").encode()
+        )
 
         empty = Path(tmp) / "empty-workspace"
         (empty / "fixtures").mkdir(parents=True)
@@ -464,10 +476,14 @@ def bench_validate(corpus: Path | None = None, *, repeat: int = 3, quick: bool =
                 scan_time.add(seconds)
 
                 suite = None
-                seconds, suite = _timed(lambda: Suite.open(str(corpus), use_git=False, parallel=True))
+                seconds, suite = _timed(
+                    lambda: Suite.open(str(corpus), use_git=False, parallel=True)
+                )
                 par.add(seconds)
                 suite = None
-                seconds, suite = _timed(lambda: Suite.open(str(corpus), use_git=False, parallel=False))
+                seconds, suite = _timed(
+                    lambda: Suite.open(str(corpus), use_git=False, parallel=False)
+                )
                 single.add(seconds)
                 assert isinstance(suite, Suite)
                 full_items = len(suite.items)
@@ -492,7 +508,9 @@ def bench_validate(corpus: Path | None = None, *, repeat: int = 3, quick: bool =
                     if touched != {one_rel}:
                         notes.append(f"revalidate([{one_rel}]) touched {len(touched)} paths")
                 # journey.md changed: every trajectory is re-checked.
-                edits.write(journey_abs, journey_original + f"\n<!-- benchmark edit {round_} -->\n".encode())
+                edits.write(
+                    journey_abs, journey_original + f"\n<!-- benchmark edit {round_} -->\n".encode()
+                )
                 seconds, touched = _timed(lambda: suite.revalidate([journey_rel]))
                 journey.add(seconds)
                 trajectories_touched = len(touched)
@@ -518,7 +536,13 @@ def bench_validate(corpus: Path | None = None, *, repeat: int = 3, quick: bool =
         "reference",
         "",
     )
-    row("file listing (`scan`), part of validate, not of the floor", _s(scan_time.value), f"{scan_time.value / floor_s:.2f}x floor", "", "info")
+    row(
+        "file listing (`scan`), part of validate, not of the floor",
+        _s(scan_time.value),
+        f"{scan_time.value / floor_s:.2f}x floor",
+        "",
+        "info",
+    )
     row(
         "validate in-process, `parallel=True` (as the CLI)"
         + ("" if forked else " (did not fork: fewer than 2,000 fixtures or one core)"),
@@ -539,7 +563,8 @@ def bench_validate(corpus: Path | None = None, *, repeat: int = 3, quick: bool =
         _s(wall.value),
         f"{wall.value / floor_s:.2f}x floor",
         f"< {CLI_WALL_TARGET_S} s (issue 2)",
-        _verdict(wall.value < CLI_WALL_TARGET_S) + ("" if exit_codes == {0} else f" (exit {sorted(exit_codes)})"),
+        _verdict(wall.value < CLI_WALL_TARGET_S)
+        + ("" if exit_codes == {0} else f" (exit {sorted(exit_codes)})"),
     )
     row(
         "`voyage-tui validate` on an empty workspace: start-up and imports only",
@@ -598,9 +623,15 @@ def bench_validate(corpus: Path | None = None, *, repeat: int = 3, quick: bool =
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("corpus", nargs="?", type=Path, help="a generated corpus (default: generate one)")
-    parser.add_argument("--repeat", type=int, default=3, help="rounds; each time is the best of them")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "corpus", nargs="?", type=Path, help="a generated corpus (default: generate one)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="rounds; each time is the best of them"
+    )
     parser.add_argument("--quick", action="store_true", help="generate a 10x smaller corpus")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="voyage-bench-") as tmp:

@@ -18,12 +18,54 @@ from voyage_tui.engine.references.journey import parse_journey
 from voyage_tui.engine.references.loaded import default_text
 from voyage_tui.engine.scoring.verdict import compute_verdict
 
-WORDS = (
-    "cache invalidation retry budget token session parser migration schema rollback deadline "
-    "queue worker lock timeout handler request response payload checksum index shard replica "
-    "config flag feature toggle release branch commit review verdict boundary integration "
-    "endpoint client server socket buffer stream encoder decoder audit log metric alert"
-).split()
+WORDS = [
+    "cache",
+    "invalidation",
+    "retry",
+    "budget",
+    "token",
+    "session",
+    "parser",
+    "migration",
+    "schema",
+    "rollback",
+    "deadline",
+    "queue",
+    "worker",
+    "lock",
+    "timeout",
+    "handler",
+    "request",
+    "response",
+    "payload",
+    "checksum",
+    "index",
+    "shard",
+    "replica",
+    "config",
+    "flag",
+    "feature",
+    "toggle",
+    "release",
+    "branch",
+    "commit",
+    "review",
+    "verdict",
+    "boundary",
+    "integration",
+    "endpoint",
+    "client",
+    "server",
+    "socket",
+    "buffer",
+    "stream",
+    "encoder",
+    "decoder",
+    "audit",
+    "log",
+    "metric",
+    "alert",
+]
 
 
 def sentence(rng: random.Random, n: int) -> str:
@@ -65,9 +107,14 @@ def trajectory_yaml(rng: random.Random, fixture_id: str, phases: list[str], path
     if path == "full":
         chosen = phases
     else:
-        chosen = sorted(rng.sample(phases, rng.randint(3, len(phases) - 1)), key=lambda p: int(p.split(":")[0]))
+        chosen = sorted(
+            rng.sample(phases, rng.randint(3, len(phases) - 1)), key=lambda p: int(p.split(":")[0])
+        )
     skipped = [p for p in phases if p not in chosen]
-    gates = [f"gate-{n}: {sentence(rng, 4).rstrip('.')}: {rng.choice(['pass', 'conditional'])}" for n in range(1, 6)]
+    gates = [
+        f"gate-{n}: {sentence(rng, 4).rstrip('.')}: {rng.choice(['pass', 'conditional'])}"
+        for n in range(1, 6)
+    ]
     lines = [
         "kind: trajectory",
         f"id: {fixture_id}",
@@ -81,7 +128,9 @@ def trajectory_yaml(rng: random.Random, fixture_id: str, phases: list[str], path
         "routing_selected: security-review, api-compat",
     ]
     if skipped:
-        lines.append(f"skipped_phases: {json.dumps(' | '.join(f'{p}: not needed for this change' for p in skipped))}")
+        lines.append(
+            f"skipped_phases: {json.dumps(' | '.join(f'{p}: not needed for this change' for p in skipped))}"
+        )
     if path == "full":
         lines.append(f"final_head_sha: {rng.getrandbits(160):040x}")
     return "\n".join(lines) + "\n"
@@ -110,12 +159,21 @@ def gold_record(rng: random.Random, keys: list[str], n: int) -> dict[str, object
     }
 
 
-def run_payloads(rng: random.Random, gold: dict[str, object], keys: list[str]) -> list[dict[str, object]]:
+def run_payloads(
+    rng: random.Random, gold: dict[str, object], keys: list[str]
+) -> list[dict[str, object]]:
     findings = [dict(f) for f in gold["findings"] if rng.random() < 0.8]  # type: ignore[union-attr]
     for f in findings:
         f.pop("owner_reviewer", None)
     for _ in range(rng.randint(0, 3)):
-        findings.append({"file": "src/extra.js", "line": rng.randint(1, 99), "rule_key": rng.choice(keys), "severity": "MINOR"})
+        findings.append(
+            {
+                "file": "src/extra.js",
+                "line": rng.randint(1, 99),
+                "rule_key": rng.choice(keys),
+                "severity": "MINOR",
+            }
+        )
     half = len(findings) // 2
     return [
         {"reviewer": "conformance", "findings": findings[:half]},
@@ -154,7 +212,9 @@ def generate(out: Path, tasks: int, trajectories: int, gold: int, seed: int = 7)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("out", type=Path)
     parser.add_argument("--tasks", type=int, default=10_000)
     parser.add_argument("--trajectories", type=int, default=1_000)

@@ -25,8 +25,9 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from benchmarks.bench_validate import describe_corpus, generate_corpus, load_average, markdown_table
 
@@ -67,7 +68,10 @@ def machine_facts() -> list[tuple[str, str]]:
         ("cores", f"{os.cpu_count()} ({usable} usable by this process)"),
         ("OS", f"{platform.system()} {platform.release()}"),
         ("Python", f"{platform.python_implementation()} {platform.python_version()}"),
-        ("PyYAML", f"{yaml.__version__}, libyaml {'present' if yaml.__with_libyaml__ else 'ABSENT (pure-Python loader)'}"),
+        (
+            "PyYAML",
+            f"{yaml.__version__}, libyaml {'present' if yaml.__with_libyaml__ else 'ABSENT (pure-Python loader)'}",
+        ),
         ("pydantic", pydantic_version),
     ]
 
@@ -122,9 +126,11 @@ def run_all(corpus: Path, quick: bool, repeat: int) -> tuple[list[str], bool]:
                 sections.append(f"{title}\n\nskipped: benchmarks/{module_name}.py is not present")
             continue
         except AttributeError:
-            sections.append(f"{title}\n\nskipped: benchmarks/{module_name}.py has no {function_name}()")
+            sections.append(
+                f"{title}\n\nskipped: benchmarks/{module_name}.py has no {function_name}()"
+            )
             continue
-        except Exception:  # noqa: BLE001
+        except Exception:
             ok = False
             sections.append(f"{title}\n\nFAILED to import:\n\n```\n{traceback.format_exc()}```")
             continue
@@ -132,7 +138,7 @@ def run_all(corpus: Path, quick: bool, repeat: int) -> tuple[list[str], bool]:
         start = time.perf_counter()
         try:
             rows = call_benchmark(fn, corpus, quick, repeat)
-        except Exception:  # noqa: BLE001 - one broken benchmark must not hide the others
+        except Exception:
             ok = False
             sections.append(f"{title}\n\nFAILED:\n\n```\n{traceback.format_exc()}```")
             continue
@@ -146,10 +152,16 @@ def run_all(corpus: Path, quick: bool, repeat: int) -> tuple[list[str], bool]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--corpus", type=Path, help="a generated corpus (default: generate one)")
-    parser.add_argument("--quick", action="store_true", help="generate a 10x smaller corpus (smoke run)")
-    parser.add_argument("--repeat", type=int, default=3, help="rounds; each time is the best of them")
+    parser.add_argument(
+        "--quick", action="store_true", help="generate a 10x smaller corpus (smoke run)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="rounds; each time is the best of them"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="voyage-bench-") as tmp:
         if args.corpus is not None:
@@ -164,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
             + (" (generated, --quick)" if args.quick and args.corpus is None else "")
             + (" (generated)" if not args.quick and args.corpus is None else "")
         )
-        header.append(f"- rounds: {args.repeat} (each time is the best of them, all measured in this run)")
+        header.append(
+            f"- rounds: {args.repeat} (each time is the best of them, all measured in this run)"
+        )
         load_before = load_average()
         sections, ok = run_all(corpus, args.quick, args.repeat)
         header.append(f"- load average (1 min): {load_before} before, {load_average()} after")

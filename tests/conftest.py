@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -49,7 +49,9 @@ def make_workspace(tmp_path: Path) -> MakeWorkspace:
         all_files: dict[str, str | bytes] = {}
         if coverage:
             all_files["fixtures/adversarial/adv-1/task.yaml"] = task_yaml("adv-1", "adversarial")
-            all_files["fixtures/no-change-needed/ncn-1/task.yaml"] = task_yaml("ncn-1", "no-change-needed")
+            all_files["fixtures/no-change-needed/ncn-1/task.yaml"] = task_yaml(
+                "ncn-1", "no-change-needed"
+            )
         all_files.update(files or {})
         for rel, content in all_files.items():
             path = root / rel

@@ -98,7 +98,11 @@ def test_exit_2_for_a_missing_path(tmp_path, capsys):
     assert "no such file or folder" in err
 
 
-@pytest.mark.parametrize("argv", [["--bogus"], ["--format", "xml"], ["a", "b"]], ids=["unknown-flag", "bad-format", "two-paths"])
+@pytest.mark.parametrize(
+    "argv",
+    [["--bogus"], ["--format", "xml"], ["a", "b"]],
+    ids=["unknown-flag", "bad-format", "two-paths"],
+)
 def test_exit_2_for_a_usage_error(make_workspace, capsys, argv):
     root = make_workspace({T: task_yaml("t1")})
     code, out, err = cli(["validate", str(root), *argv], capsys)
@@ -143,13 +147,18 @@ def test_json_shape_is_exactly_spec_6(make_workspace, capsys):
     assert summary["files"] == 5
     for d in payload["diagnostics"]:
         assert set(d) == {"path", "line", "column", "severity", "code", "message"}
-        assert isinstance(d["path"], str) and not d["path"].startswith("/") and "\\" not in d["path"]
+        assert (
+            isinstance(d["path"], str) and not d["path"].startswith("/") and "\\" not in d["path"]
+        )
         assert d["line"] is None or (type(d["line"]) is int and d["line"] >= 1)
         assert d["column"] is None or (type(d["column"]) is int and d["column"] >= 1)
         assert d["severity"] in ("error", "warning", "info")
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", d["code"])
         assert isinstance(d["message"], str) and d["message"]
-    by_severity = {s: sum(1 for d in payload["diagnostics"] if d["severity"] == s) for s in ("error", "warning", "info")}
+    by_severity = {
+        s: sum(1 for d in payload["diagnostics"] if d["severity"] == s)
+        for s in ("error", "warning", "info")
+    }
     assert (summary["errors"], summary["warnings"], summary["infos"]) == (
         by_severity["error"],
         by_severity["warning"],
@@ -169,7 +178,9 @@ def test_json_is_sorted_by_path_line_column(make_workspace, capsys):
     root = make_workspace(
         {
             T: task_yaml("t2", extra="grond_truth: x\nvisibilty: public\n"),
-            "fixtures/adversarial/adv-2/task.yaml": task_yaml("adv-2", "adversarial").replace("unit", "unti"),
+            "fixtures/adversarial/adv-2/task.yaml": task_yaml("adv-2", "adversarial").replace(
+                "unit", "unti"
+            ),
         }
     )
     diagnostics = as_json(root, capsys)["diagnostics"]
@@ -229,25 +240,35 @@ def test_github_escapes_newlines_and_separators(make_workspace, capsys, monkeypa
 def test_text_reads_like_a_compiler(make_workspace, capsys):
     root = make_workspace(
         {
-            T: task_yaml("t1").replace("class: bug-diagnosis", "class: bug-diagnosys") + "grond_truth: x\n",
+            T: task_yaml("t1").replace("class: bug-diagnosis", "class: bug-diagnosys")
+            + "grond_truth: x\n",
             "fixtures/bug-diagnosis/t2/task.yaml": task_yaml("t3"),
         }
     )
     code, out, _ = cli(["validate", str(root), "--no-git", "--format", "text"], capsys)
     assert code == 1
     lines = out.rstrip("\n").split("\n")
-    summary_at = next(i for i, line in enumerate(lines) if re.fullmatch(r"\d+ files? checked: .*", line))
+    summary_at = next(
+        i for i, line in enumerate(lines) if re.fullmatch(r"\d+ files? checked: .*", line)
+    )
     # The summary, then the coverage, come last.
     assert lines[summary_at] == "4 files checked: 2 errors, 1 warning, 4 infos"
     assert lines[summary_at + 1] == "coverage:"
-    assert [line.split()[0] for line in lines[summary_at + 2 :]] == ["classes", "boundaries", "visibility", "trajectories"]
+    assert [line.split()[0] for line in lines[summary_at + 2 :]] == [
+        "classes",
+        "boundaries",
+        "visibility",
+        "trajectories",
+    ]
     assert "bug-diagnosis 1" in lines[summary_at + 2] and "adversarial 1" in lines[summary_at + 2]
     # Before it: one group per file, separated by a blank line.
     body = lines[: summary_at - 1]
     assert lines[summary_at - 1] == ""
     groups = "\n".join(body).split("\n\n")
     paths = []
-    pattern = re.compile(r"^(?P<path>[^:]+)(?::(?P<line>\d+)(?::(?P<col>\d+))?)?: (?P<sev>error|warning|info) (?P<code>[a-z0-9-]+): (?P<msg>.+)$")
+    pattern = re.compile(
+        r"^(?P<path>[^:]+)(?::(?P<line>\d+)(?::(?P<col>\d+))?)?: (?P<sev>error|warning|info) (?P<code>[a-z0-9-]+): (?P<msg>.+)$"
+    )
     for group in groups:
         matches = [pattern.match(line) for line in group.split("\n")]
         assert all(matches), group
@@ -297,8 +318,10 @@ def test_discovery_stops_at_the_nearest_voyage_toml(make_workspace, capsys):
     root = make_workspace({T: task_yaml("t1")})
     inner = root / "nested" / "evals"
     (inner / "fixtures/no-change-needed/n1").mkdir(parents=True)
-    (inner / "voyage.toml").write_text("[paths]\nfixtures = \"fixtures\"\n", encoding="utf-8")
-    (inner / "fixtures/no-change-needed/n1/task.yaml").write_text(task_yaml("n1", "no-change-needed"), encoding="utf-8")
+    (inner / "voyage.toml").write_text('[paths]\nfixtures = "fixtures"\n', encoding="utf-8")
+    (inner / "fixtures/no-change-needed/n1/task.yaml").write_text(
+        task_yaml("n1", "no-change-needed"), encoding="utf-8"
+    )
     payload = as_json(inner / "fixtures", capsys)
     assert payload["workspace"] == str(inner)
     assert payload["summary"]["files"] == 1
@@ -312,7 +335,7 @@ def test_unknown_voyage_toml_key_is_a_diagnostic_with_its_line(make_workspace, c
     root = make_workspace(
         {
             T: task_yaml("t1"),
-            "voyage.toml": "[paths]\nfixtures = \"fixtures\"\n\n[limits]\nmax_bytes = 10\n",
+            "voyage.toml": '[paths]\nfixtures = "fixtures"\n\n[limits]\nmax_bytes = 10\n',
         }
     )
     payload = as_json(root, capsys)
@@ -326,7 +349,7 @@ def test_unknown_voyage_toml_key_is_a_diagnostic_with_its_line(make_workspace, c
 def test_voyage_toml_paths_move_the_fixtures(make_workspace, capsys):
     root = make_workspace({})
     shutil.rmtree(root / "fixtures")
-    (root / "voyage.toml").write_text("[paths]\nfixtures = \"suite\"\n", encoding="utf-8")
+    (root / "voyage.toml").write_text('[paths]\nfixtures = "suite"\n', encoding="utf-8")
     (root / "suite/bug-diagnosis/t1").mkdir(parents=True)
     (root / "suite/bug-diagnosis/t1/task.yaml").write_text(task_yaml("t2"), encoding="utf-8")
     payload = as_json(root, capsys)
@@ -362,12 +385,20 @@ def test_a_workspace_journey_replaces_the_default_completely(make_workspace, cap
     found = {(d["code"], d["line"], d["column"]) for d in payload["diagnostics"] if d["path"] == TR}
     # `3: Design and planning` is a phase only the default journey has.
     assert ("phase-name-mismatch", 5, 37) in found
-    message = next(d["message"] for d in payload["diagnostics"] if d["code"] == "phase-name-mismatch")
+    message = next(
+        d["message"] for d in payload["diagnostics"] if d["code"] == "phase-name-mismatch"
+    )
     assert "references/journey.md" in message and "'Build'" in message
-    assert not any(d["code"] == "reference-default" and d["path"] == "references/journey.md" for d in payload["diagnostics"])
+    assert not any(
+        d["code"] == "reference-default" and d["path"] == "references/journey.md"
+        for d in payload["diagnostics"]
+    )
 
     # Gates come from the file too: gate-3..5 of the default are unknown here.
-    (root / TR).write_text(TRAJECTORY.replace("gate-1: scope agreed: pass", "gate-3: review clean: pass"), encoding="utf-8")
+    (root / TR).write_text(
+        TRAJECTORY.replace("gate-1: scope agreed: pass", "gate-3: review clean: pass"),
+        encoding="utf-8",
+    )
     payload = as_json(root, capsys)
     gate = next(d for d in payload["diagnostics"] if d["code"] == "unknown-gate")
     assert "gate-1, gate-2" in gate["message"] and "gate-3" in gate["message"]
@@ -375,7 +406,12 @@ def test_a_workspace_journey_replaces_the_default_completely(make_workspace, cap
 
 @pytest.mark.parametrize(
     "heading",
-    ["## 1. Intake and provenance", "## 1: Intake and provenance", "### Phase 1: Intake and provenance", "# 1. Intake and provenance"],
+    [
+        "## 1. Intake and provenance",
+        "## 1: Intake and provenance",
+        "### Phase 1: Intake and provenance",
+        "# 1. Intake and provenance",
+    ],
 )
 def test_journey_heading_forms(make_workspace, heading):
     root = make_workspace(
@@ -413,11 +449,25 @@ def test_rule_catalogue_from_yaml_json_and_js(make_workspace, capsys, rel):
         "description": "Two findings.",
         "expected_verdict": "BLOCK",
         "findings": [
-            {"file": "a.py", "line": 3, "rule_key": "SEC-001", "severity": "BLOCKER", "owner_reviewer": "correctness"},
-            {"file": "b.py", "line": 0, "rule_key": "NOT-A-KEY", "severity": "MINOR", "owner_reviewer": "conformance"},
+            {
+                "file": "a.py",
+                "line": 3,
+                "rule_key": "SEC-001",
+                "severity": "BLOCKER",
+                "owner_reviewer": "correctness",
+            },
+            {
+                "file": "b.py",
+                "line": 0,
+                "rule_key": "NOT-A-KEY",
+                "severity": "MINOR",
+                "owner_reviewer": "conformance",
+            },
         ],
     }
-    root = make_workspace({T: task_yaml("t1"), rel: CATALOGUES[rel], "gold/g.json": json.dumps(gold, indent=2)})
+    root = make_workspace(
+        {T: task_yaml("t1"), rel: CATALOGUES[rel], "gold/g.json": json.dumps(gold, indent=2)}
+    )
     suite = Suite.open(root, use_git=False)
     assert suite.refs.catalogue.path == rel and not suite.refs.catalogue.is_default
     assert suite.refs.catalogue.value.keys == ("SEC-001", "STYLE-002")
@@ -428,10 +478,16 @@ def test_rule_catalogue_from_yaml_json_and_js(make_workspace, capsys, rel):
 
 
 def test_reference_default_infos_name_each_default_in_use(make_workspace, capsys):
-    root = make_workspace({T: task_yaml("t1"), "rubric.md": "## Correctness\n\n- 1: wrong\n- 5: right\n"})
+    root = make_workspace(
+        {T: task_yaml("t1"), "rubric.md": "## Correctness\n\n- 1: wrong\n- 5: right\n"}
+    )
     payload = as_json(root, capsys)
     infos = {d["path"]: d for d in payload["diagnostics"] if d["code"] == "reference-default"}
-    assert set(infos) == {"references/journey.md", "references/routing-table.md", "references/rule-catalogue.yaml"}
+    assert set(infos) == {
+        "references/journey.md",
+        "references/routing-table.md",
+        "references/rule-catalogue.yaml",
+    }
     for d in infos.values():
         assert d["severity"] == "info" and d["line"] is None
         assert "default" in d["message"] and "shipped with voyage-tui" in d["message"]
@@ -442,7 +498,11 @@ def test_an_unreadable_reference_falls_back_to_the_default_and_says_so(make_work
     root = make_workspace({T: task_yaml("t1")})
     (root / "references/journey.md").mkdir(parents=True)
     payload = as_json(root, capsys)
-    found = {(d["code"], d["severity"]) for d in payload["diagnostics"] if d["path"] == "references/journey.md"}
+    found = {
+        (d["code"], d["severity"])
+        for d in payload["diagnostics"]
+        if d["path"] == "references/journey.md"
+    }
     assert found == {("not-a-regular-file", "error"), ("reference-default", "info")}
 
 
@@ -510,7 +570,10 @@ def test_revalidate_after_adding_the_missing_coverage_class(make_workspace):
     root = make_workspace({T: task_yaml("t1")}, coverage=False)
     suite = Suite.open(root, use_git=False)
     assert "adversarial-coverage" in codes(suite.diagnostics())
-    for rel, cls in (("fixtures/adversarial/a1/task.yaml", "adversarial"), ("fixtures/no-change-needed/n1/task.yaml", "no-change-needed")):
+    for rel, cls in (
+        ("fixtures/adversarial/a1/task.yaml", "adversarial"),
+        ("fixtures/no-change-needed/n1/task.yaml", "no-change-needed"),
+    ):
         (root / rel).parent.mkdir(parents=True)
         (root / rel).write_text(task_yaml(rel.split("/")[2], cls), encoding="utf-8")
         suite.revalidate([rel])
@@ -523,12 +586,18 @@ def test_revalidate_after_changing_journey_md(live):
     assert [d.code for d in suite.diagnostics() if d.path == TR] == []
     journey = root / "references/journey.md"
     journey.parent.mkdir()
-    journey.write_text("## Phases\n\n1. Intake and provenance\n2. Build\n3. Design and planning\n", encoding="utf-8")
+    journey.write_text(
+        "## Phases\n\n1. Intake and provenance\n2. Build\n3. Design and planning\n",
+        encoding="utf-8",
+    )
     touched = suite.revalidate(["references/journey.md"])
     assert TR in touched
     assert [d.code for d in suite.diagnostics() if d.path == TR] == ["unknown-phase"]
     _same_as_fresh(suite, root)
-    journey.write_text("## Phases\n\n1. Intake and provenance\n3. Design and planning\n4. Implementation\n", encoding="utf-8")
+    journey.write_text(
+        "## Phases\n\n1. Intake and provenance\n3. Design and planning\n4. Implementation\n",
+        encoding="utf-8",
+    )
     suite.revalidate(["references/journey.md"])
     _same_as_fresh(suite, root)
     journey.unlink()
@@ -538,7 +607,9 @@ def test_revalidate_after_changing_journey_md(live):
 
 def test_revalidate_after_creating_a_context_file(live):
     suite, root = live
-    (root / "fixtures/bug-diagnosis/t1/notes.md").write_text("The helper is in src/paging.py.\n", encoding="utf-8")
+    (root / "fixtures/bug-diagnosis/t1/notes.md").write_text(
+        "The helper is in src/paging.py.\n", encoding="utf-8"
+    )
     touched = suite.revalidate(["fixtures/bug-diagnosis/t1/notes.md"])
     assert T in touched
     assert [d for d in suite.diagnostics() if d.path == T] == []
@@ -559,7 +630,9 @@ def test_revalidate_after_changing_voyage_toml(live):
 
 def test_revalidate_after_changing_the_rubric(live):
     suite, root = live
-    (root / T).write_text(task_yaml("t1", extra="scoring_notes:\n  clarity: reads well\n"), encoding="utf-8")
+    (root / T).write_text(
+        task_yaml("t1", extra="scoring_notes:\n  clarity: reads well\n"), encoding="utf-8"
+    )
     suite.revalidate([T])
     assert "unknown-dimension" in codes(suite.diagnostics())
     (root / "rubric.md").write_text("## Clarity\n\n- 1: muddled\n- 5: clear\n", encoding="utf-8")

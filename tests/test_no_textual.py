@@ -49,7 +49,9 @@ GOLD = {
 RUN = [
     {
         "reviewer": "correctness",
-        "findings": [{"file": "src/auth.py", "line": 12, "rule_key": "SEC-001", "severity": "BLOCKER"}],
+        "findings": [
+            {"file": "src/auth.py", "line": 12, "rule_key": "SEC-001", "severity": "BLOCKER"}
+        ],
     }
 ]
 
@@ -94,7 +96,9 @@ def test_validate_formats_load_no_textual_module(workspace: Path, fmt: str) -> N
     assert result["textual"] == []
 
 
-@pytest.mark.skipif(not SAMPLE_FIXTURES.is_dir(), reason="the sample workspace fixtures/ is not there")
+@pytest.mark.skipif(
+    not SAMPLE_FIXTURES.is_dir(), reason="the sample workspace fixtures/ is not there"
+)
 def test_validate_on_the_sample_workspace_loads_no_textual_module() -> None:
     result = probe(["validate", str(SAMPLE_FIXTURES), "--no-git"])
     assert result["code"] in (0, 1)
@@ -129,7 +133,11 @@ def test_schema_loads_no_textual_module(kind: str) -> None:
 def test_the_probe_would_see_textual_if_it_were_loaded() -> None:
     """The check is not vacuous: importing Textual in the same way is noticed."""
     proc = subprocess.run(
-        [sys.executable, "-c", "import sys, textual; print(any(m == 'textual' for m in sys.modules))"],
+        [
+            sys.executable,
+            "-c",
+            "import sys, textual; print(any(m == 'textual' for m in sys.modules))",
+        ],
         capture_output=True,
         text=True,
         timeout=60,

@@ -12,7 +12,7 @@ import json
 import os
 import re
 from collections import Counter, defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -90,7 +90,12 @@ def test_sample_uses_its_own_reference_files(suite):
     assert suite.refs.routing_table.path == "fixtures/references/routing-table.md"
     assert suite.refs.catalogue.path == "fixtures/references/rule-catalogue.yaml"
     assert suite.refs.rubric.path == "fixtures/rubric.md"
-    for loaded in (suite.refs.journey, suite.refs.rubric, suite.refs.catalogue, suite.refs.routing_table):
+    for loaded in (
+        suite.refs.journey,
+        suite.refs.rubric,
+        suite.refs.catalogue,
+        suite.refs.routing_table,
+    ):
         assert not loaded.is_default, loaded.path
 
 
@@ -107,7 +112,11 @@ def test_references_keep_the_default_names(suite):
     rubric = suite.refs.rubric.value
     assert [d.name for d in rubric.dimensions] == [d.name for d in default_rubric.dimensions]
     assert [d.name for d in rubric.dimensions] == [
-        "correctness", "verification", "scope", "evidence", "communication"
+        "correctness",
+        "verification",
+        "scope",
+        "evidence",
+        "communication",
     ]
     assert all(d.scale == (1, 2, 3, 4, 5) for d in rubric.dimensions)
 
@@ -145,7 +154,9 @@ def test_trajectories_give_a_reason_for_every_skip(suite):
         data = _load(item.path)
         for field in ("skipped_phases", "skipped_gates"):
             for entry in filter(None, (e.strip() for e in (data.get(field) or "").split("|"))):
-                reason = entry.split(":", 2)[-1] if field == "skipped_phases" else entry.split(":", 1)[1]
+                reason = (
+                    entry.split(":", 2)[-1] if field == "skipped_phases" else entry.split(":", 1)[1]
+                )
                 assert reason.strip(), f"{item.path}: {field} entry {entry!r} has no reason"
         assert "routing_selected" in data and "routing_skipped" in data, item.path
 
@@ -257,7 +268,7 @@ def test_rating_files_parse_with_the_spec_fields(suite, rater):
     records = _rating_lines(f"{rater}.jsonl")
     assert len(records) >= 5
     for record in records:
-        assert RATING_FIELDS <= set(record), record
+        assert set(record) >= RATING_FIELDS, record
         RatingRecord.model_validate(record)
         assert record["rater"] == rater
         assert (record["fixture_id"], record["run_id"]) in runs
@@ -267,7 +278,7 @@ def test_rating_files_parse_with_the_spec_fields(suite, rater):
         assert isinstance(record["duration_s"], (int, float)) and record["duration_s"] > 0
         assert record["rated_at"].endswith("Z")
         stamp = datetime.fromisoformat(record["rated_at"].replace("Z", "+00:00"))
-        assert stamp.utcoffset() == timezone.utc.utcoffset(None)
+        assert stamp.utcoffset() == UTC.utcoffset(None)
     stamps = [r["rated_at"] for r in records]
     assert stamps == sorted(stamps), "records are appended in time order"
 

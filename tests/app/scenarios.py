@@ -4,9 +4,9 @@ and by `screenshots/make_screenshots.py`, so the README shows exactly what the t
 from __future__ import annotations
 
 import shutil
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Awaitable, Callable
 
 from textual.pilot import Pilot
 
@@ -78,7 +78,9 @@ async def open_editor(pilot: Pilot, path: str) -> EditorScreen:
     await select(pilot, path)
     await pilot.press("e")
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.opened is not None)
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.opened is not None
+    )
     editor: EditorScreen = app.screen  # type: ignore[assignment]
     editor.text_area.cursor_blink = False
     await wait_for(pilot, lambda: bool(editor.diagnostics))
@@ -171,7 +173,11 @@ def _diff_steps(run: str) -> Callable[[Pilot], Awaitable[None]]:
     async def steps(pilot: Pilot) -> None:
         from voyage_tui.app.screens.diff import DiffScreen
 
-        await _open_review(pilot, DiffScreen(GOLD, f"fixtures/gold/jwt-auth/runs/{run}.json"), lambda s: s.scored is not None)  # type: ignore[attr-defined]
+        await _open_review(
+            pilot,
+            DiffScreen(GOLD, f"fixtures/gold/jwt-auth/runs/{run}.json"),
+            lambda s: s.scored is not None,
+        )  # type: ignore[attr-defined]
 
     return steps
 
@@ -188,7 +194,9 @@ async def _row_detail(pilot: Pilot) -> None:
 
     await _diff_steps("run-two-reviewers")(pilot)
     listing = pilot.app.screen.query_one(DiffList)
-    listing.highlighted = next(i for i, r in enumerate(listing.rows) if r is not None and r.rule_key == "jwt-weak-secret")
+    listing.highlighted = next(
+        i for i, r in enumerate(listing.rows) if r is not None and r.rule_key == "jwt-weak-secret"
+    )
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, RowDetailScreen))
     await settled(pilot)
@@ -203,14 +211,22 @@ async def _runs(pilot: Pilot) -> None:
 async def _compare(pilot: Pilot) -> None:
     from voyage_tui.app.screens.compare import CompareScreen
 
-    screen = CompareScreen(GOLD, "fixtures/gold/jwt-auth/runs/run-downgraded.json", "fixtures/gold/jwt-auth/runs/run-perfect.json")
+    screen = CompareScreen(
+        GOLD,
+        "fixtures/gold/jwt-auth/runs/run-downgraded.json",
+        "fixtures/gold/jwt-auth/runs/run-perfect.json",
+    )
     await _open_review(pilot, screen, lambda s: s.comparison is not None)  # type: ignore[attr-defined]
 
 
 async def _compare_misses(pilot: Pilot) -> None:
     from voyage_tui.app.screens.compare import CompareScreen
 
-    screen = CompareScreen(GOLD, "fixtures/gold/jwt-auth/runs/run-invents.json", "fixtures/gold/jwt-auth/runs/run-misses.json")
+    screen = CompareScreen(
+        GOLD,
+        "fixtures/gold/jwt-auth/runs/run-invents.json",
+        "fixtures/gold/jwt-auth/runs/run-misses.json",
+    )
     await _open_review(pilot, screen, lambda s: s.comparison is not None)  # type: ignore[attr-defined]
 
 
@@ -222,16 +238,50 @@ SCENARIOS: list[Scenario] = [
     Scenario("detail-gold-run", "A recorded run beside a gold file", _gold_run),
     Scenario("detail-agent-run", "An agent run waiting to be rated", _agent_run),
     Scenario("editor-errors", "Editor with errors marked", _editor_errors, prepare=break_fixture),
-    Scenario("editor-conflict", "Save refused: the file changed on disk", _conflict, prepare=break_fixture),
+    Scenario(
+        "editor-conflict",
+        "Save refused: the file changed on disk",
+        _conflict,
+        prepare=break_fixture,
+    ),
     Scenario("help", "Help for the focused widget (F1)", _help),
     Scenario("browser-80x24", "The browser at 80x24", _small, size=(80, 24)),
-    *[Scenario(f"diff-{run}", f"Gold vs {run}", _diff_steps(run), tags=("review",)) for run in GOLD_RUNS],
-    Scenario("diff-grouped", "Diff grouped by file, at the next difference", _diff_grouped_missed, tags=("review",)),
-    Scenario("diff-row-detail", "A diff row in full, with the source around it", _row_detail, tags=("review",)),
+    *[
+        Scenario(f"diff-{run}", f"Gold vs {run}", _diff_steps(run), tags=("review",))
+        for run in GOLD_RUNS
+    ],
+    Scenario(
+        "diff-grouped",
+        "Diff grouped by file, at the next difference",
+        _diff_grouped_missed,
+        tags=("review",),
+    ),
+    Scenario(
+        "diff-row-detail",
+        "A diff row in full, with the source around it",
+        _row_detail,
+        tags=("review",),
+    ),
     Scenario("runs", "Every run of a gold file, ranked by F1", _runs, tags=("review",)),
-    Scenario("compare-regression", "Run against run: a BLOCK -> ALLOW regression", _compare, tags=("review",)),
-    Scenario("compare", "Run against run: keys gained, spurious keys added", _compare_misses, tags=("review",)),
-    Scenario("diff-80x24", "The diff at 80x24", _diff_steps("run-invents"), size=(80, 24), tags=("review",)),
+    Scenario(
+        "compare-regression",
+        "Run against run: a BLOCK -> ALLOW regression",
+        _compare,
+        tags=("review",),
+    ),
+    Scenario(
+        "compare",
+        "Run against run: keys gained, spurious keys added",
+        _compare_misses,
+        tags=("review",),
+    ),
+    Scenario(
+        "diff-80x24",
+        "The diff at 80x24",
+        _diff_steps("run-invents"),
+        size=(80, 24),
+        tags=("review",),
+    ),
 ]
 
 

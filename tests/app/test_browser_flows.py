@@ -29,10 +29,15 @@ def suite_root(make_workspace) -> Path:
         {
             "fixtures/bug-diagnosis/alpha/task.yaml": task_yaml("alpha"),
             "fixtures/bug-diagnosis/b1/task.yaml": broken,
-            "fixtures/refactor/rename-module/task.yaml": task_yaml("rename-module", "refactor").replace(
-                "Fix the off-by-one in the pagination helper.", "Rename the storage module without behaviour change."
+            "fixtures/refactor/rename-module/task.yaml": task_yaml(
+                "rename-module", "refactor"
+            ).replace(
+                "Fix the off-by-one in the pagination helper.",
+                "Rename the storage module without behaviour change.",
             ),
-            "fixtures/refactor/b2/task.yaml": task_yaml("b2", "refactor").replace("visibility: public", "visibility: secret"),
+            "fixtures/refactor/b2/task.yaml": task_yaml("b2", "refactor").replace(
+                "visibility: public", "visibility: secret"
+            ),
         }
     )
 
@@ -82,10 +87,14 @@ async def test_selecting_an_item_lists_its_diagnostics(suite_root: Path) -> None
         from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 
         listing = browser.query_one("#item-diagnostics", DiagnosticsList)
-        await wait_until(pilot, lambda: any(d.code == "invalid-boundary" for d in listing.diagnostics))
+        await wait_until(
+            pilot, lambda: any(d.code == "invalid-boundary" for d in listing.diagnostics)
+        )
 
 
-async def test_a_file_broken_on_disk_updates_tree_and_header_without_a_key(suite_root: Path) -> None:
+async def test_a_file_broken_on_disk_updates_tree_and_header_without_a_key(
+    suite_root: Path,
+) -> None:
     app = make_app(suite_root, watch=True)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
@@ -119,9 +128,13 @@ async def test_enter_on_a_diagnostic_opens_the_editor_at_its_line(suite_root: Pa
         browser = await wait_loaded(pilot)
         await pilot.press("n")  # fixtures/bug-diagnosis/b1: invalid-boundary on line 5
         listing = browser.query_one("#item-diagnostics", DiagnosticsList)
-        await wait_until(pilot, lambda: any(d.code == "invalid-boundary" for d in listing.diagnostics))
+        await wait_until(
+            pilot, lambda: any(d.code == "invalid-boundary" for d in listing.diagnostics)
+        )
         await pilot.press("d", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.opened is not None)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.opened is not None
+        )
         editor = app.screen
         assert editor.rel == "fixtures/bug-diagnosis/b1/task.yaml"
         assert editor.text_area.cursor_location == (4, len("expected_boundary: "))
@@ -132,7 +145,10 @@ def test_opening_a_path_without_a_workspace_exits_2(tmp_path: Path) -> None:
     import sys
 
     out = subprocess.run(
-        [sys.executable, "-m", "voyage_tui", str(tmp_path)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "voyage_tui", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert out.returncode == 2
     assert "no workspace found" in out.stderr

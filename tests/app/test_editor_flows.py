@@ -26,7 +26,10 @@ async def _open_editor(pilot) -> EditorScreen:
     browser = await wait_loaded(pilot)
     assert browser.tree.select_path(TASK)
     await pilot.press("e")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, EditorScreen) and pilot.app.screen.opened is not None)
+    await wait_until(
+        pilot,
+        lambda: isinstance(pilot.app.screen, EditorScreen) and pilot.app.screen.opened is not None,
+    )
     return pilot.app.screen  # type: ignore[return-value]
 
 
@@ -34,7 +37,9 @@ async def test_diagnostics_follow_the_keystrokes(root: Path) -> None:
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         editor = await _open_editor(pilot)
-        assert editor.diagnostics == [] or all(d.severity.value != "error" for d in editor.diagnostics)
+        assert editor.diagnostics == [] or all(
+            d.severity.value != "error" for d in editor.diagnostics
+        )
         area = editor.text_area
         area.move_cursor((1, len("class: bug-diagnosis")))
         await pilot.press("x")
@@ -43,7 +48,9 @@ async def test_diagnostics_follow_the_keystrokes(root: Path) -> None:
         assert (bad.line, bad.column) == (2, 8)
         assert area.marks.get(1) is not None  # the line is marked
         await pilot.press("backspace")
-        await wait_until(pilot, lambda: not any(d.code == "invalid-class" for d in editor.diagnostics))
+        await wait_until(
+            pilot, lambda: not any(d.code == "invalid-class" for d in editor.diagnostics)
+        )
         assert area.marks.get(1) is None
         # nothing reached the disk while typing
         assert (root / TASK).read_text() == task_yaml("alpha")
@@ -149,7 +156,9 @@ async def test_quitting_with_unsaved_changes_asks_first(root: Path) -> None:
     assert path.read_text() == task_yaml("alpha")
 
 
-async def test_fixing_an_error_in_the_editor_clears_it_from_the_header_on_save(make_workspace) -> None:
+async def test_fixing_an_error_in_the_editor_clears_it_from_the_header_on_save(
+    make_workspace,
+) -> None:
     broken = task_yaml("alpha").replace("class: bug-diagnosis", "class: bug-diagnosys")
     root = make_workspace({TASK: broken})
     app = make_app(root)

@@ -29,7 +29,13 @@ def _all_binding_classes() -> list[type]:
     import voyage_tui.app.screens.modals as modals
     import voyage_tui.app.widgets.diagnostics_list as diagnostics
 
-    return [VoyageApp, browser.BrowserScreen, editor.EditorScreen, modals.ChoiceScreen, diagnostics.DiagnosticsList]
+    return [
+        VoyageApp,
+        browser.BrowserScreen,
+        editor.EditorScreen,
+        modals.ChoiceScreen,
+        diagnostics.DiagnosticsList,
+    ]
 
 
 def test_every_binding_has_a_unique_id() -> None:
@@ -81,7 +87,9 @@ def test_keymap_file_is_read_and_a_broken_one_is_reported(tmp_path: Path) -> Non
     assert load_keymap(tmp_path / "missing.toml") == ({}, None)
 
 
-async def test_a_user_keymap_remaps_a_binding_by_id(root: Path, tmp_path: Path, monkeypatch) -> None:
+async def test_a_user_keymap_remaps_a_binding_by_id(
+    root: Path, tmp_path: Path, monkeypatch
+) -> None:
     keymap = tmp_path / "keymap.toml"
     keymap.write_text('[keymap]\n"browser.next-error" = "j"\n')
     monkeypatch.setenv("VOYAGE_TUI_KEYMAP", str(keymap))
@@ -111,7 +119,9 @@ async def test_the_command_palette_lists_every_action_and_opens_items(root: Path
         assert "Next error" in str(next_error.text)
 
 
-async def test_external_editor_suspends_runs_editor_and_revalidates(root: Path, monkeypatch) -> None:
+async def test_external_editor_suspends_runs_editor_and_revalidates(
+    root: Path, monkeypatch
+) -> None:
     calls: list[list[str]] = []
     app = make_app(root)
 

@@ -27,17 +27,29 @@ def root(tmp_path: Path) -> Path:
 
 
 def diff_app(root: Path, run: str) -> VoyageApp:
-    return VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={}, initial_diff=(GOLD, f"{RUNS}/{run}.json"))
+    return VoyageApp(
+        Workspace.load(root),
+        use_git=False,
+        watch=False,
+        keymap={},
+        initial_diff=(GOLD, f"{RUNS}/{run}.json"),
+    )
 
 
 async def _diff(pilot) -> DiffScreen:
     app = pilot.app
-    await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen) and app.screen.scored is not None)
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, DiffScreen) and app.screen.scored is not None
+    )
     return app.screen  # type: ignore[return-value]
 
 
 def _visible(screen: DiffScreen) -> list[str]:
-    return [f"{r.symbol} {r.file} {r.rule_key}" for r in screen.query_one(DiffList).rows if r is not None]
+    return [
+        f"{r.symbol} {r.file} {r.rule_key}"
+        for r in screen.query_one(DiffList).rows
+        if r is not None
+    ]
 
 
 async def test_filters_show_one_state_at_a_time(root: Path) -> None:
@@ -72,7 +84,9 @@ async def test_next_difference_skips_clean_matches_and_wraps(root: Path) -> None
         for _ in range(len(differences) + 1):
             await pilot.press("n")
             visited.append(listing.highlighted)
-        expected = [i for i in differences if i > clean[0]] + [i for i in differences if i < clean[0]]
+        expected = [i for i in differences if i > clean[0]] + [
+            i for i in differences if i < clean[0]
+        ]
         assert visited[: len(differences)] == expected
         assert visited[-1] == expected[0]  # wrapped around
         await pilot.press("N")
@@ -84,7 +98,11 @@ async def test_enter_shows_the_row_in_full_with_source_lines(root: Path) -> None
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _diff(pilot)
         listing = screen.query_one(DiffList)
-        index = next(i for i, r in enumerate(listing.rows) if r is not None and r.rule_key == "jwt-weak-secret")
+        index = next(
+            i
+            for i, r in enumerate(listing.rows)
+            if r is not None and r.rule_key == "jwt-weak-secret"
+        )
         listing.highlighted = index
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, RowDetailScreen))
@@ -125,7 +143,9 @@ async def test_runs_list_ranks_by_f1_and_opens_a_diff(root: Path) -> None:
         browser = await wait_loaded(pilot)
         assert browser.tree.select_path(GOLD)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked)
+        )
         runs: RunsScreen = app.screen  # type: ignore[assignment]
         f1s = [r.scored.score.f1 for r in runs.ranked if r.scored]
         assert f1s == sorted(f1s, reverse=True) and runs.ranked[-1].name == "run-empty"
@@ -138,12 +158,20 @@ async def test_run_against_run_flags_a_block_to_allow_regression(root: Path) -> 
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
-        app.push_screen(CompareScreen(GOLD, f"{RUNS}/run-downgraded.json", f"{RUNS}/run-perfect.json"))
-        await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison is not None)
+        app.push_screen(
+            CompareScreen(GOLD, f"{RUNS}/run-downgraded.json", f"{RUNS}/run-perfect.json")
+        )
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CompareScreen) and app.screen.comparison is not None,
+        )
         comparison = app.screen.comparison  # type: ignore[attr-defined]
         assert comparison.regression and comparison.block_to_allow
         await pilot.press("s")  # swap: perfect against downgraded is no regression
-        await wait_until(pilot, lambda: app.screen.comparison is not None and not app.screen.comparison.regression)
+        await wait_until(
+            pilot,
+            lambda: app.screen.comparison is not None and not app.screen.comparison.regression,
+        )
 
 
 async def test_runs_list_marks_and_compares(root: Path) -> None:
@@ -151,7 +179,9 @@ async def test_runs_list_marks_and_compares(root: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
         app.push_screen(RunsScreen(GOLD))
-        await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked)
+        )
         runs: RunsScreen = app.screen  # type: ignore[assignment]
         await pilot.press("space", "down", "c")
         await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen))
@@ -185,8 +215,21 @@ async def test_diff_header_shows_the_score_commands_figures(root: Path, run: str
     import sys
 
     out = subprocess.run(
-        [sys.executable, "-m", "voyage_tui", "score", "--gold", str(root / GOLD), "--run", str(root / RUNS / f"{run}.json"), "--format", "json"],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "voyage_tui",
+            "score",
+            "--gold",
+            str(root / GOLD),
+            "--run",
+            str(root / RUNS / f"{run}.json"),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     report = json.loads(out.stdout)
     app = diff_app(root, run)

@@ -146,17 +146,27 @@ def test_tabs_inside_values_and_after_colons_are_fine(make_workspace):
 
 
 def test_duplicate_key_is_an_error_at_the_second_occurrence(make_workspace):
-    text = task_yaml("t1") + "harness_constraints:\n  tools: [git]\n  tools: [git, make]\nvisibility: holdout\n"
+    text = (
+        task_yaml("t1")
+        + "harness_constraints:\n  tools: [git]\n  tools: [git, make]\nvisibility: holdout\n"
+    )
     diagnostics, took = run(make_workspace({T: text}))
-    dups = sorted((d.line, d.column, d.message) for d in at(diagnostics, T) if d.code == "duplicate-key")
+    dups = sorted(
+        (d.line, d.column, d.message) for d in at(diagnostics, T) if d.code == "duplicate-key"
+    )
     assert [(line, col) for line, col, _ in dups] == [(9, 3), (10, 1)]
     assert "first at line 8" in dups[0][2] and "first at line 6" in dups[1][2]
-    assert all(d.severity is Severity.ERROR for d in at(diagnostics, T) if d.code == "duplicate-key")
+    assert all(
+        d.severity is Severity.ERROR for d in at(diagnostics, T) if d.code == "duplicate-key"
+    )
     assert took < BOUND_S
 
 
 def test_merge_keys_are_not_duplicates(make_workspace):
-    text = task_yaml("t1") + "harness_constraints:\n  base: &b {tools: [git]}\n  ci:\n    <<: *b\n    minutes: 5\n"
+    text = (
+        task_yaml("t1")
+        + "harness_constraints:\n  base: &b {tools: [git]}\n  ci:\n    <<: *b\n    minutes: 5\n"
+    )
     diagnostics, _ = run(make_workspace({T: text}))
     assert errors(diagnostics, T) == []
 
@@ -239,9 +249,7 @@ def test_5000_deep_nesting_is_an_error_not_a_recursion_error(make_workspace, bod
 
 def test_5000_deep_indented_block_mapping(make_workspace):
     body = "".join(" " * n + "a:\n" for n in range(5000)) + " " * 5000 + "b\n"  # 12.5 MB
-    root = make_workspace(
-        {T: body, "voyage.toml": "[limits]\nmax_file_bytes = 16_000_000\n"}
-    )
+    root = make_workspace({T: body, "voyage.toml": "[limits]\nmax_file_bytes = 16_000_000\n"})
     diagnostics, took = run(root)
     d = one(diagnostics, T, "yaml-too-deep")
     assert d.line == 1000
@@ -409,7 +417,16 @@ def test_fifo_named_task_yaml_through_the_command_line(make_workspace):
     os.mkfifo(root / T)
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "voyage_tui", "validate", str(root), "--no-git", "--format", "json"],
+            [
+                sys.executable,
+                "-m",
+                "voyage_tui",
+                "validate",
+                str(root),
+                "--no-git",
+                "--format",
+                "json",
+            ],
             capture_output=True,
             text=True,
             timeout=30,
@@ -438,7 +455,17 @@ def test_fifo_named_task_yaml_through_the_command_line(make_workspace):
         (task_yaml("t1") + "---\n" + task_yaml("t1"), "yaml-multiple-documents", (7, 1)),
         (task_yaml("t1") + "...\n---\nid: t1\n", "yaml-multiple-documents", (8, 1)),
     ],
-    ids=["empty", "blank-lines", "comment", "null-document", "list-root", "scalar-root", "number-root", "two-documents", "two-documents-with-end-marker"],
+    ids=[
+        "empty",
+        "blank-lines",
+        "comment",
+        "null-document",
+        "list-root",
+        "scalar-root",
+        "number-root",
+        "two-documents",
+        "two-documents-with-end-marker",
+    ],
 )
 def test_file_shapes(make_workspace, text, code, where):
     diagnostics, took = run(make_workspace({T: text}))
@@ -451,15 +478,38 @@ def test_file_shapes(make_workspace, text, code, where):
 @pytest.mark.parametrize(
     ("old", "new", "where", "words"),
     [
-        ("prompt: Fix the off-by-one in the pagination helper.", "prompt: 42", (3, 9), ["`prompt` must be text", "number 42"]),
-        ("class: bug-diagnosis", "class: no", (2, 8), ["`class` must be text", "boolean false", "quote"]),
+        (
+            "prompt: Fix the off-by-one in the pagination helper.",
+            "prompt: 42",
+            (3, 9),
+            ["`prompt` must be text", "number 42"],
+        ),
+        (
+            "class: bug-diagnosis",
+            "class: no",
+            (2, 8),
+            ["`class` must be text", "boolean false", "quote"],
+        ),
         ("visibility: public", "visibility: yes", (6, 13), ["boolean true", "quote"]),
         ("expected_boundary: unit", "expected_boundary: [unit]", (5, 20), ["a list"]),
         ("id: t1", "id: {name: t1}", (1, 5), ["a mapping"]),
-        ("ground_truth: The last page is no longer dropped; a unit test covers it.", "ground_truth:", (4, 14), ["empty (null)"]),
+        (
+            "ground_truth: The last page is no longer dropped; a unit test covers it.",
+            "ground_truth:",
+            (4, 14),
+            ["empty (null)"],
+        ),
         ("prompt: Fix the off-by-one in the pagination helper.", "prompt: 2024-01-01", None, None),
     ],
-    ids=["prompt-number", "class-no", "visibility-yes", "boundary-list", "id-mapping", "ground-truth-null", "prompt-date"],
+    ids=[
+        "prompt-number",
+        "class-no",
+        "visibility-yes",
+        "boundary-list",
+        "id-mapping",
+        "ground-truth-null",
+        "prompt-date",
+    ],
 )
 def test_wrong_types_have_helpful_messages(make_workspace, old, new, where, words):
     text = task_yaml("t1").replace(old, new)
@@ -501,13 +551,34 @@ def gold_text(**changes: object) -> str:
         ('{\n  "schema": "voyage-eval-gold/1",\n  "source": \n}\n', "json-syntax", (4, 1)),
         ('{\n  "schema": "voyage-eval-gold/1",\n  "source": "a",\n}\n', "json-syntax", (4, 1)),
         ('{\n  "schema": "voyage-eval-gold/1",\n  "source": NaN\n}\n', "json-syntax", (3, 13)),
-        ('{\n  "schema": "voyage-eval-gold/1",\n  "weight": -Infinity\n}\n', "json-syntax", (3, 13)),
+        (
+            '{\n  "schema": "voyage-eval-gold/1",\n  "weight": -Infinity\n}\n',
+            "json-syntax",
+            (3, 13),
+        ),
         ('{"schema": "voyage-eval-gold/1", "n": ' + "9" * 5000 + "}", "json-syntax", (1, 39)),
-        ('{"schema": "voyage-eval-gold/1", "x": ' + "[" * 5000 + "]" * 5000 + "}", "json-too-deep", (1, 39 + 998)),
-        ('{"schema": "voyage-eval-gold/1", "x": ' + '{"a": ' * 5000 + "1" + "}" * 5000 + "}", "json-too-deep", (1, 39 + 6 * 998)),
+        (
+            '{"schema": "voyage-eval-gold/1", "x": ' + "[" * 5000 + "]" * 5000 + "}",
+            "json-too-deep",
+            (1, 39 + 998),
+        ),
+        (
+            '{"schema": "voyage-eval-gold/1", "x": ' + '{"a": ' * 5000 + "1" + "}" * 5000 + "}",
+            "json-too-deep",
+            (1, 39 + 6 * 998),
+        ),
         (gold_text() + gold_text(), "json-syntax", (8, 1)),
     ],
-    ids=["missing-value", "trailing-comma", "nan", "infinity", "huge-number", "deep-array", "deep-object", "two-documents"],
+    ids=[
+        "missing-value",
+        "trailing-comma",
+        "nan",
+        "infinity",
+        "huge-number",
+        "deep-array",
+        "deep-object",
+        "two-documents",
+    ],
 )
 def test_gold_json_hostile_inputs(make_workspace, text, code, where):
     diagnostics, took = run(make_workspace({G: text}))
@@ -564,7 +635,16 @@ def test_gold_json_lone_surrogate_does_not_break_any_output_format(make_workspac
     assert G in {d.path for d in diagnostics}
     for fmt in ("text", "json", "github"):
         proc = subprocess.run(
-            [sys.executable, "-m", "voyage_tui", "validate", str(root), "--no-git", "--format", fmt],
+            [
+                sys.executable,
+                "-m",
+                "voyage_tui",
+                "validate",
+                str(root),
+                "--no-git",
+                "--format",
+                fmt,
+            ],
             capture_output=True,
             timeout=60,
             cwd=REPO,
@@ -625,7 +705,11 @@ def test_fast_builder_matches_the_safe_constructor(text: str) -> None:
             if hasattr(value, "isoformat"):
                 expected[key] = value.isoformat()
         expected = {
-            k: ([v.isoformat() if hasattr(v, "isoformat") else v for v in vs] if isinstance(vs, list) else vs)
+            k: (
+                [v.isoformat() if hasattr(v, "isoformat") else v for v in vs]
+                if isinstance(vs, list)
+                else vs
+            )
             for k, vs in expected.items()
         }
     assert doc.data == expected
@@ -647,5 +731,7 @@ def test_cached_tag_resolution_matches_pyyaml(text: str) -> None:
         data = yaml_doc.load_yaml(text, "task.yaml").data
         expected = yaml.load(text, Loader=yaml.SafeLoader)
         if isinstance(expected, dict):
-            expected = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in expected.items()}
+            expected = {
+                k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in expected.items()
+            }
         assert repr(data) == repr(expected)

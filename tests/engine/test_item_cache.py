@@ -86,7 +86,9 @@ def test_the_cache_lives_outside_the_workspace_and_a_corrupt_one_is_ignored(root
     assert len(checked) == 4
 
 
-def test_a_cache_from_another_workspace_is_not_used(root: Path, make_workspace, tmp_path: Path) -> None:
+def test_a_cache_from_another_workspace_is_not_used(
+    root: Path, make_workspace, tmp_path: Path
+) -> None:
     _load(root)
     other = tmp_path / "other"
     os.rename(root, other)

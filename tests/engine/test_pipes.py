@@ -13,12 +13,19 @@ from voyage_tui.engine.rules.pipes import entry_position, split_pipes
 def positions_of(source: str, field: str = "phases") -> list[tuple[str, tuple[int, int] | None]]:
     doc = load_yaml(source, "t.yaml")
     assert doc.ok, doc.diagnostics
-    return [(e.text, entry_position(doc.positions, (field,), e)) for e in split_pipes(doc.data[field])]
+    return [
+        (e.text, entry_position(doc.positions, (field,), e)) for e in split_pipes(doc.data[field])
+    ]
 
 
 def test_split_keeps_empty_entries_and_counts_repeats():
     entries = split_pipes(" a |b|  | a ")
-    assert [(e.text, e.occurrence, e.index) for e in entries] == [("a", 0, 0), ("b", 0, 1), ("", 0, 2), ("a", 1, 3)]
+    assert [(e.text, e.occurrence, e.index) for e in entries] == [
+        ("a", 0, 0),
+        ("b", 0, 1),
+        ("", 0, 2),
+        ("a", 1, 3),
+    ]
     assert {e.pipes for e in entries} == {3}
 
 
@@ -52,7 +59,10 @@ def test_crlf_and_other_line_breaks_count_as_yaml_counts_them():
 
 def test_an_entry_repeating_the_start_of_an_earlier_one_points_at_itself():
     source = 'gates: "gate-1: x: passed | gate-1: x: pass"\n'
-    assert positions_of(source, "gates") == [("gate-1: x: passed", (1, 9)), ("gate-1: x: pass", (1, 29))]
+    assert positions_of(source, "gates") == [
+        ("gate-1: x: passed", (1, 9)),
+        ("gate-1: x: pass", (1, 29)),
+    ]
 
 
 def test_repeated_entries_point_at_themselves():
@@ -62,7 +72,13 @@ def test_repeated_entries_point_at_themselves():
 
 def test_empty_entries_point_at_the_pipe_that_makes_them():
     source = 'phases: "| a || b |"\n'
-    assert positions_of(source) == [("", (1, 10)), ("a", (1, 12)), ("", (1, 15)), ("b", (1, 17)), ("", (1, 19))]
+    assert positions_of(source) == [
+        ("", (1, 10)),
+        ("a", (1, 12)),
+        ("", (1, 15)),
+        ("b", (1, 17)),
+        ("", (1, 19)),
+    ]
 
 
 def test_escapes_that_hide_a_pipe_fall_back_to_searching_the_text():

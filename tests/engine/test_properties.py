@@ -68,15 +68,70 @@ def _diagnostics_ok(diagnostics: object) -> None:
 # --- 1. arbitrary bytes --------------------------------------------------------------------
 
 FRAGMENTS = [
-    b"id: t1\n", b"class: bug-diagnosis\n", b"prompt: ", b"kind: trajectory\n", b"phases: ",
-    b'"1: Intake and provenance | 2: x"', b"- ", b": ", b"? ", b"&a ", b"*a", b"<<: ", b"!!python/object/apply:os.system ",
-    b"!!binary ", b"!!int ", b"!x ", b"%YAML 1.1\n", b"%TAG ! tag:x,2000:\n", b"---\n", b"...\n", b"|\n", b">-\n",
-    b"{", b"}", b"[", b"]", b",", b"'", b'"', b"\\", b"#", b"\t", b"\n", b"\r\n", b"\r", b"  ", b"\xef\xbb\xbf",
-    b"\x00", b"\xff", b"\xc3", b"\xe2\x80\xa8", b"\xc2\x85", b"9" * 50, b".nan", b"~", b"null", b"yes", b"2024-13-45",
-    b"voyage-eval-gold/1", b'{"schema": "voyage-eval-gold/1", ', b'"findings": [', b"NaN", b"1e999", b'"\\ud800"',
-    b"[paths]\n", b"[[paths]]\n", b"fixtures = ", b"max_file_bytes = ", b"=", b'"""',
+    b"id: t1\n",
+    b"class: bug-diagnosis\n",
+    b"prompt: ",
+    b"kind: trajectory\n",
+    b"phases: ",
+    b'"1: Intake and provenance | 2: x"',
+    b"- ",
+    b": ",
+    b"? ",
+    b"&a ",
+    b"*a",
+    b"<<: ",
+    b"!!python/object/apply:os.system ",
+    b"!!binary ",
+    b"!!int ",
+    b"!x ",
+    b"%YAML 1.1\n",
+    b"%TAG ! tag:x,2000:\n",
+    b"---\n",
+    b"...\n",
+    b"|\n",
+    b">-\n",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b",",
+    b"'",
+    b'"',
+    b"\\",
+    b"#",
+    b"\t",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b"  ",
+    b"\xef\xbb\xbf",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\xe2\x80\xa8",
+    b"\xc2\x85",
+    b"9" * 50,
+    b".nan",
+    b"~",
+    b"null",
+    b"yes",
+    b"2024-13-45",
+    b"voyage-eval-gold/1",
+    b'{"schema": "voyage-eval-gold/1", ',
+    b'"findings": [',
+    b"NaN",
+    b"1e999",
+    b'"\\ud800"',
+    b"[paths]\n",
+    b"[[paths]]\n",
+    b"fixtures = ",
+    b"max_file_bytes = ",
+    b"=",
+    b'"""',
 ]
-yamlish_bytes = st.lists(st.sampled_from(FRAGMENTS) | st.binary(max_size=8), max_size=40).map(b"".join)
+yamlish_bytes = st.lists(st.sampled_from(FRAGMENTS) | st.binary(max_size=8), max_size=40).map(
+    b"".join
+)
 any_bytes = st.binary(max_size=4096) | yamlish_bytes
 
 
@@ -160,8 +215,12 @@ scalars = (
 )
 junk = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.text(max_size=6) | st.integers(0, 9) | st.booleans(), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.text(max_size=6) | st.integers(0, 9) | st.booleans(), inner, max_size=3
+        )
+    ),
     max_leaves=6,
 )
 words = st.text(min_size=1, max_size=40)
@@ -213,8 +272,12 @@ def _folder_for(data: dict[Any, Any]) -> tuple[str, str]:
     folder_class = cls if isinstance(cls, str) and cls in CLASSES else "bug-diagnosis"
     folder_id = (
         fixture_id
-        if isinstance(fixture_id, str) and fixture_id and "/" not in fixture_id and fixture_id.strip(".")
-        and fixture_id == fixture_id.strip() and "\x00" not in fixture_id
+        if isinstance(fixture_id, str)
+        and fixture_id
+        and "/" not in fixture_id
+        and fixture_id.strip(".")
+        and fixture_id == fixture_id.strip()
+        and "\x00" not in fixture_id
         else f"case-{next(_counter)}"
     )
     return folder_class, folder_id
@@ -222,15 +285,45 @@ def _folder_for(data: dict[Any, Any]) -> tuple[str, str]:
 
 @SETTINGS
 @given(data=task_dicts(), unicode=st.booleans(), flow=st.booleans())
-@example(data={"id": "t1", "class": "no-change-needed", "prompt": "p", "ground_truth": "g",
-               "expected_boundary": "unit", "visibility": "public", "scoring_notes": {1: "x"}},
-         unicode=False, flow=False)
-@example(data={"id": "t1", "class": "refactor", "prompt": "p", "ground_truth": "g",
-               "expected_boundary": "unit", "visibility": "public", "harness_constraints": {0: "x"}},
-         unicode=False, flow=False)
-@example(data={"id": "t1", "class": "refactor", "prompt": "p", "ground_truth": "g",
-               "expected_boundary": "unit", "visibility": "public", 1: None},
-         unicode=False, flow=False)
+@example(
+    data={
+        "id": "t1",
+        "class": "no-change-needed",
+        "prompt": "p",
+        "ground_truth": "g",
+        "expected_boundary": "unit",
+        "visibility": "public",
+        "scoring_notes": {1: "x"},
+    },
+    unicode=False,
+    flow=False,
+)
+@example(
+    data={
+        "id": "t1",
+        "class": "refactor",
+        "prompt": "p",
+        "ground_truth": "g",
+        "expected_boundary": "unit",
+        "visibility": "public",
+        "harness_constraints": {0: "x"},
+    },
+    unicode=False,
+    flow=False,
+)
+@example(
+    data={
+        "id": "t1",
+        "class": "refactor",
+        "prompt": "p",
+        "ground_truth": "g",
+        "expected_boundary": "unit",
+        "visibility": "public",
+        1: None,
+    },
+    unicode=False,
+    flow=False,
+)
 def test_no_errors_agrees_with_the_model(
     engine: tuple[Workspace, References], data: dict[Any, Any], unicode: bool, flow: bool
 ) -> None:

@@ -155,7 +155,9 @@ CASES: dict[tuple[str, str], list[Expect]] = {
     ("rubric-duplicate-dimension", "case-insensitive"): [
         e("rubric-duplicate-dimension", "rubric.md", 8, 1, "'correctness'")
     ],
-    ("rubric-no-anchors", "prose-dimension"): [w("rubric-no-anchors", "rubric.md", 6, 1, "'Scope'")],
+    ("rubric-no-anchors", "prose-dimension"): [
+        w("rubric-no-anchors", "rubric.md", 6, 1, "'Scope'")
+    ],
     ("catalogue-empty", "empty-list"): [
         e("catalogue-empty", "references/rule-catalogue.yaml", 1, 1)
     ],
@@ -200,12 +202,18 @@ CASES: dict[tuple[str, str], list[Expect]] = {
     ("class-folder-mismatch", "wrong-folder"): [
         e("class-folder-mismatch", T, 2, 8, "fixtures/feature-change/")
     ],
-    ("invalid-context", "bad-key"): [e("invalid-context", T, 7, 11, "`fiel`", "did you mean `file`?")],
+    ("invalid-context", "bad-key"): [
+        e("invalid-context", T, 7, 11, "`fiel`", "did you mean `file`?")
+    ],
     ("invalid-context", "number"): [e("invalid-context", T, 9, 5)],
-    ("context-path-escapes", "dotdot"): [e("context-path-escapes", T, 8, 11, "leaves the fixture folder")],
+    ("context-path-escapes", "dotdot"): [
+        e("context-path-escapes", T, 8, 11, "leaves the fixture folder")
+    ],
     ("context-path-escapes", "absolute"): [e("context-path-escapes", T, 7, 17, "absolute path")],
     # `a:notes.md` is a file name with a colon, not a drive: only `C:\\...` is absolute
-    ("context-path-escapes", "windows-drive"): [e("context-path-escapes", T, 9, 11, "absolute path")],
+    ("context-path-escapes", "windows-drive"): [
+        e("context-path-escapes", T, 9, 11, "absolute path")
+    ],
     ("context-path-escapes", "symlink"): [e("context-path-escapes", T, 7, 17, "symlink")],
     ("context-file-missing", "missing"): [e("context-file-missing", T, 7, 17, "'notes.md'")],
     ("adversarial-intent-missing", "absent"): [
@@ -247,12 +255,18 @@ CASES: dict[tuple[str, str], list[Expect]] = {
         e("unknown-phase", TR, 5, 94, "`5: Review`", "references/journey.md")
     ],
     ("duplicate-phase", "phases"): [e("duplicate-phase", TR, 5, 74, "phase 2")],
-    ("phases-out-of-order", "phases"): [e("phases-out-of-order", TR, 5, 57, "phase 2 comes after phase 4")],
+    ("phases-out-of-order", "phases"): [
+        e("phases-out-of-order", TR, 5, 57, "phase 2 comes after phase 4")
+    ],
     ("empty-entry", "double-pipe"): [e("empty-entry", TR, 5, 36, "`phases`")],
     ("skipped-phase-syntax", "no-number"): [e("skipped-phase-syntax", TR, 9, 18)],
     ("skipped-phase-no-reason", "no-reason"): [e("skipped-phase-no-reason", TR, 9, 18, "phase 3")],
-    ("skipped-phase-no-reason", "empty-reason"): [e("skipped-phase-no-reason", TR, 9, 18, "phase 3")],
-    ("phase-traversed-and-skipped", "both"): [e("phase-traversed-and-skipped", TR, 9, 18, "phase 2")],
+    ("skipped-phase-no-reason", "empty-reason"): [
+        e("skipped-phase-no-reason", TR, 9, 18, "phase 3")
+    ],
+    ("phase-traversed-and-skipped", "both"): [
+        e("phase-traversed-and-skipped", TR, 9, 18, "phase 2")
+    ],
     ("gate-syntax", "no-colons"): [e("gate-syntax", TR, 6, 9)],
     ("invalid-gate-verdict", "typo"): [
         e("invalid-gate-verdict", TR, 6, 9, "'passed'", "did you mean `pass`?")
@@ -265,7 +279,9 @@ CASES: dict[tuple[str, str], list[Expect]] = {
         e("duplicate-gate", TR, 6, 40, "gate-3"),
     ],
     ("duplicate-gate", "gates-and-skipped"): [e("duplicate-gate", TR, 9, 17, "`skipped_gates`")],
-    ("skipped-gate-syntax", "no-gate-prefix"): [e("skipped-gate-syntax", TR, 9, 17, "'g2: no design step'")],
+    ("skipped-gate-syntax", "no-gate-prefix"): [
+        e("skipped-gate-syntax", TR, 9, 17, "'g2: no design step'")
+    ],
     ("skipped-gate-no-reason", "bare"): [e("skipped-gate-no-reason", TR, 9, 17, "gate-2")],
     ("full-path-missing-phases", "six-phases"): [
         e("full-path-missing-phases", TR, 5, 9, "3: Design and planning", "8: Release preparation")
@@ -372,11 +388,12 @@ def test_rule_case(code: str, case: str, tmp_path: Path) -> None:
         matches = [
             d
             for d in diagnostics
-            if d.code == want.code and d.path == want.path and (d.line, d.column) == (want.line, want.column)
+            if d.code == want.code
+            and d.path == want.path
+            and (d.line, d.column) == (want.line, want.column)
         ]
-        assert matches, (
-            f"no {want.code} at {want.path}:{want.line}:{want.column}; got "
-            + repr([(d.code, d.path, d.line, d.column) for d in diagnostics])
+        assert matches, f"no {want.code} at {want.path}:{want.line}:{want.column}; got " + repr(
+            [(d.code, d.path, d.line, d.column) for d in diagnostics]
         )
         d = matches[0]
         assert d.severity.value == want.severity, d
@@ -386,9 +403,7 @@ def test_rule_case(code: str, case: str, tmp_path: Path) -> None:
     loud = sorted(
         (d.code, d.path, d.line, d.column) for d in diagnostics if d.severity is not Severity.INFO
     )
-    wanted = sorted(
-        (x.code, x.path, x.line, x.column) for x in expected if x.severity != "info"
-    )
+    wanted = sorted((x.code, x.path, x.line, x.column) for x in expected if x.severity != "info")
     assert loud == wanted
 
 
@@ -401,7 +416,9 @@ def test_every_engine_code_has_a_case() -> None:
     missing = {
         code: sorted(files)
         for code, files in codes.items()
-        if code not in with_folder and code not in GOLD_AND_RUN_CODES and code not in NOT_FROM_A_FILE
+        if code not in with_folder
+        and code not in GOLD_AND_RUN_CODES
+        and code not in NOT_FROM_A_FILE
     }
     assert missing == {}, f"codes without tests/data/rules/<code>/: {missing}"
 

@@ -25,7 +25,14 @@ def test_every_kind_prints_a_draft_2020_12_schema(kind, capsys):
 
 def test_task_schema_names_fields_as_written_in_yaml(capsys):
     result = schema("task", capsys)
-    assert set(result["required"]) == {"id", "class", "prompt", "ground_truth", "expected_boundary", "visibility"}
+    assert set(result["required"]) == {
+        "id",
+        "class",
+        "prompt",
+        "ground_truth",
+        "expected_boundary",
+        "visibility",
+    }
     assert "class" in result["properties"] and "fixture_class" not in result["properties"]
     assert result["properties"]["class"]["enum"][0] == "bug-diagnosis"
 
@@ -63,12 +70,34 @@ def test_the_schemas_accept_good_files_and_reject_bad_ones(capsys):
     )
 
     run = schema("run", capsys)
-    jsonschema.validate([{"reviewer": "r", "findings": [{"file": "a", "line": 0, "rule_key": "K", "severity": "MAJOR"}]}], run)
+    jsonschema.validate(
+        [
+            {
+                "reviewer": "r",
+                "findings": [{"file": "a", "line": 0, "rule_key": "K", "severity": "MAJOR"}],
+            }
+        ],
+        run,
+    )
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate([{"reviewer": "r", "findings": [{"file": "a", "line": -1, "rule_key": "K", "severity": "MAJOR"}]}], run)
+        jsonschema.validate(
+            [
+                {
+                    "reviewer": "r",
+                    "findings": [{"file": "a", "line": -1, "rule_key": "K", "severity": "MAJOR"}],
+                }
+            ],
+            run,
+        )
 
     gold = schema("gold", capsys)
     jsonschema.validate(
-        {"schema": "voyage-eval-gold/1", "source": "s", "description": "d", "expected_verdict": "ALLOW", "findings": []},
+        {
+            "schema": "voyage-eval-gold/1",
+            "source": "s",
+            "description": "d",
+            "expected_verdict": "ALLOW",
+            "findings": [],
+        },
         gold,
     )

@@ -27,9 +27,14 @@ LEAKY_TRUTH = (
 )
 
 
-def holdout_yaml(fixture_id: str, cls: str = "bug-diagnosis", canary: str | None = CANARY,
-                 prompt: str = LEAKY_PROMPT, truth: str = LEAKY_TRUTH,
-                 visibility: str = "holdout") -> str:
+def holdout_yaml(
+    fixture_id: str,
+    cls: str = "bug-diagnosis",
+    canary: str | None = CANARY,
+    prompt: str = LEAKY_PROMPT,
+    truth: str = LEAKY_TRUTH,
+    visibility: str = "holdout",
+) -> str:
     lines = []
     if canary:
         lines.append(f"# canary: {canary}")
@@ -68,22 +73,34 @@ class Repo:
     def __init__(self, root: Path) -> None:
         self.root = root
 
-    def git(self, *args: str, who: tuple[str, str] = CUSTODIAN, cwd: Path | None = None,
-            check: bool = True, input: bytes | None = None) -> str:
+    def git(
+        self,
+        *args: str,
+        who: tuple[str, str] = CUSTODIAN,
+        cwd: Path | None = None,
+        check: bool = True,
+        input: bytes | None = None,
+    ) -> str:
         env = dict(os.environ)
         env.update(
-            GIT_AUTHOR_NAME=who[0], GIT_AUTHOR_EMAIL=who[1],
-            GIT_COMMITTER_NAME=who[0], GIT_COMMITTER_EMAIL=who[1],
+            GIT_AUTHOR_NAME=who[0],
+            GIT_AUTHOR_EMAIL=who[1],
+            GIT_COMMITTER_NAME=who[0],
+            GIT_COMMITTER_EMAIL=who[1],
         )
         proc = subprocess.run(
-            ["git", *args], cwd=cwd or self.root, env=env, capture_output=True, input=input,
+            ["git", *args],
+            cwd=cwd or self.root,
+            env=env,
+            capture_output=True,
+            input=input,
             check=False,
         )
         if check and proc.returncode != 0:
             raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr.decode()}")
         return proc.stdout.decode().strip()
 
-    def init(self) -> "Repo":
+    def init(self) -> Repo:
         self.root.mkdir(parents=True, exist_ok=True)
         self.git("init", "-q", "-b", "main")
         self.git("config", "user.name", "Fixed Tester")
@@ -100,8 +117,12 @@ class Repo:
             else:
                 path.write_text(content, encoding="utf-8")
 
-    def commit(self, files: dict[str, str | bytes] | None = None, who: tuple[str, str] = CUSTODIAN,
-               message: str = "change") -> str:
+    def commit(
+        self,
+        files: dict[str, str | bytes] | None = None,
+        who: tuple[str, str] = CUSTODIAN,
+        message: str = "change",
+    ) -> str:
         if files:
             self.write(files)
             self.git("add", "--", *files)
@@ -127,8 +148,16 @@ def isolated_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-                 "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"):
+    for name in (
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 

@@ -23,8 +23,13 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def exposed(repo: Repo) -> Repo:
-    repo.commit(base_files(CONFIG) | {H1: holdout_yaml("h1"), H2: holdout_yaml("h2", canary=None,
-                                                                               prompt="Short.", truth="Short.")})
+    repo.commit(
+        base_files(CONFIG)
+        | {
+            H1: holdout_yaml("h1"),
+            H2: holdout_yaml("h2", canary=None, prompt="Short.", truth="Short."),
+        }
+    )
     repo.commit({H1: holdout_yaml("h1") + "# edit\n", "agent/system.txt": "v2\n"}, who=CONTRIBUTOR)
     repo.commit({"docs/leak.txt": f"{CANARY}\n"})
     return repo
@@ -90,7 +95,9 @@ def test_exposure_without_workspace_exits_2(capsys, tmp_path: Path) -> None:
 
 
 def test_retire_from_the_command_line(capsys, exposed: Repo) -> None:
-    code, out, _ = run(capsys, "exposure", str(exposed.root), "--retire", "h1", "--commit", "--format", "json")
+    code, out, _ = run(
+        capsys, "exposure", str(exposed.root), "--retire", "h1", "--commit", "--format", "json"
+    )
     assert code == 0
     retired = json.loads(out)["retired"]
     assert retired["id"] == "h1" and retired["path"] == H1
@@ -130,10 +137,14 @@ def test_validate_fails_on_an_exposed_holdout_unless_no_git(capsys, exposed: Rep
 
 def test_validate_github_annotates_the_sha_line(capsys, repo: Repo) -> None:
     repo.commit(base_files())
-    repo.write({"fixtures/trajectories/t1/task.yaml": TRAJECTORY.format(id="t1", sha="deadbeef" * 5)})
+    repo.write(
+        {"fixtures/trajectories/t1/task.yaml": TRAJECTORY.format(id="t1", sha="deadbeef" * 5)}
+    )
     code, out, _ = run(capsys, "validate", str(repo.root), "--format", "github")
     assert code == 1
     assert any(
-        line.startswith("::error file=fixtures/trajectories/t1/task.yaml,line=10,col=17,title=sha-not-found::")
+        line.startswith(
+            "::error file=fixtures/trajectories/t1/task.yaml,line=10,col=17,title=sha-not-found::"
+        )
         for line in out.splitlines()
     )

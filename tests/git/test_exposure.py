@@ -79,14 +79,18 @@ def test_commits_on_other_branches_count(ws: Repo) -> None:
     ws.git("checkout", "-q", "-b", "experiment")
     sha = ws.commit({H1: holdout_yaml("h1") + "# on a branch\n"}, who=CONTRIBUTOR)
     ws.git("checkout", "-q", "main")
-    assert signals(exposure(ws.root)) == [("foreign-author", sha, "Bob Builder <bob@agents.example>")]
+    assert signals(exposure(ws.root)) == [
+        ("foreign-author", sha, "Bob Builder <bob@agents.example>")
+    ]
 
 
 # --- co-change ----------------------------------------------------------------------------------
 
 
 def test_a_commit_touching_the_holdout_and_the_bundle_is_a_co_change(ws: Repo) -> None:
-    sha = ws.commit({H1: holdout_yaml("h1") + "# tweak\n", "agent/prompt.txt": "You are a careful agent.\n"})
+    sha = ws.commit(
+        {H1: holdout_yaml("h1") + "# tweak\n", "agent/prompt.txt": "You are a careful agent.\n"}
+    )
     report = exposure(ws.root)
     assert signals(report) == [("co-change", sha, "Cora Custodian <cora@evals.example>")]
     assert "agent/prompt.txt" in report.by_path()[H1].signals[0].detail
@@ -106,13 +110,18 @@ def test_separate_commits_are_not_a_co_change(ws: Repo) -> None:
 
 
 def test_a_file_outside_bundle_paths_is_not_a_co_change(ws: Repo) -> None:
-    ws.commit({H1: holdout_yaml("h1") + "# one\n", "agentic/notes.txt": "x\n", "src/agent.py": "x = 1\n"})
+    ws.commit(
+        {H1: holdout_yaml("h1") + "# one\n", "agentic/notes.txt": "x\n", "src/agent.py": "x = 1\n"}
+    )
     assert exposure(ws.root).exposed == []
 
 
 def test_a_workspace_in_a_subfolder_maps_paths(tmp_path: Path) -> None:
     top = Repo(tmp_path / "mono").init()
-    files = {f"evals/{k}": v for k, v in base_files('[holdout]\nbundle_paths = ["../agent/**"]\n').items()}
+    files = {
+        f"evals/{k}": v
+        for k, v in base_files('[holdout]\nbundle_paths = ["../agent/**"]\n').items()
+    }
     top.commit(files | {f"evals/{H1}": holdout_yaml("h1"), "agent/x.txt": "x\n"})
     report = exposure(top.root / "evals")
     assert kinds(report) == ["co-change"]
@@ -133,7 +142,9 @@ def test_a_distinctive_passage_in_a_tracked_file_is_a_content_leak(ws: Repo) -> 
 def test_a_passage_wrapped_as_in_the_file_is_found_too(ws: Repo) -> None:
     half = LEAKY_PROMPT.split(", and ")[0]  # one line of a wrapped copy, long enough on its own
     ws.commit({"notes/copy.txt": f"intro\n{half},\nand so on\n"})
-    assert "content-leak" not in kinds(exposure(ws.root))  # a fragment of a sentence is not searched
+    assert "content-leak" not in kinds(
+        exposure(ws.root)
+    )  # a fragment of a sentence is not searched
     ws.commit({"notes/copy.txt": f"intro\n    {LEAKY_PROMPT}\n"})
     report = exposure(ws.root)
     assert kinds(report) == ["content-leak"]
@@ -149,19 +160,31 @@ def test_a_short_everyday_phrase_shared_with_the_bundle_is_not_a_leak(ws: Repo) 
 
 
 def test_a_passage_shared_by_two_fixtures_is_boilerplate(ws: Repo) -> None:
-    boiler = ("Run the full test suite before you finish and summarise every file you changed "
-              "in the final message.")
-    ws.commit({H1: holdout_yaml("h1", prompt=f"Fix it. {boiler}", truth="Short.", canary=None),
-               P1: task_yaml("p1").replace("prompt: Fix the off-by-one in the pagination helper.",
-                                           f"prompt: Something else. {boiler}")})
+    boiler = (
+        "Run the full test suite before you finish and summarise every file you changed "
+        "in the final message."
+    )
+    ws.commit(
+        {
+            H1: holdout_yaml("h1", prompt=f"Fix it. {boiler}", truth="Short.", canary=None),
+            P1: task_yaml("p1").replace(
+                "prompt: Fix the off-by-one in the pagination helper.",
+                f"prompt: Something else. {boiler}",
+            ),
+        }
+    )
     ws.commit({"agent/prompt.txt": boiler + "\n"})
     assert exposure(ws.root).exposed == []
 
 
 def test_ignore_paths_and_the_fixtures_folder_are_not_searched(ws: Repo) -> None:
-    ws.commit({"docs/holdouts.md": LEAKY_PROMPT + "\n",
-               "fixtures/notes.txt": LEAKY_PROMPT + "\n",
-               P1: task_yaml("p1") + f"# {LEAKY_PROMPT}\n"})
+    ws.commit(
+        {
+            "docs/holdouts.md": LEAKY_PROMPT + "\n",
+            "fixtures/notes.txt": LEAKY_PROMPT + "\n",
+            P1: task_yaml("p1") + f"# {LEAKY_PROMPT}\n",
+        }
+    )
     assert exposure(ws.root).exposed == []
 
 
@@ -198,8 +221,12 @@ def test_the_canary_in_another_tracked_file_is_a_canary_leak(ws: Repo) -> None:
 
 
 def test_a_canary_is_found_as_a_whole_word_in_any_punctuation(ws: Repo) -> None:
-    ws.commit({"data/cases.json": f'{{"canary":"{CANARY}",\n"x": 1}}\n',
-               "src/glued.py": f"NAME = 'x{CANARY}'\n"})
+    ws.commit(
+        {
+            "data/cases.json": f'{{"canary":"{CANARY}",\n"x": 1}}\n',
+            "src/glued.py": f"NAME = 'x{CANARY}'\n",
+        }
+    )
     report = exposure(ws.root)
     details = [s.detail for s in report.by_path()[H1].signals]
     assert kinds(report) == ["canary-leak"]
@@ -227,19 +254,32 @@ def test_leaks_beyond_the_blame_budget_name_the_files_latest_commit(
     from voyage_tui.engine.git import exposure as exposure_module
 
     ws.commit({"src/a.txt": "a\n", "src/b.txt": "b\n"})
-    leaked = ws.commit({"src/a.txt": f"a\n{CANARY}\n", "src/b.txt": f"b\n{CANARY}\n"}, who=CONTRIBUTOR)
+    leaked = ws.commit(
+        {"src/a.txt": f"a\n{CANARY}\n", "src/b.txt": f"b\n{CANARY}\n"}, who=CONTRIBUTOR
+    )
     later = ws.commit({"src/a.txt": f"a\n{CANARY}\nmore\n", "src/b.txt": f"b\n{CANARY}\nmore\n"})
     monkeypatch.setattr(exposure_module, "MAX_BLAMED_FILES", 1)
     report = exposure(ws.root)
-    found = {s.detail.split(" appears in ")[1].split(":")[0]: s for s in report.by_path()[H1].signals}
-    assert (found["src/a.txt"].commit, found["src/a.txt"].author) == (leaked, "Bob Builder <bob@agents.example>")
+    found = {
+        s.detail.split(" appears in ")[1].split(":")[0]: s for s in report.by_path()[H1].signals
+    }
+    assert (found["src/a.txt"].commit, found["src/a.txt"].author) == (
+        leaked,
+        "Bob Builder <bob@agents.example>",
+    )
     assert found["src/b.txt"].commit == later
     assert "not traced to the line" in found["src/b.txt"].detail
 
 
 def test_canary_share(ws: Repo) -> None:
-    ws.commit({"fixtures/bug-diagnosis/h2/task.yaml": holdout_yaml("h2", canary=None),
-               "fixtures/bug-diagnosis/h3/task.yaml": holdout_yaml("h3", canary="a3c9e1f2-0b7d-4e55-8f10-2c4d6e8fa0b1")})
+    ws.commit(
+        {
+            "fixtures/bug-diagnosis/h2/task.yaml": holdout_yaml("h2", canary=None),
+            "fixtures/bug-diagnosis/h3/task.yaml": holdout_yaml(
+                "h3", canary="a3c9e1f2-0b7d-4e55-8f10-2c4d6e8fa0b1"
+            ),
+        }
+    )
     report = exposure(ws.root)
     assert len(report.holdouts) == 3
     assert report.with_canary == 2
@@ -273,9 +313,15 @@ def test_outside_a_repository_every_holdout_is_not_tracked(tmp_path: Path) -> No
 # --- one pass -----------------------------------------------------------------------------------
 
 
-def test_history_is_read_once_whatever_the_number_of_holdouts(ws: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
-    files = {f"fixtures/bug-diagnosis/h{n}/task.yaml": holdout_yaml(f"h{n}", canary=f"{n:08d}-canary-{n}")
-             for n in range(2, 40)}
+def test_history_is_read_once_whatever_the_number_of_holdouts(
+    ws: Repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        f"fixtures/bug-diagnosis/h{n}/task.yaml": holdout_yaml(
+            f"h{n}", canary=f"{n:08d}-canary-{n}"
+        )
+        for n in range(2, 40)
+    }
     ws.commit(files | {"agent/prompt.txt": "v2\n"}, who=CONTRIBUTOR)
     ws.commit({"docs/x.txt": "00000007-canary-7 and 00000011-canary-11\n"})
     calls: list[str] = []
@@ -292,7 +338,11 @@ def test_history_is_read_once_whatever_the_number_of_holdouts(ws: Repo, monkeypa
     report = exposure(ws.root)
     assert sorted(calls) == ["log", "ls-files", "rev-parse"]  # docs/x.txt: one commit, no blame
     assert len(report.exposed) == 38  # h2..h39; h1 was committed by a custodian alone
-    assert kinds(report, "fixtures/bug-diagnosis/h7/task.yaml") == ["foreign-author", "co-change", "canary-leak"]
+    assert kinds(report, "fixtures/bug-diagnosis/h7/task.yaml") == [
+        "foreign-author",
+        "co-change",
+        "canary-leak",
+    ]
 
 
 def test_validate_reports_exposed_holdouts_as_errors(ws: Repo) -> None:
@@ -305,7 +355,9 @@ def test_validate_reports_exposed_holdouts_as_errors(ws: Repo) -> None:
     assert (d.path, d.line, d.column, d.severity.value) == (H1, 7, 13, "error")
     assert "foreign-author" in d.message and "co-change" in d.message and "--retire h1" in d.message
     untracked = [d for d in suite.diagnostics() if d.code == "holdout-not-tracked"]
-    assert [(d.path, d.severity.value) for d in untracked] == [("fixtures/bug-diagnosis/h9/task.yaml", "info")]
+    assert [(d.path, d.severity.value) for d in untracked] == [
+        ("fixtures/bug-diagnosis/h9/task.yaml", "info")
+    ]
     assert suite.git.exposure is not None and len(suite.git.exposure.exposed) == 1
     # retiring (visibility public) and re-validating that file drops the error without git
     (ws.root / H1).write_text(holdout_yaml("h1", visibility="public") + "# x\n")

@@ -61,7 +61,10 @@ def test_quoting_styles_are_kept(line: str, expected: str) -> None:
     [
         ("id: p1\nvisibility: public\n", "not a holdout"),
         ("id: h1\nprompt: p\n", "no top-level `visibility:`"),
-        ("id: h1\nvisibility: holdout\nprompt: p\nvisibility: holdout\n", "appears 2 times (lines 2, 4)"),
+        (
+            "id: h1\nvisibility: holdout\nprompt: p\nvisibility: holdout\n",
+            "appears 2 times (lines 2, 4)",
+        ),
         ("id: h1\nvisibility: !!str holdout\n", "by hand"),
         ("base: &v holdout\nvisibility: *v\n", "by hand"),
         ("- visibility: holdout\n", "not a mapping"),
@@ -80,7 +83,9 @@ def test_the_commit_holds_exactly_that_file(repo: Repo) -> None:
     repo.commit(base_files() | {H1: holdout_yaml("h1")})
     repo.write({"other.txt": "staged, not part of the retire\n", "README.txt": "changed\n"})
     repo.git("add", "other.txt")
-    signals = [Signal("co-change", "a" * 40, "Bob Builder <bob@agents.example>", "changed it with agent/x")]
+    signals = [
+        Signal("co-change", "a" * 40, "Bob Builder <bob@agents.example>", "changed it with agent/x")
+    ]
     result = retire_holdout(Workspace.load(repo.root), H1, commit=True, signals=signals)
     assert result.commit_error is None
     assert result.commit == repo.git("rev-parse", "HEAD")

@@ -38,21 +38,30 @@ def test_no_patterns_match_nothing() -> None:
 
 
 def test_passage_rule() -> None:
-    long_one = ("The nightly reconciliation job double-counts refunds issued after the ledger "
-                "snapshot is taken.")
+    long_one = (
+        "The nightly reconciliation job double-counts refunds issued after the ledger "
+        "snapshot is taken."
+    )
     text = f"Fix it. {long_one} Keep the API.\nMake sure the tests pass."
     assert candidate_passages(text) == {long_one}
-    wrapped = ("The nightly reconciliation job double-counts refunds\n"
-               "issued after the ledger snapshot is taken, which the finance team reconciles by hand\n")
+    wrapped = (
+        "The nightly reconciliation job double-counts refunds\n"
+        "issued after the ledger snapshot is taken, which the finance team reconciles by hand\n"
+    )
     found = candidate_passages(wrapped)
     joined = " ".join(wrapped.split())
     assert joined in found  # the sentence, folded onto one line
-    assert "issued after the ledger snapshot is taken, which the finance team reconciles by hand" in found
+    assert (
+        "issued after the ledger snapshot is taken, which the finance team reconciles by hand"
+        in found
+    )
 
 
 def test_boilerplate_sentences_are_not_distinctive() -> None:
     boiler = "Run the whole test suite before finishing and list every file you changed at the end."
-    own = "The cache key ignores the tenant id, so two tenants can read each other's cached invoices."
+    own = (
+        "The cache key ignores the tenant id, so two tenants can read each other's cached invoices."
+    )
     result = distinctive_passages(
         {"h1": (f"{boiler} {own}", ""), "h2": (f"{boiler}", "")},
         [(f"Something else. {boiler}", "")],
@@ -70,7 +79,9 @@ def test_custodian_entries() -> None:
     assert not Custodians([])
 
 
-def test_validate_strict_passes_with_an_untracked_holdout_outside_git(capsys, tmp_path: Path) -> None:
+def test_validate_strict_passes_with_an_untracked_holdout_outside_git(
+    capsys, tmp_path: Path
+) -> None:
     plain = Repo(tmp_path / "plain")
     plain.write(base_files() | {"fixtures/bug-diagnosis/h1/task.yaml": holdout_yaml("h1")})
     code = main(["validate", str(plain.root), "--strict"])
@@ -82,10 +93,16 @@ def test_validate_strict_passes_with_an_untracked_holdout_outside_git(capsys, tm
 def test_recompute_exposure_for_the_app(repo: Repo) -> None:
     from voyage_tui.engine.validation.suite import Suite
 
-    repo.commit(base_files('[holdout]\nbundle_paths = ["agent/**"]\n')
-                | {"fixtures/bug-diagnosis/h1/task.yaml": holdout_yaml("h1")})
+    repo.commit(
+        base_files('[holdout]\nbundle_paths = ["agent/**"]\n')
+        | {"fixtures/bug-diagnosis/h1/task.yaml": holdout_yaml("h1")}
+    )
     suite = Suite.open(repo.root)
     assert suite.git.exposure is not None and suite.git.exposure.exposed == []
-    repo.commit({"fixtures/bug-diagnosis/h1/task.yaml": holdout_yaml("h1") + "# x\n", "agent/a.txt": "a\n"})
+    repo.commit(
+        {"fixtures/bug-diagnosis/h1/task.yaml": holdout_yaml("h1") + "# x\n", "agent/a.txt": "a\n"}
+    )
     suite.git_diagnostics = suite.git.recompute_exposure(suite.ws, suite.items)
-    assert [d.code for d in suite.diagnostics_for("fixtures/bug-diagnosis/h1/task.yaml")] == ["holdout-exposed"]
+    assert [d.code for d in suite.diagnostics_for("fixtures/bug-diagnosis/h1/task.yaml")] == [
+        "holdout-exposed"
+    ]

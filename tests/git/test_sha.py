@@ -18,7 +18,9 @@ MISSING = "deadbeef" * 5
 
 
 def trajectory(fixture_id: str, sha: str) -> dict[str, str]:
-    return {f"fixtures/trajectories/{fixture_id}/task.yaml": TRAJECTORY.format(id=fixture_id, sha=sha)}
+    return {
+        f"fixtures/trajectories/{fixture_id}/task.yaml": TRAJECTORY.format(id=fixture_id, sha=sha)
+    }
 
 
 def git_diags(suite: Suite, path: str | None = None):
@@ -47,8 +49,14 @@ def history(repo: Repo) -> dict[str, str]:
     dangling = repo.git("commit-tree", tree, "-p", second, "-m", "dangling")
     repo.git("tag", "-a", "v1", "-m", "release", first)
     tag_object = repo.git("rev-parse", "v1")
-    return {"first": first, "second": second, "tree": tree, "blob": blob,
-            "dangling": dangling, "tag": tag_object}
+    return {
+        "first": first,
+        "second": second,
+        "tree": tree,
+        "blob": blob,
+        "dangling": dangling,
+        "tag": tag_object,
+    }
 
 
 def test_a_reachable_full_sha_is_clean(repo: Repo, history: dict[str, str]) -> None:
@@ -74,7 +82,9 @@ def test_a_sha_naming_nothing_is_an_error_at_the_value(repo: Repo, history: dict
 
 
 @pytest.mark.parametrize("kind", ["tree", "blob", "tag"])
-def test_a_sha_naming_a_non_commit_is_an_error(repo: Repo, history: dict[str, str], kind: str) -> None:
+def test_a_sha_naming_a_non_commit_is_an_error(
+    repo: Repo, history: dict[str, str], kind: str
+) -> None:
     repo.write(trajectory("wrong", history[kind]))
     d = one(Suite.open(repo.root), "wrong")
     assert d is not None and d.code == "sha-not-commit" and d.severity.value == "error"
@@ -89,7 +99,9 @@ def test_an_unreachable_commit_is_a_warning(repo: Repo, history: dict[str, str])
     assert (d.line, d.column) == SHA_POS
 
 
-def test_a_commit_reachable_only_from_a_tag_or_a_detached_head_is_fine(repo: Repo, history: dict[str, str]) -> None:
+def test_a_commit_reachable_only_from_a_tag_or_a_detached_head_is_fine(
+    repo: Repo, history: dict[str, str]
+) -> None:
     repo.git("tag", "keep", history["dangling"])
     repo.write(trajectory("tagged", history["dangling"]))
     assert one(Suite.open(repo.root), "tagged") is None
@@ -128,11 +140,16 @@ def test_no_git_skips_every_git_check(repo: Repo, history: dict[str, str]) -> No
     assert git_diags(Suite.open(repo.root, use_git=False)) == []
 
 
-def test_a_shallow_clone_lacking_the_commit_warns(tmp_path: Path, repo: Repo, history: dict[str, str]) -> None:
+def test_a_shallow_clone_lacking_the_commit_warns(
+    tmp_path: Path, repo: Repo, history: dict[str, str]
+) -> None:
     clone = Repo(tmp_path / "clone")
     repo.git("clone", "-q", "--depth", "1", f"file://{repo.root}", str(clone.root), cwd=tmp_path)
-    clone.write(trajectory("old", history["first"]) | trajectory("new", history["second"])
-                | trajectory("gone", MISSING))
+    clone.write(
+        trajectory("old", history["first"])
+        | trajectory("new", history["second"])
+        | trajectory("gone", MISSING)
+    )
     suite = Suite.open(clone.root)
     old = one(suite, "old")
     assert old is not None and old.code == "sha-shallow-missing" and old.severity.value == "warning"
@@ -142,12 +159,17 @@ def test_a_shallow_clone_lacking_the_commit_warns(tmp_path: Path, repo: Repo, hi
     assert gone is not None and gone.code == "sha-shallow-missing"
 
 
-def test_a_bare_repository_as_git_repo_answers(tmp_path: Path, repo: Repo, history: dict[str, str]) -> None:
+def test_a_bare_repository_as_git_repo_answers(
+    tmp_path: Path, repo: Repo, history: dict[str, str]
+) -> None:
     bare = tmp_path / "project.git"
     repo.git("clone", "-q", "--bare", str(repo.root), str(bare), cwd=tmp_path)
     ws = Repo(tmp_path / "evals")
-    ws.write(base_files('[git]\nrepo = "../project.git"\n')
-             | trajectory("ok", history["second"]) | trajectory("gone", MISSING))
+    ws.write(
+        base_files('[git]\nrepo = "../project.git"\n')
+        | trajectory("ok", history["second"])
+        | trajectory("gone", MISSING)
+    )
     suite = Suite.open(ws.root)
     assert one(suite, "ok") is None
     gone = one(suite, "gone")
@@ -171,7 +193,9 @@ def test_a_corrupt_object_is_a_warning_not_a_crash(repo: Repo, history: dict[str
 def test_sha256_repositories_take_64_digits(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "ws256")
     repo.root.mkdir()
-    if subprocess.run(["git", "init", "-q", "--object-format=sha256", "-b", "main"], cwd=repo.root).returncode:
+    if subprocess.run(
+        ["git", "init", "-q", "--object-format=sha256", "-b", "main"], cwd=repo.root
+    ).returncode:
         pytest.skip("this git cannot create SHA-256 repositories")
     repo.git("config", "user.name", "Fixed Tester")
     repo.git("config", "user.email", "tester@example.invalid")
@@ -185,10 +209,14 @@ def test_sha256_repositories_take_64_digits(tmp_path: Path) -> None:
     assert "SHA-256" in d.message
 
 
-def test_all_shas_are_checked_in_one_batch(repo: Repo, history: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_all_shas_are_checked_in_one_batch(
+    repo: Repo, history: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     files: dict[str, str] = {}
     for n in range(25):
-        files |= trajectory(f"t{n}", [history["first"], history["second"], MISSING, history["dangling"]][n % 4])
+        files |= trajectory(
+            f"t{n}", [history["first"], history["second"], MISSING, history["dangling"]][n % 4]
+        )
     repo.write(files)
     calls: list[list[str]] = []
     original = git_repo.GitRepo.start
@@ -205,13 +233,19 @@ def test_all_shas_are_checked_in_one_batch(repo: Repo, history: dict[str, str], 
     assert sum(1 for d in git_diags(suite) if d.code == "sha-unreachable") == 6
 
 
-def test_revalidate_asks_git_only_about_new_shas(repo: Repo, history: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_revalidate_asks_git_only_about_new_shas(
+    repo: Repo, history: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     repo.write(trajectory("a", history["second"]) | trajectory("b", MISSING))
     suite = Suite.open(repo.root)
     assert one(suite, "b").code == "sha-not-found"
     calls: list[list[str]] = []
     original = git_repo.GitRepo.start
-    monkeypatch.setattr(git_repo.GitRepo, "start", lambda self, a, stdin=None: calls.append(a) or original(self, a, stdin))
+    monkeypatch.setattr(
+        git_repo.GitRepo,
+        "start",
+        lambda self, a, stdin=None: calls.append(a) or original(self, a, stdin),
+    )
     # an untouched item keeps its result; a touched one is re-annotated from the cache
     suite.revalidate(["fixtures/trajectories/a/task.yaml"])
     assert calls == []
@@ -230,7 +264,9 @@ def test_revalidate_asks_git_only_about_new_shas(repo: Repo, history: dict[str, 
     assert calls == []
 
 
-def test_git_missing_from_path_is_a_warning(repo: Repo, history: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_git_missing_from_path_is_a_warning(
+    repo: Repo, history: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from git import Git
 
     repo.write(trajectory("a", history["second"]))

@@ -13,11 +13,20 @@ from tests.conftest import REPO
 from voyage_tui.engine.review.detail import row_detail
 from voyage_tui.engine.review.export import markdown_table
 from voyage_tui.engine.review.inputs import ReviewError, rank_runs, score_pair
-from voyage_tui.engine.review.rows import MATCHED, MISSED, SPURIOUS, diff_rows, grouped_by_file, only
+from voyage_tui.engine.review.rows import (
+    MATCHED,
+    MISSED,
+    SPURIOUS,
+    diff_rows,
+    grouped_by_file,
+    only,
+)
 from voyage_tui.engine.workspace.model import Workspace
 
 GOLD = "fixtures/gold/jwt-auth/gold.json"
-RUNS = sorted(str(p.relative_to(REPO)) for p in (REPO / "fixtures/gold/jwt-auth/runs").glob("*.json"))
+RUNS = sorted(
+    str(p.relative_to(REPO)) for p in (REPO / "fixtures/gold/jwt-auth/runs").glob("*.json")
+)
 
 
 @pytest.fixture(scope="module")
@@ -30,15 +39,32 @@ def test_rows_agree_with_the_score_command(ws: Workspace, run: str) -> None:
     scored = score_pair(ws, GOLD, run)
     rows = diff_rows(scored.score)
     out = subprocess.run(
-        [sys.executable, "-m", "voyage_tui", "score", "--gold", str(REPO / GOLD), "--run", str(REPO / run), "--format", "json"],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "voyage_tui",
+            "score",
+            "--gold",
+            str(REPO / GOLD),
+            "--run",
+            str(REPO / run),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     report = json.loads(out.stdout)
     assert sum(r.state == MATCHED for r in rows) == report["tp"]
     assert sum(r.state == SPURIOUS for r in rows) == report["fp"]
     assert sum(r.state == MISSED for r in rows) == report["fn"]
-    assert {(r.file, r.rule_key) for r in rows if r.state == MISSED} == {(m["file"], m["rule_key"]) for m in report["missed"]}
-    assert {(r.file, r.rule_key) for r in rows if r.state == SPURIOUS} == {(m["file"], m["rule_key"]) for m in report["spurious"]}
+    assert {(r.file, r.rule_key) for r in rows if r.state == MISSED} == {
+        (m["file"], m["rule_key"]) for m in report["missed"]
+    }
+    assert {(r.file, r.rule_key) for r in rows if r.state == SPURIOUS} == {
+        (m["file"], m["rule_key"]) for m in report["spurious"]
+    }
     assert scored.score.f1 == pytest.approx(report["f1"])
     assert scored.score.run_verdict == report["run_verdict"]
 
@@ -53,7 +79,9 @@ def test_rows_are_sorted_by_key_and_filter_and_group(ws: Workspace) -> None:
 
 
 def test_dual_flaggable_matches_read_as_their_own_symbol(ws: Workspace) -> None:
-    rows = diff_rows(score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-dual-flaggable.json").score)
+    rows = diff_rows(
+        score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-dual-flaggable.json").score
+    )
     dual = [r for r in rows if r.symbol == "~"]
     assert dual and all(r.state == MATCHED and r.run_rule_key != r.rule_key for r in dual)
     assert all(r.is_difference for r in dual)

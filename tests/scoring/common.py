@@ -28,7 +28,9 @@ def gold_finding(
     return {**finding(file, line, rule_key, severity), "owner_reviewer": owner, **extra}
 
 
-def gold_record(findings: list[dict[str, Any]], expected: str | None = None, **extra: Any) -> dict[str, Any]:
+def gold_record(
+    findings: list[dict[str, Any]], expected: str | None = None, **extra: Any
+) -> dict[str, Any]:
     from voyage_tui.engine.scoring.verdict import compute_verdict
 
     return {

@@ -22,7 +22,9 @@ def scored(*findings):
 
 
 def test_lost_key_is_a_regression():
-    base = scored(finding("a.py", 1, "jwt-alg-none", "BLOCKER"), finding("a.py", 5, "jwt-no-expiry", "MAJOR"))
+    base = scored(
+        finding("a.py", 1, "jwt-alg-none", "BLOCKER"), finding("a.py", 5, "jwt-no-expiry", "MAJOR")
+    )
     run = scored(finding("a.py", 1, "jwt-alg-none", "BLOCKER"))
     c = compare_runs(run, base)
     assert c.lost == (("a.py", "jwt-no-expiry"),) and c.gained == ()
@@ -32,7 +34,10 @@ def test_lost_key_is_a_regression():
 
 def test_gained_keys_alone_are_no_regression():
     base = scored(finding("a.py", 1, "jwt-alg-none", "BLOCKER"))
-    run = scored(finding("a.py", 1, "jwt-alg-none", "BLOCKER"), finding("b.py", 2, "error-swallowed", "MINOR"))
+    run = scored(
+        finding("a.py", 1, "jwt-alg-none", "BLOCKER"),
+        finding("b.py", 2, "error-swallowed", "MINOR"),
+    )
     c = compare_runs(run, base)
     assert c.gained == (("b.py", "error-swallowed"),) and c.lost == ()
     assert not c.regression and c.reasons == ()
@@ -48,7 +53,11 @@ def test_block_to_allow_flip_is_a_regression_even_with_every_key_kept():
 
 @pytest.mark.parametrize(
     "base_severity, run_severity, flip",
-    [("BLOCKER", "MAJOR", ("BLOCK", "WARN")), ("MAJOR", "MINOR", ("WARN", "ALLOW")), ("MINOR", "BLOCKER", ("ALLOW", "BLOCK"))],
+    [
+        ("BLOCKER", "MAJOR", ("BLOCK", "WARN")),
+        ("MAJOR", "MINOR", ("WARN", "ALLOW")),
+        ("MINOR", "BLOCKER", ("ALLOW", "BLOCK")),
+    ],
 )
 def test_other_flips_are_shown_but_are_no_regression(base_severity, run_severity, flip):
     c = compare_runs(
@@ -75,7 +84,9 @@ def test_spurious_changes_are_listed():
 
 
 def test_to_json():
-    base = scored(finding("a.py", 1, "jwt-alg-none", "BLOCKER"), finding("a.py", 5, "jwt-no-expiry", "MAJOR"))
+    base = scored(
+        finding("a.py", 1, "jwt-alg-none", "BLOCKER"), finding("a.py", 5, "jwt-no-expiry", "MAJOR")
+    )
     run = scored(finding("a.py", 5, "jwt-no-expiry", "MINOR"))
     data = compare_runs(run, base).to_json()
     assert data == {

@@ -46,7 +46,10 @@ def test_a_different_line_is_a_different_finding():
             payload("conformance", finding("a.py", 4, "off-by-one", "MINOR")),
         ]
     )
-    assert [(f.line, f.reviewers) for f in out.findings] == [(3, ("correctness",)), (4, ("conformance",))]
+    assert [(f.line, f.reviewers) for f in out.findings] == [
+        (3, ("correctness",)),
+        (4, ("conformance",)),
+    ]
     assert out.counts["MINOR"] == 2
 
 
@@ -92,9 +95,15 @@ def test_verdict_is_compute_verdict_of_the_merged_findings(severities, verdict):
         ({"file": "a.py", "rule_key": "logic-error", "severity": "MAJOR"}, "`line` is missing"),
         ({"file": "a.py", "line": 1, "severity": "MAJOR"}, "`rule_key` is missing"),
         ({"file": "a.py", "line": 1, "rule_key": "logic-error"}, "`severity` is missing"),
-        (finding("a.py", "1", "logic-error", "MAJOR"), "`line` must be a whole number, not the text '1'"),
+        (
+            finding("a.py", "1", "logic-error", "MAJOR"),
+            "`line` must be a whole number, not the text '1'",
+        ),
         (finding("a.py", True, "logic-error", "MAJOR"), "`line` must be a whole number, not true"),
-        (finding("a.py", 1.0, "logic-error", "MAJOR"), "`line` must be a whole number, not the number 1.0"),
+        (
+            finding("a.py", 1.0, "logic-error", "MAJOR"),
+            "`line` must be a whole number, not the number 1.0",
+        ),
         (finding("a.py", -1, "logic-error", "MAJOR"), "`line` is -1; it must be 0 or more"),
         (finding(None, 1, "logic-error", "MAJOR"), "`file` must be text, not null"),
         (finding("a.py", 1, 7, "MAJOR"), "`rule_key` must be text, not the number 7"),
@@ -132,7 +141,10 @@ def test_an_invalid_finding_points_at_its_first_offending_field():
         ({"reviewer": 3, "findings": []}, "`reviewer` must be text"),
         ({"reviewer": " ", "findings": []}, "`reviewer` is empty"),
         ({"reviewer": "r"}, "`findings` is missing"),
-        ({"reviewer": "r", "findings": {"file": "a.py"}}, "`findings` must be a list, not an object"),
+        (
+            {"reviewer": "r", "findings": {"file": "a.py"}},
+            "`findings` must be a list, not an object",
+        ),
     ],
 )
 def test_an_unusable_payload_is_left_out_whole_and_reported_once(bad, problem):
@@ -152,7 +164,9 @@ def test_a_payload_without_a_reviewer_keeps_its_findings_out_even_when_they_are_
 
 
 def test_extension_fields_ride_along_and_are_ignored():
-    out = run_contract([payload("r", finding("a.py", 1, "logic-error", "MAJOR", message="x", confidence=0.3))])
+    out = run_contract(
+        [payload("r", finding("a.py", 1, "logic-error", "MAJOR", message="x", confidence=0.3))]
+    )
     assert out.invalid == () and len(out.findings) == 1
 
 
@@ -161,7 +175,13 @@ def test_to_json_shape():
     data = out.to_json()
     assert list(data) == ["findings", "invalid_findings", "verdict", "counts", "reviewers"]
     assert data["findings"] == [
-        {"file": "a.py", "line": 1, "rule_key": "logic-error", "severity": "MAJOR", "reviewers": ["r"]}
+        {
+            "file": "a.py",
+            "line": 1,
+            "rule_key": "logic-error",
+            "severity": "MAJOR",
+            "reviewers": ["r"],
+        }
     ]
     assert data["invalid_findings"][0]["index"] == 1
     assert set(data["invalid_findings"][0]) == {"reviewer", "payload_index", "index", "problems"}
@@ -175,7 +195,9 @@ _values = st.one_of(
     st.booleans(),
     st.integers(min_value=-3, max_value=3),
     st.floats(allow_nan=False, allow_infinity=False, min_value=-2, max_value=2),
-    st.sampled_from(["", " ", "a.py", "logic-error", "MAJOR", "major", "BLOCKER", "SUGGESTION", "41"]),
+    st.sampled_from(
+        ["", " ", "a.py", "logic-error", "MAJOR", "major", "BLOCKER", "SUGGESTION", "41"]
+    ),
     st.lists(st.integers(), max_size=1),
 )
 _findings = st.one_of(

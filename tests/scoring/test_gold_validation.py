@@ -17,7 +17,14 @@ README = "corpus/README.md"
 def findings():
     return [
         gold_finding("src/a.py", 3, "jwt-alg-none", "BLOCKER"),
-        gold_finding("src/a.py", 9, "jwt-no-expiry", "MAJOR", owner="conformance", dual_flaggable="jwt-weak-secret"),
+        gold_finding(
+            "src/a.py",
+            9,
+            "jwt-no-expiry",
+            "MAJOR",
+            owner="conformance",
+            dual_flaggable="jwt-weak-secret",
+        ),
     ]
 
 
@@ -88,12 +95,19 @@ def test_expected_verdict_must_equal_compute_verdict(make_workspace):
     record = gold_record(findings(), expected="WARN")
     d = only(check(make_workspace, record), "verdict-mismatch")
     assert d.line == 5
-    assert "expected_verdict is WARN but the findings compute BLOCK (1 BLOCKER, 1 MAJOR" in d.message
+    assert (
+        "expected_verdict is WARN but the findings compute BLOCK (1 BLOCKER, 1 MAJOR" in d.message
+    )
 
 
-@pytest.mark.parametrize("severities, verdict", [(["MINOR"], "ALLOW"), (["MAJOR", "MINOR"], "WARN"), ([], "ALLOW")])
+@pytest.mark.parametrize(
+    "severities, verdict", [(["MINOR"], "ALLOW"), (["MAJOR", "MINOR"], "WARN"), ([], "ALLOW")]
+)
 def test_consistent_verdicts_are_clean(make_workspace, severities, verdict):
-    fs = [gold_finding("a.py", i, "logic-error" if i else "off-by-one", s) for i, s in enumerate(severities)]
+    fs = [
+        gold_finding("a.py", i, "logic-error" if i else "off-by-one", s)
+        for i, s in enumerate(severities)
+    ]
     diagnostics = check(make_workspace, gold_record(fs, expected=verdict))
     assert [d for d in diagnostics if d.severity.value == "error"] == []
 
@@ -164,12 +178,17 @@ def test_gold_finding_missing_from_readme_warns_at_the_gold_finding(make_workspa
     text = "\n".join(TABLE.splitlines()[:-1]) + "\n"
     d = only(check(make_workspace, extra={README: text}), "readme-drift")
     assert (d.path, d.line, d.severity.value) == (GOLD, 8, "warning")
-    assert "(src/a.py, jwt-no-expiry) is missing from the findings table in corpus/README.md" in d.message
+    assert (
+        "(src/a.py, jwt-no-expiry) is missing from the findings table in corpus/README.md"
+        in d.message
+    )
 
 
 def test_readme_drift_names_rows_on_each_side(make_workspace):
     text = TABLE.replace("`jwt-no-expiry`", "`jwt-weak-secret`")
-    diagnostics = [d for d in check(make_workspace, extra={README: text}) if d.code == "readme-drift"]
+    diagnostics = [
+        d for d in check(make_workspace, extra={README: text}) if d.code == "readme-drift"
+    ]
     assert sorted((d.path, d.line) for d in diagnostics) == [(README, 8), (GOLD, 8)]
 
 
@@ -178,9 +197,13 @@ def test_readme_without_a_findings_table_is_not_compared(make_workspace):
     assert check(make_workspace, extra={README: text}) == []
 
 
-@pytest.mark.parametrize("file_header, rule_header", [("File", "Rule key"), ("path", "rule"), ("File path", "rule-key")])
+@pytest.mark.parametrize(
+    "file_header, rule_header", [("File", "Rule key"), ("path", "rule"), ("File path", "rule-key")]
+)
 def test_table_header_variants(make_workspace, file_header, rule_header):
-    text = TABLE.replace("| file |", f"| {file_header} |").replace("| rule_key |", f"| {rule_header} |")
+    text = TABLE.replace("| file |", f"| {file_header} |").replace(
+        "| rule_key |", f"| {rule_header} |"
+    )
     text += "| 3 | `src/b.py` | 1 | `ssrf` | MINOR |\n"
     assert codes(check(make_workspace, extra={README: text})) == ["readme-drift"]
 
@@ -189,7 +212,9 @@ def test_readme_edit_revalidates_the_gold(make_workspace):
     root = make_workspace({GOLD: gold_text(gold_record(findings())), README: TABLE})
     suite = Suite.open(root, use_git=False)
     assert codes(suite.diagnostics(), README) == []
-    (root / README).write_text(TABLE + "| 3 | `src/b.py` | 1 | `ssrf` | MINOR |\n", encoding="utf-8")
+    (root / README).write_text(
+        TABLE + "| 3 | `src/b.py` | 1 | `ssrf` | MINOR |\n", encoding="utf-8"
+    )
     touched = suite.revalidate([README])
     assert GOLD in touched
     assert codes(suite.diagnostics(), README) == ["readme-drift"]

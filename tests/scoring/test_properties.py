@@ -43,7 +43,9 @@ run_findings = st.fixed_dictionaries(
     {"file": files, "line": lines, "rule_key": rules, "severity": severities}
 )
 invalid_findings = st.one_of(
-    st.fixed_dictionaries({"file": files, "line": st.just("7"), "rule_key": rules, "severity": severities}),
+    st.fixed_dictionaries(
+        {"file": files, "line": st.just("7"), "rule_key": rules, "severity": severities}
+    ),
     st.fixed_dictionaries({"file": files, "rule_key": rules}),
     st.just(None),
 )
@@ -51,7 +53,9 @@ payloads = st.lists(
     st.fixed_dictionaries(
         {
             "reviewer": st.sampled_from(REVIEWERS),
-            "findings": st.lists(st.one_of(run_findings, run_findings, invalid_findings), max_size=8),
+            "findings": st.lists(
+                st.one_of(run_findings, run_findings, invalid_findings), max_size=8
+            ),
         }
     ),
     max_size=4,

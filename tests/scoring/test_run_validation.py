@@ -25,7 +25,12 @@ def check_run_file(make_workspace, text: str, gold: bool = True):
 
 
 def test_a_valid_run_is_clean(make_workspace):
-    assert check_run_file(make_workspace, dump([payload("r", finding("a.py", 1, "logic-error", "MAJOR"))])) == []
+    assert (
+        check_run_file(
+            make_workspace, dump([payload("r", finding("a.py", 1, "logic-error", "MAJOR"))])
+        )
+        == []
+    )
 
 
 def test_an_empty_run_is_clean(make_workspace):
@@ -84,15 +89,32 @@ def test_not_json_is_an_error(make_workspace):
 
 # --- validate and score can never disagree about which findings count --------------------------
 
-_values = st.one_of(st.none(), st.booleans(), st.integers(-2, 5), st.sampled_from(["a.py", "logic-error", "MAJOR", "", "x"]))
+_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 5),
+    st.sampled_from(["a.py", "logic-error", "MAJOR", "", "x"]),
+)
 _finding = st.one_of(
-    st.fixed_dictionaries({"file": st.just("a.py"), "line": st.integers(0, 5), "rule_key": st.just("logic-error"), "severity": st.just("MAJOR")}),
+    st.fixed_dictionaries(
+        {
+            "file": st.just("a.py"),
+            "line": st.integers(0, 5),
+            "rule_key": st.just("logic-error"),
+            "severity": st.just("MAJOR"),
+        }
+    ),
     st.dictionaries(st.sampled_from(["file", "line", "rule_key", "severity"]), _values),
     _values,
 )
 _payload = st.one_of(
-    st.fixed_dictionaries({"reviewer": st.sampled_from(["a", "b"]), "findings": st.lists(_finding, max_size=4)}),
-    st.dictionaries(st.sampled_from(["reviewer", "findings"]), st.one_of(_values, st.lists(_finding, max_size=2))),
+    st.fixed_dictionaries(
+        {"reviewer": st.sampled_from(["a", "b"]), "findings": st.lists(_finding, max_size=4)}
+    ),
+    st.dictionaries(
+        st.sampled_from(["reviewer", "findings"]),
+        st.one_of(_values, st.lists(_finding, max_size=2)),
+    ),
     _values,
 )
 
@@ -105,6 +127,10 @@ def test_validate_reports_exactly_what_the_contract_leaves_out(run):
     text = json.dumps(run, indent=1)
     doc = load_json(text, "r.json")
     diagnostics = check_run("r.json", doc.data, doc.positions, Catalogue(("logic-error",)))
-    reported = sorted(d.message.split(":")[0] for d in diagnostics if d.code in ("invalid-finding", "invalid-payload"))
+    reported = sorted(
+        d.message.split(":")[0]
+        for d in diagnostics
+        if d.code in ("invalid-finding", "invalid-payload")
+    )
     left_out = sorted(i.describe().split(":")[0] for i in run_contract(run).invalid)
     assert reported == left_out

@@ -61,7 +61,17 @@ def test_pinned_figures_engine(name):
 @pytest.mark.parametrize("name", sorted(PINNED))
 def test_pinned_figures_command_line(name, capsys):
     tp, fp, fn, precision, recall, f1, verdict, verdict_match, invalid = PINNED[name]
-    code = main(["score", "--gold", str(SAMPLE_GOLD), "--run", str(SAMPLE_RUNS / f"{name}.json"), "--format", "json"])
+    code = main(
+        [
+            "score",
+            "--gold",
+            str(SAMPLE_GOLD),
+            "--run",
+            str(SAMPLE_RUNS / f"{name}.json"),
+            "--format",
+            "json",
+        ]
+    )
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["tp"], data["fp"], data["fn"]) == (tp, fp, fn)
@@ -69,7 +79,9 @@ def test_pinned_figures_command_line(name, capsys):
     assert data["recall"] == pytest.approx(recall, abs=1e-12)
     assert data["f1"] == pytest.approx(f1, abs=1e-12)
     assert (data["run_verdict"], data["expected_verdict"], data["verdict_match"]) == (
-        verdict, "BLOCK", verdict_match,
+        verdict,
+        "BLOCK",
+        verdict_match,
     )
     assert len(data["invalid_findings"]) == invalid
 
@@ -146,9 +158,21 @@ def test_run_invalid_finding_reports_both_and_leaves_them_out():
         ("run-misses", "run-perfect", True, ["jwt-alg-none", "missing-test"], None),
         ("run-perfect", "run-misses", False, [], None),
         ("run-dual-flaggable", "run-perfect", False, [], None),
-        ("run-empty", "run-perfect", True, ["dependency-unpinned", "jwt-alg-none", "jwt-no-expiry",
-                                            "jwt-weak-secret", "missing-test", "error-swallowed",
-                                            "token-in-log"], ("BLOCK", "ALLOW")),
+        (
+            "run-empty",
+            "run-perfect",
+            True,
+            [
+                "dependency-unpinned",
+                "jwt-alg-none",
+                "jwt-no-expiry",
+                "jwt-weak-secret",
+                "missing-test",
+                "error-swallowed",
+                "token-in-log",
+            ],
+            ("BLOCK", "ALLOW"),
+        ),
     ],
 )
 def test_baseline_pairs(run, baseline, regression, lost, flip, capsys):
@@ -156,10 +180,19 @@ def test_baseline_pairs(run, baseline, regression, lost, flip, capsys):
     assert c.regression is regression
     assert [k[1] for k in c.lost] == lost
     assert c.verdict_flip == flip
-    code = main([
-        "score", "--gold", str(SAMPLE_GOLD), "--run", str(SAMPLE_RUNS / f"{run}.json"),
-        "--baseline", str(SAMPLE_RUNS / f"{baseline}.json"), "--format", "json",
-    ])
+    code = main(
+        [
+            "score",
+            "--gold",
+            str(SAMPLE_GOLD),
+            "--run",
+            str(SAMPLE_RUNS / f"{run}.json"),
+            "--baseline",
+            str(SAMPLE_RUNS / f"{baseline}.json"),
+            "--format",
+            "json",
+        ]
+    )
     assert code == (1 if regression else 0)
     data = json.loads(capsys.readouterr().out)
     assert data["baseline"]["regression"] is regression

@@ -19,8 +19,19 @@ from tests.scoring.common import (
 from voyage_tui.cli import main
 
 SPEC_KEYS = [
-    "tp", "fp", "fn", "precision", "recall", "f1", "matched", "missed", "spurious",
-    "run_verdict", "expected_verdict", "verdict_match", "invalid_findings",
+    "tp",
+    "fp",
+    "fn",
+    "precision",
+    "recall",
+    "f1",
+    "matched",
+    "missed",
+    "spurious",
+    "run_verdict",
+    "expected_verdict",
+    "verdict_match",
+    "invalid_findings",
 ]
 
 
@@ -45,12 +56,18 @@ def corpus(tmp_path: Path) -> dict[str, Path]:
         [
             gold_finding("a.py", 3, "jwt-alg-none", "BLOCKER"),
             gold_finding("a.py", 9, "jwt-no-expiry", "MAJOR"),
-            gold_finding("b.py", 0, "error-swallowed", "MINOR", dual_flaggable="missing-auth-check"),
+            gold_finding(
+                "b.py", 0, "error-swallowed", "MINOR", dual_flaggable="missing-auth-check"
+            ),
         ]
     )
     runs = {
         "perfect": [
-            payload("correctness", finding("a.py", 3, "jwt-alg-none", "BLOCKER"), finding("a.py", 9, "jwt-no-expiry", "MAJOR")),
+            payload(
+                "correctness",
+                finding("a.py", 3, "jwt-alg-none", "BLOCKER"),
+                finding("a.py", 9, "jwt-no-expiry", "MAJOR"),
+            ),
             payload("conformance", finding("b.py", 0, "error-swallowed", "MINOR")),
         ],
         "mixed": [
@@ -62,8 +79,14 @@ def corpus(tmp_path: Path) -> dict[str, Path]:
                 {"file": "a.py", "rule_key": "jwt-no-expiry"},
             )
         ],
-        "warn": [payload("correctness", finding("a.py", 3, "jwt-alg-none", "MAJOR"), finding("a.py", 9, "jwt-no-expiry", "MAJOR"),
-                         finding("b.py", 0, "error-swallowed", "MINOR"))],
+        "warn": [
+            payload(
+                "correctness",
+                finding("a.py", 3, "jwt-alg-none", "MAJOR"),
+                finding("a.py", 9, "jwt-no-expiry", "MAJOR"),
+                finding("b.py", 0, "error-swallowed", "MINOR"),
+            )
+        ],
     }
     out = {"gold": write(tmp_path, "corpus/gold.json", dump(gold))}
     for name, data in runs.items():
@@ -85,13 +108,29 @@ def test_json_has_exactly_the_spec_keys(corpus, capsys):
     assert data["missed"] == [{"file": "a.py", "rule_key": "jwt-no-expiry"}]
     assert data["spurious"] == [{"file": "c.py", "rule_key": "ssrf"}]
     (invalid,) = data["invalid_findings"]
-    assert (invalid["reviewer"], invalid["payload_index"], invalid["index"]) == ("correctness", 0, 3)
+    assert (invalid["reviewer"], invalid["payload_index"], invalid["index"]) == (
+        "correctness",
+        0,
+        3,
+    )
     assert invalid["line"] > 1  # located in the run file
-    assert (data["run_verdict"], data["expected_verdict"], data["verdict_match"]) == ("WARN", "BLOCK", False)
+    assert (data["run_verdict"], data["expected_verdict"], data["verdict_match"]) == (
+        "WARN",
+        "BLOCK",
+        False,
+    )
 
 
 def test_json_with_baseline_adds_one_baseline_object(corpus, capsys):
-    code, data = run_json(capsys, "--gold", str(corpus["gold"]), "--run", str(corpus["mixed"]), "--baseline", str(corpus["perfect"]))
+    code, data = run_json(
+        capsys,
+        "--gold",
+        str(corpus["gold"]),
+        "--run",
+        str(corpus["mixed"]),
+        "--baseline",
+        str(corpus["perfect"]),
+    )
     assert code == 1
     assert list(data) == SPEC_KEYS + ["baseline"]
     assert data["baseline"]["lost"] == [{"file": "a.py", "rule_key": "jwt-no-expiry"}]
@@ -116,13 +155,21 @@ def test_text_report_reads_without_colour(corpus, capsys):
 
 @pytest.mark.parametrize("min_f1, code", [("0.5", 0), ("0.6666", 0), ("0.7", 1), ("1", 1)])
 def test_min_f1(corpus, capsys, min_f1, code):
-    assert main(score("--gold", str(corpus["gold"]), "--run", str(corpus["mixed"]), "--min-f1", min_f1)) == code
+    assert (
+        main(
+            score("--gold", str(corpus["gold"]), "--run", str(corpus["mixed"]), "--min-f1", min_f1)
+        )
+        == code
+    )
     out = capsys.readouterr().out
     assert ("result: FAIL: f1 0.667 is below --min-f1" in out) == (code == 1)
 
 
 def test_perfect_run_passes_min_f1_1(corpus, capsys):
-    assert main(score("--gold", str(corpus["gold"]), "--run", str(corpus["perfect"]), "--min-f1", "1")) == 0
+    assert (
+        main(score("--gold", str(corpus["gold"]), "--run", str(corpus["perfect"]), "--min-f1", "1"))
+        == 0
+    )
 
 
 @pytest.mark.parametrize(
@@ -135,13 +182,33 @@ def test_perfect_run_passes_min_f1_1(corpus, capsys):
     ],
 )
 def test_baseline_exit_codes(corpus, capsys, run, baseline, code, expect):
-    assert main(score("--gold", str(corpus["gold"]), "--run", str(corpus[run]), "--baseline", str(corpus[baseline]))) == code
+    assert (
+        main(
+            score(
+                "--gold",
+                str(corpus["gold"]),
+                "--run",
+                str(corpus[run]),
+                "--baseline",
+                str(corpus[baseline]),
+            )
+        )
+        == code
+    )
     assert expect in capsys.readouterr().out
 
 
 def test_block_to_allow_flip_exits_1_on_the_sample(capsys):
-    code = main(score("--gold", str(SAMPLE_GOLD), "--run", str(SAMPLE_RUNS / "run-downgraded.json"),
-                      "--baseline", str(SAMPLE_RUNS / "run-perfect.json")))
+    code = main(
+        score(
+            "--gold",
+            str(SAMPLE_GOLD),
+            "--run",
+            str(SAMPLE_RUNS / "run-downgraded.json"),
+            "--baseline",
+            str(SAMPLE_RUNS / "run-perfect.json"),
+        )
+    )
     out = capsys.readouterr().out
     assert code == 1
     assert "REGRESSION: verdict flipped BLOCK -> ALLOW" in out
@@ -176,7 +243,15 @@ def test_run_not_a_list(corpus, capsys, tmp_path):
 
 def test_baseline_not_a_list(corpus, capsys, tmp_path):
     obj = write(tmp_path, "obj.json", '"nothing"\n')
-    err = bad(capsys, "--gold", str(corpus["gold"]), "--run", str(corpus["perfect"]), "--baseline", str(obj))
+    err = bad(
+        capsys,
+        "--gold",
+        str(corpus["gold"]),
+        "--run",
+        str(corpus["perfect"]),
+        "--baseline",
+        str(obj),
+    )
     assert f"{obj}:1:1: error run-not-list" in err
 
 
@@ -198,7 +273,9 @@ def test_a_folder_is_bad_input(corpus, capsys, tmp_path):
 
 
 def test_gold_that_is_not_a_gold_record(corpus, capsys, tmp_path):
-    other = write(tmp_path, "other.json", '{\n  "schema": "something-else/1",\n  "findings": []\n}\n')
+    other = write(
+        tmp_path, "other.json", '{\n  "schema": "something-else/1",\n  "findings": []\n}\n'
+    )
     err = bad(capsys, "--gold", str(other), "--run", str(corpus["perfect"]))
     assert f"{other}:2:13: error not-gold" in err and "'something-else/1'" in err
     listed = write(tmp_path, "list.json", "[]\n")
@@ -222,7 +299,12 @@ def test_gold_with_errors_is_refused_with_every_diagnostic(corpus, capsys, tmp_p
 
 
 def test_gold_warnings_go_to_stderr_and_scoring_goes_on(corpus, capsys, tmp_path):
-    record = gold_record([gold_finding("a.py", 1, "jwt-alg-none", "BLOCKER"), gold_finding("a.py", 2, "jwt-alg-none", "MAJOR")])
+    record = gold_record(
+        [
+            gold_finding("a.py", 1, "jwt-alg-none", "BLOCKER"),
+            gold_finding("a.py", 2, "jwt-alg-none", "MAJOR"),
+        ]
+    )
     path = write(tmp_path, "gold.json", dump(record))
     code = main(score("--gold", str(path), "--run", str(corpus["perfect"]), "--format", "json"))
     captured = capsys.readouterr()
@@ -234,7 +316,9 @@ def test_gold_warnings_go_to_stderr_and_scoring_goes_on(corpus, capsys, tmp_path
 @pytest.mark.parametrize("value", ["1.5", "-0.1", "abc"])
 def test_min_f1_must_be_a_number_between_0_and_1(corpus, capsys, value):
     with pytest.raises(SystemExit) as exc:
-        main(score("--gold", str(corpus["gold"]), "--run", str(corpus["perfect"]), "--min-f1", value))
+        main(
+            score("--gold", str(corpus["gold"]), "--run", str(corpus["perfect"]), "--min-f1", value)
+        )
     assert exc.value.code == 2
     assert "--min-f1" in capsys.readouterr().err
 
@@ -254,7 +338,9 @@ def test_workspace_catalogue_is_used_for_a_gold_inside_it(tmp_path, capsys):
     write(ws, "references/rule-catalogue.yaml", "RULE_CATALOGUE:\n  - house-rule\n")
     record = gold_record([gold_finding("a.py", 1, "house-rule", "MAJOR")])
     gold = write(ws, "corpus/gold.json", dump(record))
-    run = write(ws, "corpus/runs/r.json", dump([payload("r", finding("a.py", 1, "house-rule", "MAJOR"))]))
+    run = write(
+        ws, "corpus/runs/r.json", dump([payload("r", finding("a.py", 1, "house-rule", "MAJOR"))])
+    )
     assert main(score("--gold", str(gold), "--run", str(run))) == 0
     out = capsys.readouterr().out
     assert "catalogue  " in out and "references/rule-catalogue.yaml" in out
@@ -288,14 +374,20 @@ def test_score_loads_no_textual(corpus):
 
 
 def test_invalid_finding_positions_agree_with_validate(capsys):
-    from voyage_tui.engine.validation.suite import Suite
     from tests.conftest import REPO
+    from voyage_tui.engine.validation.suite import Suite
 
     run = SAMPLE_RUNS / "run-invalid-finding.json"
     main(score("--gold", str(SAMPLE_GOLD), "--run", str(run), "--format", "json"))
-    located = [(i["line"], i["column"]) for i in json.loads(capsys.readouterr().out)["invalid_findings"]]
+    located = [
+        (i["line"], i["column"]) for i in json.loads(capsys.readouterr().out)["invalid_findings"]
+    ]
     rel = "fixtures/gold/jwt-auth/runs/run-invalid-finding.json"
-    reported = [(d.line, d.column) for d in Suite.open(REPO, use_git=False).diagnostics_for(rel) if d.code == "invalid-finding"]
+    reported = [
+        (d.line, d.column)
+        for d in Suite.open(REPO, use_git=False).diagnostics_for(rel)
+        if d.code == "invalid-finding"
+    ]
     assert located == reported == [(7, 43), (9, 92)]
 
 
@@ -303,17 +395,33 @@ def test_locator_matches_the_engine_positions():
     from voyage_tui.cli.score_cmd import Locator
     from voyage_tui.engine.loading.json_doc import load_json
 
-    text = dump([payload("a", finding("x.py", 1, "ssrf", "MINOR"), {"file": "y"}), payload("b"), 3]).replace("\n", "\r\n")
+    text = dump(
+        [payload("a", finding("x.py", 1, "ssrf", "MINOR"), {"file": "y"}), payload("b"), 3]
+    ).replace("\n", "\r\n")
     doc = load_json(text, "r.json")
     locate = Locator(text)
-    for path in [(), (0,), (0, "findings", 1), (0, "findings", 1, "file"), (0, "findings", 0, "severity"), (2,), (0, "findings", 7, "x")]:
+    for path in [
+        (),
+        (0,),
+        (0, "findings", 1),
+        (0, "findings", 1, "file"),
+        (0, "findings", 0, "severity"),
+        (2,),
+        (0, "findings", 7, "x"),
+    ]:
         assert locate(path) == doc.positions.value(path), path
 
 
 def test_dump_report_is_the_same_json():
     from voyage_tui.cli.score_cmd import dump_report
 
-    payload_ = {"a": 1, "b": [], "c": [{"x": "é"}, {"y": [1, 2]}], "d": {"e": [1], "f": None, "g": {}}, "h": {}}
+    payload_ = {
+        "a": 1,
+        "b": [],
+        "c": [{"x": "é"}, {"y": [1, 2]}],
+        "d": {"e": [1], "f": None, "g": {}},
+        "h": {},
+    }
     text = dump_report(payload_)
     assert json.loads(text) == payload_
     assert '\n    {"x": "é"},\n' in text and text.endswith("}\n")

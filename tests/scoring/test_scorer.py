@@ -25,35 +25,54 @@ def test_match_ignores_line_and_severity_and_reports_them_as_differences():
 
 
 def test_exact_match_has_no_differences():
-    s = score_findings([finding("a.py", 1, "logic-error", "MAJOR")], [gold_finding("a.py", 1, "logic-error", "MAJOR")])
+    s = score_findings(
+        [finding("a.py", 1, "logic-error", "MAJOR")],
+        [gold_finding("a.py", 1, "logic-error", "MAJOR")],
+    )
     assert s.matched[0].differences == ()
 
 
 def test_different_file_is_no_match():
-    s = score_findings([finding("b.py", 1, "logic-error", "MAJOR")], [gold_finding("a.py", 1, "logic-error", "MAJOR")])
+    s = score_findings(
+        [finding("b.py", 1, "logic-error", "MAJOR")],
+        [gold_finding("a.py", 1, "logic-error", "MAJOR")],
+    )
     assert (s.tp, s.fp, s.fn) == (0, 1, 1)
     assert keys(s.missed) == [("a.py", "logic-error")]
     assert keys(s.spurious) == [("b.py", "logic-error")]
 
 
 def test_dual_flaggable_alternative_matches():
-    gold = [gold_finding("a.py", 12, "jwt-weak-secret", "BLOCKER", dual_flaggable="hardcoded-secret")]
+    gold = [
+        gold_finding("a.py", 12, "jwt-weak-secret", "BLOCKER", dual_flaggable="hardcoded-secret")
+    ]
     s = score_findings([finding("a.py", 13, "hardcoded-secret", "MAJOR")], gold)
     assert (s.tp, s.fp, s.fn, s.f1) == (1, 0, 0, 1.0)
     (m,) = s.matched
-    assert (m.rule_key, m.via, m.run_rule_key) == ("jwt-weak-secret", "dual_flaggable", "hardcoded-secret")
+    assert (m.rule_key, m.via, m.run_rule_key) == (
+        "jwt-weak-secret",
+        "dual_flaggable",
+        "hardcoded-secret",
+    )
     assert m.differences[0] == "run rule_key hardcoded-secret (the gold's dual_flaggable)"
 
 
 def test_dual_flaggable_only_in_the_same_file():
-    gold = [gold_finding("a.py", 12, "jwt-weak-secret", "BLOCKER", dual_flaggable="hardcoded-secret")]
+    gold = [
+        gold_finding("a.py", 12, "jwt-weak-secret", "BLOCKER", dual_flaggable="hardcoded-secret")
+    ]
     s = score_findings([finding("b.py", 13, "hardcoded-secret", "MAJOR")], gold)
     assert (s.tp, s.fp, s.fn) == (0, 1, 1)
 
 
 def test_exact_match_wins_and_the_alternative_then_scores_as_spurious():
-    gold = [gold_finding("a.py", 12, "jwt-weak-secret", "BLOCKER", dual_flaggable="hardcoded-secret")]
-    run = [finding("a.py", 12, "jwt-weak-secret", "BLOCKER"), finding("a.py", 12, "hardcoded-secret", "BLOCKER")]
+    gold = [
+        gold_finding("a.py", 12, "jwt-weak-secret", "BLOCKER", dual_flaggable="hardcoded-secret")
+    ]
+    run = [
+        finding("a.py", 12, "jwt-weak-secret", "BLOCKER"),
+        finding("a.py", 12, "hardcoded-secret", "BLOCKER"),
+    ]
     s = score_findings(run, gold)
     assert [m.via for m in s.matched] == ["rule_key"]
     assert keys(s.spurious) == [("a.py", "hardcoded-secret")]
@@ -88,7 +107,10 @@ def test_duplicate_gold_alternatives_are_tried_in_alphabetical_order():
         gold_finding("a.py", 1, "error-swallowed", "MAJOR", dual_flaggable="unhandled-error"),
         gold_finding("a.py", 2, "error-swallowed", "MINOR", dual_flaggable="logic-error"),
     ]
-    run = [finding("a.py", 1, "unhandled-error", "MAJOR"), finding("a.py", 1, "logic-error", "MAJOR")]
+    run = [
+        finding("a.py", 1, "unhandled-error", "MAJOR"),
+        finding("a.py", 1, "logic-error", "MAJOR"),
+    ]
     s = score_findings(run, gold)
     assert [(m.run_rule_key, m.via) for m in s.matched] == [("logic-error", "dual_flaggable")]
     assert keys(s.spurious) == [("a.py", "unhandled-error")]
@@ -103,7 +125,10 @@ def test_a_gold_dual_flaggable_equal_to_its_rule_key_is_no_alternative():
 
 
 def test_set_semantics_duplicates_count_once_on_both_sides():
-    gold = [gold_finding("a.py", 1, "logic-error", "MINOR"), gold_finding("a.py", 9, "logic-error", "BLOCKER")]
+    gold = [
+        gold_finding("a.py", 1, "logic-error", "MINOR"),
+        gold_finding("a.py", 9, "logic-error", "BLOCKER"),
+    ]
     run = [
         finding("a.py", 2, "logic-error", "MINOR"),
         finding("a.py", 8, "logic-error", "MAJOR"),
@@ -141,9 +166,15 @@ def test_zero_denominator_conventions(run, gold, figures):
 
 
 def test_figures_are_the_spec_formulas():
-    gold = [gold_finding("a.py", i, k, "MINOR") for i, k in enumerate(["logic-error", "off-by-one", "dead-code", "missing-test"])]
-    run = [finding("a.py", 0, "logic-error", "MINOR"), finding("a.py", 0, "off-by-one", "MINOR"),
-           finding("a.py", 0, "ssrf", "MINOR")]
+    gold = [
+        gold_finding("a.py", i, k, "MINOR")
+        for i, k in enumerate(["logic-error", "off-by-one", "dead-code", "missing-test"])
+    ]
+    run = [
+        finding("a.py", 0, "logic-error", "MINOR"),
+        finding("a.py", 0, "off-by-one", "MINOR"),
+        finding("a.py", 0, "ssrf", "MINOR"),
+    ]
     s = score_findings(run, gold)
     assert (s.tp, s.fp, s.fn) == (2, 1, 2)
     assert s.precision == 2 / 3 and s.recall == 2 / 4
@@ -151,8 +182,19 @@ def test_figures_are_the_spec_formulas():
 
 
 def test_output_order_is_by_file_then_rule_key():
-    gold = [gold_finding(f, 1, k, "MINOR") for f, k in [("b.py", "dead-code"), ("a.py", "off-by-one"), ("a.py", "dead-code")]]
-    run = [finding(f, 1, k, "MINOR") for f, k in [("b.py", "dead-code"), ("a.py", "off-by-one"), ("c.py", "ssrf"), ("a.py", "ssrf")]]
+    gold = [
+        gold_finding(f, 1, k, "MINOR")
+        for f, k in [("b.py", "dead-code"), ("a.py", "off-by-one"), ("a.py", "dead-code")]
+    ]
+    run = [
+        finding(f, 1, k, "MINOR")
+        for f, k in [
+            ("b.py", "dead-code"),
+            ("a.py", "off-by-one"),
+            ("c.py", "ssrf"),
+            ("a.py", "ssrf"),
+        ]
+    ]
     s = score_findings(run, gold)
     assert keys(s.matched) == [("a.py", "off-by-one"), ("b.py", "dead-code")]
     assert keys(s.missed) == [("a.py", "dead-code")]
@@ -160,7 +202,9 @@ def test_output_order_is_by_file_then_rule_key():
 
 
 def test_entries_without_a_text_key_are_skipped():
-    s = score_findings([{"file": "a.py"}, {"rule_key": 3, "file": "a.py"}], [{"file": None, "rule_key": "x"}])
+    s = score_findings(
+        [{"file": "a.py"}, {"rule_key": 3, "file": "a.py"}], [{"file": None, "rule_key": "x"}]
+    )
     assert (s.tp, s.fp, s.fn) == (0, 0, 0)
 
 
@@ -173,20 +217,37 @@ def test_score_verdict_is_exact():
 
 def test_score_run_json_has_exactly_the_spec_keys_in_order():
     gold = gold_record([gold_finding("a.py", 1, "logic-error", "MAJOR")])
-    result = score_run([payload("r", finding("a.py", 1, "logic-error", "MAJOR"), {"file": "x"})], gold)
+    result = score_run(
+        [payload("r", finding("a.py", 1, "logic-error", "MAJOR"), {"file": "x"})], gold
+    )
     data = result.to_json()
     assert list(data) == [
-        "tp", "fp", "fn", "precision", "recall", "f1", "matched", "missed", "spurious",
-        "run_verdict", "expected_verdict", "verdict_match", "invalid_findings",
+        "tp",
+        "fp",
+        "fn",
+        "precision",
+        "recall",
+        "f1",
+        "matched",
+        "missed",
+        "spurious",
+        "run_verdict",
+        "expected_verdict",
+        "verdict_match",
+        "invalid_findings",
     ]
     assert {"file", "rule_key", "via"} <= set(data["matched"][0])
-    assert data["run_verdict"] == data["expected_verdict"] == "WARN" and data["verdict_match"] is True
+    assert (
+        data["run_verdict"] == data["expected_verdict"] == "WARN" and data["verdict_match"] is True
+    )
     assert len(data["invalid_findings"]) == 1
     assert result.gold_keys == 1
 
 
 def test_missed_and_spurious_json_are_exactly_file_and_rule_key():
-    s = score_findings([finding("b.py", 3, "ssrf", "MAJOR")], [gold_finding("a.py", 1, "logic-error", "MAJOR")])
+    s = score_findings(
+        [finding("b.py", 3, "ssrf", "MAJOR")], [gold_finding("a.py", 1, "logic-error", "MAJOR")]
+    )
     data = s.to_json()
     assert data["missed"] == [{"file": "a.py", "rule_key": "logic-error"}]
     assert data["spurious"] == [{"file": "b.py", "rule_key": "ssrf"}]

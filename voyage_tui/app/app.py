@@ -31,7 +31,12 @@ STYLES = Path(__file__).parent / "styles"
 
 class VoyageApp(App[int]):
     TITLE = "voyage-tui"
-    CSS_PATH = [STYLES / "app.tcss", STYLES / "browser.tcss", STYLES / "editor.tcss", STYLES / "review.tcss"]
+    CSS_PATH = [
+        STYLES / "app.tcss",
+        STYLES / "browser.tcss",
+        STYLES / "editor.tcss",
+        STYLES / "review.tcss",
+    ]
     COMMANDS = App.COMMANDS | {VoyageCommands}
     BINDINGS = [
         Binding("f1", "toggle_help", "Help", id="app.help"),
@@ -99,7 +104,7 @@ class VoyageApp(App[int]):
             with self._suite_lock:
                 self._suite = suite
                 view = view_of(suite)
-        except Exception as exc:  # noqa: BLE001 - shown, never a crash of the UI
+        except Exception as exc:
             self.post_message(LoadFailed(repr(exc)))
             return
         self.post_message(SuiteLoaded(view))
@@ -216,7 +221,11 @@ class VoyageApp(App[int]):
 
     def extra_actions(self) -> list[tuple[str, str, str]]:
         return [
-            ("Compare runs", "Two runs of one gold: keys gained and lost, verdict flips", "compare_runs_command"),
+            (
+                "Compare runs",
+                "Two runs of one gold: keys gained and lost, verdict flips",
+                "compare_runs_command",
+            ),
             ("Runs of a gold file", "Every run of a gold file, ranked by F1", "runs_command"),
         ]
 
@@ -230,8 +239,17 @@ class VoyageApp(App[int]):
             f"Retire {path} from holdout? Its `visibility:` becomes `public`; nothing else in the "
             "file changes. A commit of that one file names the exposure signals."
         )
-        choices = [("commit", "Retire and commit", "c"), ("retire", "Retire only", "r"), ("cancel", "Cancel", "n")]
-        self.push_screen(ChoiceScreen(question, choices), lambda choice: choice in ("commit", "retire") and self._retire(path, choice == "commit"))
+        choices = [
+            ("commit", "Retire and commit", "c"),
+            ("retire", "Retire only", "r"),
+            ("cancel", "Cancel", "n"),
+        ]
+        self.push_screen(
+            ChoiceScreen(question, choices),
+            lambda choice: (
+                choice in ("commit", "retire") and self._retire(path, choice == "commit")
+            ),
+        )
 
     @work(thread=True, group="retire")
     def _retire(self, path: str, commit: bool) -> None:
@@ -248,7 +266,11 @@ class VoyageApp(App[int]):
             return
         note = f"Retired {path}"
         if commit:
-            note += f"; committed {result.commit[:12]}" if result.commit else f"; commit failed: {result.commit_error}"
+            note += (
+                f"; committed {result.commit[:12]}"
+                if result.commit
+                else f"; commit failed: {result.commit_error}"
+            )
         self.call_from_thread(self.notify, note, timeout=5)
         self.call_from_thread(self.revalidate_paths, {path})
 
@@ -257,7 +279,9 @@ class VoyageApp(App[int]):
     def _gold_runs(self, gold_rel: str) -> list[str]:
         if self.view is None:
             return []
-        return sorted(p for p, i in self.view.items.items() if i.kind == GOLD_RUN and i.parent == gold_rel)
+        return sorted(
+            p for p, i in self.view.items.items() if i.kind == GOLD_RUN and i.parent == gold_rel
+        )
 
     def _context_gold(self) -> str | None:
         """The gold file the person is looking at: on a review screen, or selected in the tree."""
@@ -280,13 +304,17 @@ class VoyageApp(App[int]):
         if gold is not None:
             then(gold)
             return
-        golds = sorted(p for p, i in (self.view.items.items() if self.view else []) if i.kind == GOLD)
+        golds = sorted(
+            p for p, i in (self.view.items.items() if self.view else []) if i.kind == GOLD
+        )
         if not golds:
             self.notify("This workspace has no gold files", severity="warning")
         elif len(golds) == 1:
             then(golds[0])
         else:
-            self.push_screen(PickScreen("Which gold file?", [(g, g) for g in golds]), lambda g: g and then(g))
+            self.push_screen(
+                PickScreen("Which gold file?", [(g, g) for g in golds]), lambda g: g and then(g)
+            )
 
     def action_runs_command(self) -> None:
         self._with_gold(lambda gold: self.push_screen(RunsScreen(gold)))
@@ -310,7 +338,9 @@ class VoyageApp(App[int]):
             others = [(p, label(p)) for p in runs if p != run]
             self.push_screen(
                 PickScreen(f"Compare {label(run)} against which baseline?", others),
-                lambda baseline: baseline and self.push_screen(CompareScreen(gold_rel, run, baseline)),
+                lambda baseline: (
+                    baseline and self.push_screen(CompareScreen(gold_rel, run, baseline))
+                ),
             )
 
         if run_rel is not None:

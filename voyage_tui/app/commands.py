@@ -14,13 +14,37 @@ if TYPE_CHECKING:
 ACTIONS: list[tuple[str, str, str]] = [
     ("Filter the suite", "Filter the tree by id or prompt text (/)", "browser_action('filter')"),
     ("Next error", "Jump to the next item with an error (n)", "browser_action('next_error')"),
-    ("Previous error", "Jump to the previous item with an error (N)", "browser_action('previous_error')"),
+    (
+        "Previous error",
+        "Jump to the previous item with an error (N)",
+        "browser_action('previous_error')",
+    ),
     ("Edit selected item", "Open the selected file in the editor (e)", "browser_action('edit')"),
-    ("Open selected item in $EDITOR", "Edit outside the app, then reload (E)", "browser_action('external_editor')"),
-    ("Copy path of selected item", "Copy the workspace-relative path (c)", "browser_action('copy_path')"),
-    ("Show problems of selected item", "Focus the diagnostics list (d)", "browser_action('focus_diagnostics')"),
-    ("Runs of the selected gold file", "Every run beside a gold file, ranked by F1 (r)", "browser_action('runs')"),
-    ("Retire the selected holdout", "Make it public (only its visibility changes), then commit (R)", "browser_action('retire')"),
+    (
+        "Open selected item in $EDITOR",
+        "Edit outside the app, then reload (E)",
+        "browser_action('external_editor')",
+    ),
+    (
+        "Copy path of selected item",
+        "Copy the workspace-relative path (c)",
+        "browser_action('copy_path')",
+    ),
+    (
+        "Show problems of selected item",
+        "Focus the diagnostics list (d)",
+        "browser_action('focus_diagnostics')",
+    ),
+    (
+        "Runs of the selected gold file",
+        "Every run beside a gold file, ranked by F1 (r)",
+        "browser_action('runs')",
+    ),
+    (
+        "Retire the selected holdout",
+        "Make it public (only its visibility changes), then commit (R)",
+        "browser_action('retire')",
+    ),
     ("Re-validate everything", "Read and check the whole workspace again", "revalidate_all"),
     ("Help", "Show the keys of the focused widget (F1, ?)", "toggle_help"),
 ]
@@ -30,7 +54,7 @@ class VoyageCommands(Provider):
     """Actions first, then every item of the suite by id."""
 
     @property
-    def voyage(self) -> "VoyageApp":
+    def voyage(self) -> VoyageApp:
         return self.app  # type: ignore[return-value]
 
     def _actions(self) -> list[tuple[str, str, str]]:
@@ -45,7 +69,12 @@ class VoyageCommands(Provider):
         for title, help_text, action in self._actions():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), partial(self.voyage.run_action, action), help=help_text)
+                yield Hit(
+                    score,
+                    matcher.highlight(title),
+                    partial(self.voyage.run_action, action),
+                    help=help_text,
+                )
         view = self.voyage.view
         if view is None or len(query) < 2:
             return
@@ -54,7 +83,12 @@ class VoyageCommands(Provider):
             label = f"Open {item.id or item.path}"
             score = matcher.match(label)
             if score > 0:
-                yield Hit(score, matcher.highlight(label), partial(self.voyage.reveal, item.path), help=item.path)
+                yield Hit(
+                    score,
+                    matcher.highlight(label),
+                    partial(self.voyage.reveal, item.path),
+                    help=item.path,
+                )
                 shown += 1
                 if shown >= 50:
                     break

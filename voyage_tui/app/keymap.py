@@ -1,9 +1,9 @@
 """The user's keymap: `keymap.toml` in the user config dir remaps any binding by its id.
 
-    # ~/.config/voyage-tui/keymap.toml
-    [keymap]
-    "browser.next-error" = "j"
-    "editor.save" = "ctrl+s,f2"
+# ~/.config/voyage-tui/keymap.toml
+[keymap]
+"browser.next-error" = "j"
+"editor.save" = "ctrl+s,f2"
 """
 
 from __future__ import annotations

@@ -11,7 +11,10 @@ from importlib import import_module
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "validate": ("voyage_tui.cli.validate_cmd", "check every fixture, trajectory, gold file and run"),
+    "validate": (
+        "voyage_tui.cli.validate_cmd",
+        "check every fixture, trajectory, gold file and run",
+    ),
     "score": ("voyage_tui.cli.score_cmd", "score a recorded run against its gold file"),
     "exposure": ("voyage_tui.cli.exposure_cmd", "report holdout fixtures a contributor has seen"),
     "schema": ("voyage_tui.cli.schema_cmd", "print the JSON Schema of a file format"),

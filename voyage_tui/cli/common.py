@@ -38,7 +38,7 @@ APP_CHILD_SHARE = 0.6
 first spends a moment starting the interface."""
 
 
-def prepare_for_app(ws: "Workspace", *, use_git: bool, cache: bool) -> "Prepared":
+def prepare_for_app(ws: Workspace, *, use_git: bool, cache: bool) -> Prepared:
     """Start the app's first load before Textual is imported: no thread runs yet, so half the
     suite (a little more) can be checked by a forked process while the interface starts."""
     from voyage_tui.engine.validation.suite import Suite

@@ -19,9 +19,13 @@ def run(argv: list[str]) -> int:
     parser.add_argument("gold", help="a voyage-eval-gold/1 file")
     parser.add_argument("run", help="a run: JSON array of reviewer payloads")
     parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
-    parser.add_argument("--no-watch", action="store_true", help="do not watch the workspace for changes")
     parser.add_argument(
-        "--no-cache", action="store_true", help="check every file, ignoring what the last run recorded"
+        "--no-watch", action="store_true", help="do not watch the workspace for changes"
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="check every file, ignoring what the last run recorded",
     )
     args = parser.parse_args(argv)
     for path in (args.gold, args.run):

@@ -113,7 +113,11 @@ def _holdout_lines(holdout: HoldoutExposure, color: bool) -> list[str]:
 
 def _find(suite: Suite, fixture_id: str) -> list[Item]:
     return sorted(
-        (i for i in suite.fixtures() if i.id == fixture_id or i.folder.rsplit("/", 1)[-1] == fixture_id),
+        (
+            i
+            for i in suite.fixtures()
+            if i.id == fixture_id or i.folder.rsplit("/", 1)[-1] == fixture_id
+        ),
         key=lambda i: i.path,
     )
 

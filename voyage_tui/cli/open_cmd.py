@@ -11,9 +11,13 @@ def run(argv: list[str]) -> int:
     parser = Parser(prog="voyage-tui", description="Open the app on the workspace at PATH.")
     parser.add_argument("path", nargs="?", default=None)
     parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
-    parser.add_argument("--no-watch", action="store_true", help="do not watch the workspace for changes")
     parser.add_argument(
-        "--no-cache", action="store_true", help="check every file, ignoring what the last run recorded"
+        "--no-watch", action="store_true", help="do not watch the workspace for changes"
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="check every file, ignoring what the last run recorded",
     )
     args = parser.parse_args(argv)
     try:

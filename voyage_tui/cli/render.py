@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from itertools import groupby
-from typing import Any, Iterable
+from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 

@@ -17,8 +17,9 @@ import json
 import os
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from voyage_tui.cli.common import Parser, use_color
 from voyage_tui.cli.render import text_lines
@@ -75,7 +76,9 @@ def build_parser() -> Parser:
         "verdict flip; 2 for a usage error or bad input.",
     )
     parser.add_argument("--gold", required=True, metavar="G", help="a voyage-eval-gold/1 file")
-    parser.add_argument("--run", required=True, metavar="R", help="a run: JSON array of reviewer payloads")
+    parser.add_argument(
+        "--run", required=True, metavar="R", help="a run: JSON array of reviewer payloads"
+    )
     parser.add_argument(
         "--baseline", metavar="R0", help="an earlier run of the same gold to compare against"
     )
@@ -147,7 +150,9 @@ def resolve_catalogue(gold_path: str) -> CatalogueSource:
     loaded = load_catalogue(ws)
     where = os.path.join(str(ws.root), loaded.path)
     description = (
-        f"default ({_shown(where)} is missing or unreadable)" if loaded.is_default else _shown(where)
+        f"default ({_shown(where)} is missing or unreadable)"
+        if loaded.is_default
+        else _shown(where)
     )
     return CatalogueSource(loaded.value, description, ws.max_file_bytes)
 
@@ -300,17 +305,26 @@ def text_report(
             details.append("by " + ", ".join(m.reviewers))
         rows.append((symbol, m.file, m.rule_key, "; ".join(details)))
     for k in result.missed:
-        rows.append((SYMBOLS["missed"], k.file, k.rule_key, "missed: gold " + _detail(k.line, k.severity)))
+        rows.append(
+            (SYMBOLS["missed"], k.file, k.rule_key, "missed: gold " + _detail(k.line, k.severity))
+        )
     for k in result.spurious:
         rows.append(
-            (SYMBOLS["spurious"], k.file, k.rule_key, "spurious: " + _detail(k.line, k.severity, k.reviewers))
+            (
+                SYMBOLS["spurious"],
+                k.file,
+                k.rule_key,
+                "spurious: " + _detail(k.line, k.severity, k.reviewers),
+            )
         )
     if rows:
         file_w = min(max(len(r[1]) for r in rows), 48)
         key_w = min(max(len(r[2]) for r in rows), 32)
         lines.append("")
         for symbol, file, key, detail in rows:
-            lines.append(f"{_paint(symbol, color)} {file.ljust(file_w)}  {key.ljust(key_w)}  {detail}")
+            lines.append(
+                f"{_paint(symbol, color)} {file.ljust(file_w)}  {key.ljust(key_w)}  {detail}"
+            )
     if contract.invalid:
         lines.append("")
         for invalid in contract.invalid:
@@ -318,7 +332,11 @@ def text_report(
             where = f"{run_path}:{pos[0]}:{pos[1]}: " if pos else ""
             lines.append(f"{_paint(SYMBOLS['invalid'], color)} {where}{invalid.describe()}")
     if comparison is not None:
-        lines += ["", f"baseline   {baseline_path}", f"  figures  {_figures(comparison.baseline_figures)}"]
+        lines += [
+            "",
+            f"baseline   {baseline_path}",
+            f"  figures  {_figures(comparison.baseline_figures)}",
+        ]
         lines.append(
             f"  verdict  {comparison.baseline_verdict} -> {comparison.run_verdict}"
             if comparison.verdict_flip
@@ -337,8 +355,11 @@ def text_report(
             if comparison.regression
             else "  no regression (no gold key lost, no BLOCK -> ALLOW flip)"
         )
-    lines += ["", "legend: = matched   ~ matched via dual_flaggable   - missed   + spurious   "
-              "! invalid (left out of the score)"]
+    lines += [
+        "",
+        "legend: = matched   ~ matched via dual_flaggable   - missed   + spurious   "
+        "! invalid (left out of the score)",
+    ]
     failures = failure_reasons(result, comparison, min_f1)
     lines.append("result: " + ("FAIL: " + "; ".join(failures) if failures else "pass"))
     return lines

@@ -90,7 +90,9 @@ def run(argv: list[str]) -> int:
         if lines:
             print("\n".join(lines), file=out)
             print(file=out)
-        print(summary_line(summary.files, summary.errors, summary.warnings, summary.infos), file=out)
+        print(
+            summary_line(summary.files, summary.errors, summary.warnings, summary.infos), file=out
+        )
         print("\n".join(coverage_lines(coverage)), file=out)
     failed = summary.errors > 0 or (args.strict and summary.warnings > 0)
     return 1 if failed else 0

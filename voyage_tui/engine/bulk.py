@@ -8,8 +8,8 @@ more than the work itself. Nothing made there forms a reference cycle.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 
 @contextmanager

@@ -57,7 +57,9 @@ class Detail:
         return self.data.get(name) if isinstance(self.data, dict) else None
 
 
-def journey_checklist(data: dict[str, Any], journey: Journey) -> tuple[list[PhaseRow], list[GateRow]]:
+def journey_checklist(
+    data: dict[str, Any], journey: Journey
+) -> tuple[list[PhaseRow], list[GateRow]]:
     """Every journey phase and gate with what the trajectory says of it."""
     traversed: set[int] = set()
     skipped: dict[int, str] = {}
@@ -86,7 +88,9 @@ def journey_checklist(data: dict[str, Any], journey: Journey) -> tuple[list[Phas
         for entry in split_pipes(data["gates"]):
             match = GATE_ENTRY.match(entry.text)
             if match:
-                recorded.setdefault(int(match.group(1)), (match.group(2).strip(), match.group(3).strip()))
+                recorded.setdefault(
+                    int(match.group(1)), (match.group(2).strip(), match.group(3).strip())
+                )
     if isinstance(data.get("skipped_gates"), str):
         for entry in split_pipes(data["skipped_gates"]):
             match = SKIPPED_GATE_ENTRY.match(entry.text)
@@ -113,7 +117,9 @@ def load_detail(ws: Workspace, journey: Journey, item: Item) -> Detail:
         detail.load_problem = text
         return detail
     detail.text = text
-    doc = load_json(text, item.path) if item.kind in (GOLD, GOLD_RUN) else load_yaml(text, item.path)
+    doc = (
+        load_json(text, item.path) if item.kind in (GOLD, GOLD_RUN) else load_yaml(text, item.path)
+    )
     if not doc.ok:
         detail.load_problem = doc.diagnostics[0] if doc.diagnostics else None
         return detail

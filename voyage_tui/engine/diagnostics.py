@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable
 
 
 class Severity(str, Enum):
@@ -57,9 +57,7 @@ Position = tuple[int, int] | None
 """A 1-based (line, column), or None where no place exists."""
 
 
-def make(
-    path: str, pos: Position, severity: Severity, code: str, message: str
-) -> Diagnostic:
+def make(path: str, pos: Position, severity: Severity, code: str, message: str) -> Diagnostic:
     line, column = pos if pos is not None else (None, None)
     return Diagnostic(path, line, column, severity, code, message)
 

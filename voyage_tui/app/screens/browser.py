@@ -94,7 +94,9 @@ class BrowserScreen(Screen[None]):
         self.view = view
         self.query_one(SuiteHeader).show_view(view)
         self.tree.apply_change(view, touched)
-        if self._shown_path is not None and (self._shown_path in touched or self._shown_path not in view.items):
+        if self._shown_path is not None and (
+            self._shown_path in touched or self._shown_path not in view.items
+        ):
             self.show_item(self._shown_path, force=True)
 
     # --- selection and detail -------------------------------------------------------------
@@ -127,10 +129,14 @@ class BrowserScreen(Screen[None]):
         view = self.view
         if view is None:
             return
-        self.query_one(DiagnosticsList).show(view.diagnostics_for(path) or [d for d in view.workspace_diagnostics if d.path == path])
+        self.query_one(DiagnosticsList).show(
+            view.diagnostics_for(path) or [d for d in view.workspace_diagnostics if d.path == path]
+        )
         item = view.items.get(path)
         if item is None:
-            self.run_worker(self.query_one(DetailPane).show_detail(None), exclusive=True, group="detail-render")
+            self.run_worker(
+                self.query_one(DetailPane).show_detail(None), exclusive=True, group="detail-render"
+            )
             return
         self.load_detail(item.path)
 
@@ -145,7 +151,11 @@ class BrowserScreen(Screen[None]):
     def _render_detail(self, detail: Detail, routing_table: str) -> None:
         if detail.item.path != self._shown_path:
             return
-        self.run_worker(self.query_one(DetailPane).show_detail(detail, routing_table), exclusive=True, group="detail-render")
+        self.run_worker(
+            self.query_one(DetailPane).show_detail(detail, routing_table),
+            exclusive=True,
+            group="detail-render",
+        )
 
     # --- actions -------------------------------------------------------------------------
 

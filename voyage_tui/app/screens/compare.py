@@ -27,7 +27,9 @@ def _keys(title: str, keys: tuple[tuple[str, str], ...], symbol: str, style: str
     return text
 
 
-def comparison_widgets(baseline: Scored, run: Scored, comparison: BaselineComparison) -> list[Static]:
+def comparison_widgets(
+    baseline: Scored, run: Scored, comparison: BaselineComparison
+) -> list[Static]:
     banner = Text()
     if comparison.regression:
         banner.append(" ✗ REGRESSION ", style="bold white on red")
@@ -50,8 +52,16 @@ def comparison_widgets(baseline: Scored, run: Scored, comparison: BaselineCompar
     figures.add_column("")
     for name in ("tp", "fp", "fn", "precision", "recall", "f1"):
         figures.add_column(name, justify="right")
+
     def row(label: str, values: dict[str, float]) -> None:
-        figures.add_row(label, *(f"{values[k]:.3f}" if isinstance(values[k], float) else str(values[k]) for k in ("tp", "fp", "fn", "precision", "recall", "f1")))
+        figures.add_row(
+            label,
+            *(
+                f"{values[k]:.3f}" if isinstance(values[k], float) else str(values[k])
+                for k in ("tp", "fp", "fn", "precision", "recall", "f1")
+            ),
+        )
+
     row(f"baseline {baseline.run_name}", comparison.baseline_figures)
     row(f"run {run.run_name}", comparison.run_figures)
     return [
@@ -101,14 +111,24 @@ BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseli
             baseline = score_pair(ws, self.gold_rel, self.baseline_rel, gold)
             run = score_pair(ws, self.gold_rel, self.run_rel, gold)
         except ReviewError as exc:
-            self.app.call_from_thread(self.query_one("#compare-title", Static).update, Text(str(exc), style="red"))
+            self.app.call_from_thread(
+                self.query_one("#compare-title", Static).update, Text(str(exc), style="red")
+            )
             return
-        self.app.call_from_thread(self._show, baseline, run, compare_runs(run.score, baseline.score))
+        self.app.call_from_thread(
+            self._show, baseline, run, compare_runs(run.score, baseline.score)
+        )
 
     async def _show(self, baseline: Scored, run: Scored, comparison: BaselineComparison) -> None:
         self.comparison = comparison
         self.query_one("#compare-title", Static).update(
-            Text.assemble(("baseline ", "dim"), (baseline.run_name, "bold"), ("  →  run ", "dim"), (run.run_name, "bold"), (f"   gold {self.gold_rel}", "dim"))
+            Text.assemble(
+                ("baseline ", "dim"),
+                (baseline.run_name, "bold"),
+                ("  →  run ", "dim"),
+                (run.run_name, "bold"),
+                (f"   gold {self.gold_rel}", "dim"),
+            )
         )
         body = self.query_one("#compare-body", VerticalScroll)
         await body.remove_children()

@@ -17,7 +17,15 @@ from voyage_tui.engine.atomic import atomic_write_text
 from voyage_tui.engine.review.detail import row_detail
 from voyage_tui.engine.review.export import markdown_table
 from voyage_tui.engine.review.inputs import ReviewError, Scored, score_pair
-from voyage_tui.engine.review.rows import MATCHED, MISSED, SPURIOUS, STATES, DiffRow, diff_rows, only
+from voyage_tui.engine.review.rows import (
+    MATCHED,
+    MISSED,
+    SPURIOUS,
+    STATES,
+    DiffRow,
+    diff_rows,
+    only,
+)
 from voyage_tui.engine.scoring.report import RunScore
 
 FILTER_TITLES = {
@@ -103,13 +111,20 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
         self.app.call_from_thread(self._loaded, scored)
 
     def _failed(self, message: str) -> None:
-        self.query_one("#diff-figures", Static).update(Text(f"Cannot score: {message}", style="bold red"))
+        self.query_one("#diff-figures", Static).update(
+            Text(f"Cannot score: {message}", style="bold red")
+        )
 
     def _loaded(self, scored: Scored) -> None:
         self.scored = scored
         self.rows = diff_rows(scored.score)
         self.query_one("#diff-title", Static).update(
-            Text.assemble((scored.run_name, "bold"), "  vs gold  ", (scored.gold_name, "bold"), (f"   {self.run_rel}", "dim"))
+            Text.assemble(
+                (scored.run_name, "bold"),
+                "  vs gold  ",
+                (scored.gold_name, "bold"),
+                (f"   {self.run_rel}", "dim"),
+            )
         )
         self.query_one("#diff-figures", Static).update(figures_text(scored.score))
         self._render_invalid()
@@ -123,7 +138,9 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
         if not invalid:
             widget.display = False
             return
-        text = Text(f"! {len(invalid)} invalid finding(s) left out of the score\n", style="bold magenta")
+        text = Text(
+            f"! {len(invalid)} invalid finding(s) left out of the score\n", style="bold magenta"
+        )
         for finding in invalid:
             where = f"finding {finding.index}" if finding.index is not None else "whole payload"
             text.append(f"  {finding.reviewer}, {where}: ", style="magenta")
@@ -181,7 +198,12 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
     def markdown(self) -> str | None:
         if self.scored is None:
             return None
-        return markdown_table(self.scored.gold_name, self.scored.run_name, self.scored.score, only(self.rows, self.states))
+        return markdown_table(
+            self.scored.gold_name,
+            self.scored.run_name,
+            self.scored.score,
+            only(self.rows, self.states),
+        )
 
     def action_copy_markdown(self) -> None:
         text = self.markdown()
@@ -199,7 +221,9 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
             if path:
                 self.write_markdown(path)
 
-        self.app.push_screen(PathScreen("Write the diff as Markdown to (workspace-relative):", default), chosen)
+        self.app.push_screen(
+            PathScreen("Write the diff as Markdown to (workspace-relative):", default), chosen
+        )
 
     @work(thread=True, group="diff-write")
     def write_markdown(self, rel: str) -> None:
@@ -208,7 +232,9 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
         target = os.path.normpath(ws.abs(rel))
         root = os.path.normpath(str(ws.root))
         if not target.startswith(root + os.sep):
-            self.app.call_from_thread(self.notify, f"{rel} is outside the workspace; not written", severity="error")
+            self.app.call_from_thread(
+                self.notify, f"{rel} is outside the workspace; not written", severity="error"
+            )
             return
         if text is None:
             return

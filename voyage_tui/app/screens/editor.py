@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-from typing import Callable
+from collections.abc import Callable
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -22,8 +22,8 @@ from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.editing import (
     FileConflict,
-    OpenError,
     OpenedFile,
+    OpenError,
     open_file,
     save_file,
     unified_diff,
@@ -58,7 +58,13 @@ class EditorScreen(Screen[None]):
         Binding("ctrl+s", "save", "Save", id="editor.save", priority=True),
         Binding("escape", "close", "Back", id="editor.close"),
         Binding("f8", "next_diagnostic", "Next problem", id="editor.next-diagnostic"),
-        Binding("shift+f8", "previous_diagnostic", "Prev problem", show=False, id="editor.previous-diagnostic"),
+        Binding(
+            "shift+f8",
+            "previous_diagnostic",
+            "Prev problem",
+            show=False,
+            id="editor.previous-diagnostic",
+        ),
         Binding("ctrl+o", "external_editor", "$EDITOR", id="editor.external"),
         Binding("ctrl+d", "focus_diagnostics", "Problems", show=False, id="editor.diagnostics"),
     ]
@@ -74,7 +80,9 @@ class EditorScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(self.rel, id="editor-title")
         with Vertical(id="editor-body"):
-            yield MarkedTextArea.code_editor("", language=_language(self.rel), id="editor-text", soft_wrap=True)
+            yield MarkedTextArea.code_editor(
+                "", language=_language(self.rel), id="editor-text", soft_wrap=True
+            )
             yield DiagnosticsList(id="editor-diagnostics")
         yield Footer()
 
@@ -102,7 +110,9 @@ class EditorScreen(Screen[None]):
         self.app.call_from_thread(self._show_opened, opened)
 
     def _show_open_error(self, diagnostic: Diagnostic) -> None:
-        self.query_one("#editor-title", Static).update(f"{self.rel}: cannot edit: {diagnostic.message}")
+        self.query_one("#editor-title", Static).update(
+            f"{self.rel}: cannot edit: {diagnostic.message}"
+        )
         self.query_one(DiagnosticsList).show([diagnostic])
 
     def _show_opened(self, opened: OpenedFile) -> None:
@@ -244,7 +254,9 @@ class EditorScreen(Screen[None]):
 
     def action_external_editor(self) -> None:
         if self.dirty:
-            self.app.notify("Save or discard your changes before opening $EDITOR", severity="warning")
+            self.app.notify(
+                "Save or discard your changes before opening $EDITOR", severity="warning"
+            )
             return
         run_external_editor(self.app, self.app.ws.abs(self.rel))  # type: ignore[attr-defined]
         self.load()
@@ -256,5 +268,5 @@ def run_external_editor(app: object, path: str) -> None:
     try:
         with app.suspend():  # type: ignore[attr-defined]
             subprocess.run([*shlex.split(editor), path], check=False)
-    except Exception as exc:  # noqa: BLE001 - e.g. no terminal to suspend to
+    except Exception as exc:
         app.notify(f"Could not run {editor}: {exc}", severity="error")  # type: ignore[attr-defined]

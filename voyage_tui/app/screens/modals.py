@@ -15,7 +15,9 @@ class ChoiceScreen(ModalScreen[str]):
 
     BINDINGS = [Binding("escape", "choose_default", "Cancel", id="choice.cancel")]
 
-    def __init__(self, question: str, choices: list[tuple[str, str, str]], detail: str = "") -> None:
+    def __init__(
+        self, question: str, choices: list[tuple[str, str, str]], detail: str = ""
+    ) -> None:
         """choices: (value, label, key) in button order; the last one is what escape picks."""
         super().__init__()
         self.question = question
@@ -30,7 +32,11 @@ class ChoiceScreen(ModalScreen[str]):
                     yield Static(Syntax(self.detail, "diff", theme="ansi_dark", word_wrap=True))
             with Horizontal(classes="buttons"):
                 for value, label, key in self.choices:
-                    yield Button(f"{label} ({key})", id=f"choice-{value}", variant="primary" if value == self.choices[0][0] else "default")
+                    yield Button(
+                        f"{label} ({key})",
+                        id=f"choice-{value}",
+                        variant="primary" if value == self.choices[0][0] else "default",
+                    )
 
     def on_mount(self) -> None:
         self.query_one(f"#choice-{self.choices[0][0]}", Button).focus()
@@ -39,7 +45,7 @@ class ChoiceScreen(ModalScreen[str]):
         key = getattr(event, "key", "")
         for value, _, choice_key in self.choices:
             if key == choice_key:
-                getattr(event, "stop")()
+                event.stop()
                 self.dismiss(value)
                 return
 
@@ -63,6 +69,10 @@ def save_conflict(name: str, diff: str) -> ChoiceScreen:
         f"{name} changed on disk since you opened it; your save was refused so nothing is lost.\n"
         "Reload the file from disk (your edits are dropped), or keep yours (the disk version is "
         "overwritten)? The difference, disk → yours:",
-        [("reload", "Reload from disk", "r"), ("keep", "Keep mine", "k"), ("cancel", "Cancel", "c")],
+        [
+            ("reload", "Reload from disk", "r"),
+            ("keep", "Keep mine", "k"),
+            ("cancel", "Cancel", "c"),
+        ],
         detail=diff or "(no textual difference)",
     )

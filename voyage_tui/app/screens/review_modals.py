@@ -25,7 +25,9 @@ def _findings_text(title: str, findings: list[dict[str, object]]) -> Text:
     for finding in findings:
         for key, value in finding.items():
             text.append(f"  {key}: ", style="cyan")
-            text.append(f"{json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value}\n")
+            text.append(
+                f"{json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value}\n"
+            )
         text.append("\n")
     return text
 
@@ -46,7 +48,12 @@ class RowDetailScreen(ModalScreen[None]):
             yield Static(row_renderable(d.row))
             with VerticalScroll(classes="dialog-detail tall"):
                 yield Static(_findings_text("Gold", list(d.gold_findings)))
-                yield Static(_findings_text("Run (merged; every reviewer that reported it)", [f.to_json() for f in d.run_findings]))
+                yield Static(
+                    _findings_text(
+                        "Run (merged; every reviewer that reported it)",
+                        [f.to_json() for f in d.run_findings],
+                    )
+                )
                 if d.source is not None:
                     src = d.source
                     title = Text(f"{src.path}", style="bold")
@@ -65,7 +72,12 @@ class RowDetailScreen(ModalScreen[None]):
                         )
                     )
                 else:
-                    yield Static(Text("No copy of the reviewed file in the workspace (repo/ beside the gold file, or in the fixture its `source` names).", style="dim"))
+                    yield Static(
+                        Text(
+                            "No copy of the reviewed file in the workspace (repo/ beside the gold file, or in the fixture its `source` names).",
+                            style="dim",
+                        )
+                    )
             yield Static(Text("escape: close", style="dim"))
 
     async def action_dismiss(self, result: None = None) -> None:
@@ -113,7 +125,10 @@ class PickScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="question")
-            yield OptionList(*[Option(label, id=str(i)) for i, (_, label) in enumerate(self.choices)], id="pick-list")
+            yield OptionList(
+                *[Option(label, id=str(i)) for i, (_, label) in enumerate(self.choices)],
+                id="pick-list",
+            )
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

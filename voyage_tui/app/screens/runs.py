@@ -24,7 +24,13 @@ def ranked_renderable(run: RankedRun, mark: str) -> Table:
     grid.add_column(ratio=2)
     name = Text(run.name, style="bold")
     if run.scored is None:
-        grid.add_row(Text(f"{run.rank}."), Text(mark, style="bold cyan"), name, Text(f"cannot score: {run.problem}", style="red"), Text(""))
+        grid.add_row(
+            Text(f"{run.rank}."),
+            Text(mark, style="bold cyan"),
+            name,
+            Text(f"cannot score: {run.problem}", style="red"),
+            Text(""),
+        )
         return grid
     score = run.scored.score
     figures = Text()
@@ -32,7 +38,10 @@ def ranked_renderable(run: RankedRun, mark: str) -> Table:
     figures.append(f"  P {score.precision:.3f}  R {score.recall:.3f}  ", style="dim")
     figures.append(f"tp {score.tp} fp {score.fp} fn {score.fn}")
     verdict = Text(f"{score.run_verdict} ")
-    verdict.append("✓" if score.verdict_match else "✗ expected " + str(score.expected_verdict), style="green" if score.verdict_match else "bold red")
+    verdict.append(
+        "✓" if score.verdict_match else "✗ expected " + str(score.expected_verdict),
+        style="green" if score.verdict_match else "bold red",
+    )
     if score.invalid_findings:
         verdict.append(f"  !{len(score.invalid_findings)} invalid", style="magenta")
     grid.add_row(Text(f"{run.rank}."), Text(mark, style="bold cyan"), name, figures, verdict)
@@ -72,21 +81,29 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         view = self.app.view  # type: ignore[attr-defined]
         if view is None:
             return []
-        return sorted(p for p, i in view.items.items() if i.kind == GOLD_RUN and i.parent == self.gold_rel)
+        return sorted(
+            p for p, i in view.items.items() if i.kind == GOLD_RUN and i.parent == self.gold_rel
+        )
 
     @work(thread=True, exclusive=True, group="runs-load")
     def load(self) -> None:
         try:
             ranked = rank_runs(self.app.ws, self.gold_rel, self._run_paths())  # type: ignore[attr-defined]
         except ReviewError as exc:
-            self.app.call_from_thread(self.query_one("#runs-summary", Static).update, Text(str(exc), style="red"))
+            self.app.call_from_thread(
+                self.query_one("#runs-summary", Static).update, Text(str(exc), style="red")
+            )
             return
         self.app.call_from_thread(self._show, ranked)
 
     def _show(self, ranked: list[RankedRun]) -> None:
         self.ranked = ranked
         summary = self.query_one("#runs-summary", Static)
-        summary.update(Text(f"{len(ranked)} runs, best F1 first", style="dim") if ranked else Text("No runs beside this gold file (runs/*.json).", style="dim"))
+        summary.update(
+            Text(f"{len(ranked)} runs, best F1 first", style="dim")
+            if ranked
+            else Text("No runs beside this gold file (runs/*.json).", style="dim")
+        )
         self._render_list()
         self.query_one(OptionList).focus()
 
@@ -133,7 +150,9 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         elif len(self.marked) == 1 and self.marked[0] != current.path:
             baseline, run = self.marked[0], current.path
         else:
-            self.notify("Mark a baseline run with space, then compare (c) on another run", timeout=3)
+            self.notify(
+                "Mark a baseline run with space, then compare (c) on another run", timeout=3
+            )
             return
         from voyage_tui.app.screens.compare import CompareScreen
 

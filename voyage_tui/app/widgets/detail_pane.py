@@ -74,7 +74,10 @@ def task_widgets(detail: Detail) -> list[Widget]:
     if detail.field("context") is not None:
         widgets += _context_widgets(detail.field("context"))
     if detail.field("harness_constraints") is not None:
-        widgets += [_section("Harness constraints"), Static(_as_text(detail.field("harness_constraints")))]
+        widgets += [
+            _section("Harness constraints"),
+            Static(_as_text(detail.field("harness_constraints"))),
+        ]
     notes = detail.field("scoring_notes")
     if isinstance(notes, dict) and notes:
         widgets.append(_section("Scoring notes"))
@@ -145,7 +148,11 @@ def trajectory_widgets(detail: Detail, routing_table: str) -> list[Widget]:
         routing.append("\ncheck by hand against the table →", style="dim italic")
         widgets += [
             _section("Routing (metadata, not validated)"),
-            Horizontal(Static(routing, classes="routing-fields"), Markdown(routing_table, classes="routing-table"), classes="routing"),
+            Horizontal(
+                Static(routing, classes="routing-fields"),
+                Markdown(routing_table, classes="routing-table"),
+                classes="routing",
+            ),
         ]
     return widgets
 
@@ -205,13 +212,24 @@ def gold_run_widgets(detail: Detail) -> list[Widget]:
 
 def agent_run_widgets(detail: Detail) -> list[Widget]:
     widgets: list[Widget] = [
-        Static(_field_table([("run", detail.field("run_id")), ("agent", detail.field("agent")), ("fixture", detail.item.parent)])),
+        Static(
+            _field_table(
+                [
+                    ("run", detail.field("run_id")),
+                    ("agent", detail.field("agent")),
+                    ("fixture", detail.item.parent),
+                ]
+            )
+        ),
         _section("Output"),
         Markdown(_as_text(detail.field("output") or "")),
     ]
     patch = detail.field("patch")
     if isinstance(patch, str) and patch.strip():
-        widgets += [_section("Patch"), Static(Syntax(patch, "diff", word_wrap=True, theme="ansi_dark"))]
+        widgets += [
+            _section("Patch"),
+            Static(Syntax(patch, "diff", word_wrap=True, theme="ansi_dark")),
+        ]
     return widgets
 
 
@@ -234,7 +252,11 @@ The selected item's fields. Below them, its diagnostics.
         title.append(item.path, style="dim italic")
         widgets: list[Widget] = [Static(title, classes="detail-title")]
         if detail.data is None:
-            problem = detail.load_problem.message if detail.load_problem else "the file could not be loaded"
+            problem = (
+                detail.load_problem.message
+                if detail.load_problem
+                else "the file could not be loaded"
+            )
             widgets.append(Static(Text(f"Not loaded: {problem}", style="red")))
         elif item.kind == TASK:
             widgets += task_widgets(detail)

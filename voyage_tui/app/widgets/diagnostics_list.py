@@ -11,14 +11,22 @@ from textual.widgets.option_list import Option
 from voyage_tui.app.widgets.badges import ERROR_MARK, WARNING_MARK
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 
-_MARK = {Severity.ERROR: (ERROR_MARK, "bold red"), Severity.WARNING: (WARNING_MARK, "bold yellow"), Severity.INFO: ("i", "cyan")}
+_MARK = {
+    Severity.ERROR: (ERROR_MARK, "bold red"),
+    Severity.WARNING: (WARNING_MARK, "bold yellow"),
+    Severity.INFO: ("i", "cyan"),
+}
 
 
 def diagnostic_text(d: Diagnostic) -> Text:
     mark, style = _MARK[d.severity]
     text = Text()
     text.append(f"{mark} ", style=style)
-    where = f"{d.line}:{d.column}" if d.line is not None and d.column is not None else (str(d.line) if d.line else "-")
+    where = (
+        f"{d.line}:{d.column}"
+        if d.line is not None and d.column is not None
+        else (str(d.line) if d.line else "-")
+    )
     text.append(f"{where:>7} ", style="dim")
     text.append(f"{d.severity.value} ", style=style)
     text.append(f"{d.code}: ", style="bold")
@@ -42,13 +50,13 @@ Every problem of the selected file. `Enter` opens the editor at its line; `c` co
     ]
 
     class Open(Message):
-        def __init__(self, source: "DiagnosticsList", diagnostic: Diagnostic) -> None:
+        def __init__(self, source: DiagnosticsList, diagnostic: Diagnostic) -> None:
             super().__init__()
             self.source = source
             self.diagnostic = diagnostic
 
         @property
-        def control(self) -> "DiagnosticsList":
+        def control(self) -> DiagnosticsList:
             return self.source
 
     def __init__(self, **kwargs: object) -> None:

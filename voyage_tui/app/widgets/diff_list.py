@@ -18,7 +18,9 @@ def _side(row: DiffRow, gold: bool, show_file: bool) -> Text:
     text = Text()
     present = row.has_gold if gold else row.has_run
     if not present:
-        text.append("— not in the gold —" if gold else "— not found by the run —", style="dim italic")
+        text.append(
+            "— not in the gold —" if gold else "— not found by the run —", style="dim italic"
+        )
         return text
     if show_file:
         text.append(row.file, style="bold")
@@ -59,7 +61,9 @@ def column_titles() -> Table:
     grid.add_column(ratio=1)
     grid.add_column(width=1, no_wrap=True)
     grid.add_column(ratio=1)
-    grid.add_row(Text(""), Text("gold", style="bold"), Text("│", style="dim"), Text("run", style="bold"))
+    grid.add_row(
+        Text(""), Text("gold", style="bold"), Text("│", style="dim"), Text("run", style="bold")
+    )
     return grid
 
 

@@ -16,7 +16,9 @@ def header_text(view: SuiteView) -> Text:
     text.append(" · ")
     text.append(plural(summary.errors, "error"), style="bold red" if summary.errors else "")
     text.append(" · ")
-    text.append(plural(summary.warnings, "warning"), style="bold yellow" if summary.warnings else "")
+    text.append(
+        plural(summary.warnings, "warning"), style="bold yellow" if summary.warnings else ""
+    )
     text.append(" · ")
     text.append(plural(view.holdout_count, "holdout"))
     exposed = sum(

@@ -6,8 +6,8 @@ someone opens a class; a filter rebuilds the groups with just the matching items
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from rich.text import Text
 from textual.widgets import Tree
@@ -62,7 +62,11 @@ def _sort_key(item: Item) -> tuple[str, str]:
 def matches(item: Item, needle: str) -> bool:
     if not needle:
         return True
-    return needle in (item.id or "").lower() or needle in item.prompt.lower() or needle in item.path.lower()
+    return (
+        needle in (item.id or "").lower()
+        or needle in item.prompt.lower()
+        or needle in item.path.lower()
+    )
 
 
 class SuiteTree(Tree[NodeRef]):
@@ -153,8 +157,13 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         total = sum(len(v) for v in members.values())
         expand_all = bool(self.needle) and total <= AUTO_EXPAND_LIMIT
 
-        for title, prefix, known in (("Fixtures", "class", CLASSES), ("Trajectories", "path", TRAJECTORY_PATHS)):
-            top = self.root.add(Text(title, style="bold"), NodeRef("group", title.lower()), expand=True)
+        for title, prefix, known in (
+            ("Fixtures", "class", CLASSES),
+            ("Trajectories", "path", TRAJECTORY_PATHS),
+        ):
+            top = self.root.add(
+                Text(title, style="bold"), NodeRef("group", title.lower()), expand=True
+            )
             for key in _group_keys(members, prefix, known):
                 items = members.get(key, [])
                 if self.needle and not items:
@@ -173,9 +182,13 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         if open_gold:
             self._fill(gold, gold_items)
 
-        workspace_paths = sorted({d.path for d in view.workspace_diagnostics if d.path not in view.items})
+        workspace_paths = sorted(
+            {d.path for d in view.workspace_diagnostics if d.path not in view.items}
+        )
         if workspace_paths:
-            ws_node = self.root.add(Text("Workspace", style="bold"), NodeRef("group", "workspace"), expand=True)
+            ws_node = self.root.add(
+                Text("Workspace", style="bold"), NodeRef("group", "workspace"), expand=True
+            )
             for path in workspace_paths:
                 ds = [d for d in view.workspace_diagnostics if d.path == path]
                 errors = sum(1 for d in ds if d.severity.value == "error")
@@ -189,7 +202,12 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
     def _add_group(
         self, parent: TreeNode[NodeRef], key: str, title: str, items: list[Item], expand: bool
     ) -> None:
-        node = parent.add(self._group_label(title, items), NodeRef("group", key), expand=False, allow_expand=bool(items))
+        node = parent.add(
+            self._group_label(title, items),
+            NodeRef("group", key),
+            expand=False,
+            allow_expand=bool(items),
+        )
         self._groups[key] = node
         if expand and items:
             self._fill(node, items)
@@ -206,7 +224,9 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
             if children:
                 child = node.add(self.item_label(item), NodeRef("item", item.path), expand=False)
                 for sub in children:
-                    self._item_nodes[sub.path] = child.add_leaf(self.item_label(sub), NodeRef("item", sub.path))
+                    self._item_nodes[sub.path] = child.add_leaf(
+                        self.item_label(sub), NodeRef("item", sub.path)
+                    )
             else:
                 child = node.add_leaf(self.item_label(item), NodeRef("item", item.path))
             self._item_nodes[item.path] = child
@@ -226,7 +246,9 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         """Re-label what changed; rebuild only when items appeared or vanished."""
         previous = self.view
         self.view = view
-        appeared = any(p in view.items and (previous is None or p not in previous.items) for p in touched)
+        appeared = any(
+            p in view.items and (previous is None or p not in previous.items) for p in touched
+        )
         vanished = any(p not in view.items and p in self._item_nodes for p in touched)
         workspace_before = {d.path for d in previous.workspace_diagnostics} if previous else set()
         workspace_now = {d.path for d in view.workspace_diagnostics}
@@ -296,7 +318,9 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         """Every listed item in tree order, whether its group is open or not."""
         assert self.view is not None
         members = self._members(self.view)
-        keys = _group_keys(members, "class", CLASSES) + _group_keys(members, "path", TRAJECTORY_PATHS)
+        keys = _group_keys(members, "class", CLASSES) + _group_keys(
+            members, "path", TRAJECTORY_PATHS
+        )
         for key in [*keys, "gold"]:
             for item in members.get(key, []):
                 yield item

@@ -41,9 +41,7 @@ class TrajectoryFixture(BaseModel):
     skipped_phases: str | None = Field(
         default=None, description="Pipe-separated `N: Phase Name: reason`; every skip has a reason."
     )
-    skipped_gates: str | None = Field(
-        default=None, description="Pipe-separated `gate-N: reason`."
-    )
+    skipped_gates: str | None = Field(default=None, description="Pipe-separated `gate-N: reason`.")
     final_head_sha: str | None = Field(
         default=None,
         description="The full commit SHA the final verdict binds to; required on the full path.",
@@ -52,5 +50,6 @@ class TrajectoryFixture(BaseModel):
         default=None, description="Specialists loaded (metadata; never validated)."
     )
     routing_skipped: Any = Field(
-        default=None, description="Specialists not loaded, `skill: reason` (metadata; never validated)."
+        default=None,
+        description="Specialists not loaded, `skill: reason` (metadata; never validated).",
     )

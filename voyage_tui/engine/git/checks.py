@@ -16,7 +16,7 @@ as workspace-level diagnostics.
 from __future__ import annotations
 
 import os
-from typing import Iterable
+from collections.abc import Iterable
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -73,7 +73,11 @@ def _repo_label(ws: Workspace) -> str:
 
 
 def _workspace_path(ws: Workspace) -> str:
-    return CONFIG_NAME if os.path.isfile(os.path.join(ws.root, CONFIG_NAME)) else (ws.fixtures_rel or ".")
+    return (
+        CONFIG_NAME
+        if os.path.isfile(os.path.join(ws.root, CONFIG_NAME))
+        else (ws.fixtures_rel or ".")
+    )
 
 
 class GitChecks:
@@ -97,7 +101,9 @@ class GitChecks:
             self._attach(ws, item)
         return self.workspace_diagnostics(ws, items)
 
-    def refresh(self, ws: Workspace, items: dict[str, Item], touched: Iterable[str]) -> list[Diagnostic]:
+    def refresh(
+        self, ws: Workspace, items: dict[str, Item], touched: Iterable[str]
+    ) -> list[Diagnostic]:
         fresh = [items[p] for p in touched if p in items]
         new = [i for i in fresh if i.kind == TRAJECTORY and is_full_sha(i.final_head_sha)]
         if any(i.final_head_sha not in self.shas for i in new) and self._sha_problem is None:
@@ -135,7 +141,9 @@ class GitChecks:
         shas = [
             i.final_head_sha
             for i in items
-            if i.kind == TRAJECTORY and is_full_sha(i.final_head_sha) and i.final_head_sha not in self.shas
+            if i.kind == TRAJECTORY
+            and is_full_sha(i.final_head_sha)
+            and i.final_head_sha not in self.shas
         ]
         if not shas:
             return
@@ -192,7 +200,10 @@ class GitChecks:
         if kind == UNCHECKED:
             return [
                 dg.warning(
-                    rel, pos, "sha-unchecked", f"final_head_sha {sha} could not be checked: {outcome.note}"
+                    rel,
+                    pos,
+                    "sha-unchecked",
+                    f"final_head_sha {sha} could not be checked: {outcome.note}",
                 )
             ]
         if kind == WRONG_LENGTH:
@@ -304,7 +315,9 @@ def summarize(found: HoldoutExposure) -> str:
         if kind in (FOREIGN_AUTHOR, CO_CHANGE):
             latest = signals[-1]
             count = f"{len(signals)} commit{'s' if len(signals) != 1 else ''}"
-            parts.append(f"{kind} ({count}, latest {(latest.commit or '')[:10]} by {latest.author})")
+            parts.append(
+                f"{kind} ({count}, latest {(latest.commit or '')[:10]} by {latest.author})"
+            )
         else:
             places = [s.detail.rsplit(" appears in ", 1)[-1] for s in signals]
             more = f" +{len(places) - 2} more" if len(places) > 2 else ""

@@ -19,8 +19,8 @@ from __future__ import annotations
 import os
 import posixpath
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from voyage_tui.engine.git.leaks import CANARY, Hit, LeakScanner
 from voyage_tui.engine.git.passages import distinctive_passages
@@ -58,7 +58,12 @@ class Signal:
     date: str | None = None
 
     def to_json(self) -> dict[str, str | None]:
-        return {"kind": self.kind, "commit": self.commit, "author": self.author, "detail": self.detail}
+        return {
+            "kind": self.kind,
+            "commit": self.commit,
+            "author": self.author,
+            "detail": self.detail,
+        }
 
 
 @dataclass(slots=True)
@@ -169,14 +174,19 @@ def holdouts_of(items: Iterable[Item]) -> list[Item]:
     )
 
 
-def compute_exposure(ws: Workspace, items: Iterable[Item], repo: GitRepo | None = None) -> ExposureReport:
+def compute_exposure(
+    ws: Workspace, items: Iterable[Item], repo: GitRepo | None = None
+) -> ExposureReport:
     """The exposure of every holdout among `items` (the suite's items; public fixtures are read
     only to tell boilerplate from distinctive passages). Never raises for a git problem: what
     cannot be checked is a warning of the report."""
     all_items = list(items)
     holdout_items = holdouts_of(all_items)
     report = ExposureReport(
-        [HoldoutExposure(i.id or i.folder.rsplit("/", 1)[-1], i.path, bool(i.canary)) for i in holdout_items]
+        [
+            HoldoutExposure(i.id or i.folder.rsplit("/", 1)[-1], i.path, bool(i.canary))
+            for i in holdout_items
+        ]
     )
     if not holdout_items:
         return report
@@ -224,10 +234,13 @@ class _Computation:
                 f"{repo.path} is a bare repository; it has no work tree holding the fixtures",
             )
         self.info = info
-        prefix = posixpath.normpath(os.path.relpath(ws.root_real, info.toplevel).replace(os.sep, "/"))
+        prefix = posixpath.normpath(
+            os.path.relpath(ws.root_real, info.toplevel).replace(os.sep, "/")
+        )
         if prefix.startswith(".."):
             raise GitUnavailable(
-                "git-no-repository", f"the workspace {ws.root} is outside the repository {info.toplevel}"
+                "git-no-repository",
+                f"the workspace {ws.root} is outside the repository {info.toplevel}",
             )
         self.prefix = "" if prefix == "." else prefix + "/"
         self.holdouts = [
@@ -235,7 +248,9 @@ class _Computation:
             for item, exposure in zip(holdout_items, report.holdouts)
         ]
         self.by_folder = {h.folder: h for h in self.holdouts}
-        fixtures = posixpath.normpath(self.prefix + ws.fixtures_rel) if ws.fixtures_rel else self.prefix
+        fixtures = (
+            posixpath.normpath(self.prefix + ws.fixtures_rel) if ws.fixtures_rel else self.prefix
+        )
         self.fixtures_repo = "" if fixtures in (".", "") else fixtures.rstrip("/")
         holdout_cfg = ws.config.holdout
         self.custodians = Custodians(holdout_cfg.custodians)
@@ -306,7 +321,9 @@ class _Computation:
         # Every tracked file (tag H, S, ...) and, tagged C, those changed in the work tree.
         listing = self.repo.run(["ls-files", "-z", "-t", "-c", "-m"])
         if not listing.ok:
-            raise GitUnavailable("git-check-failed", f"`git ls-files` failed: {listing.first_error()}")
+            raise GitUnavailable(
+                "git-check-failed", f"`git ls-files` failed: {listing.first_error()}"
+            )
         tracked: list[str] = []
         changed: set[str] = set()
         for entry in listing.out.decode("utf-8", "surrogateescape").split("\x00"):
@@ -332,7 +349,12 @@ class _Computation:
             if "does not have any commits" in message or "bad default revision" in message:
                 return last_change  # no commit yet: no history to expose anything
             raise GitUnavailable("git-check-failed", f"`git log` failed: {message}")
-        custodians, bundle, holdout_of, ws_rel = self.custodians, self.bundle, self.holdout_of, self.ws_rel
+        custodians, bundle, holdout_of, ws_rel = (
+            self.custodians,
+            self.bundle,
+            self.holdout_of,
+            self.ws_rel,
+        )
         fixtures = self.fixtures_repo + "/" if self.fixtures_repo else ""
         # What each path means is worked out once: histories change the same files over and over.
         meaning: dict[str, tuple[_Holdout | None, str | None]] = {}
@@ -429,7 +451,11 @@ class _Computation:
         by_key = {h.item.path: h for h in self.holdouts}
         passages = distinctive_passages(
             {h.item.path: (h.item.prompt, h.item.ground_truth) for h in self.holdouts},
-            ((i.prompt, i.ground_truth) for i in self.items if i.is_fixture and i.path not in by_key),
+            (
+                (i.prompt, i.ground_truth)
+                for i in self.items
+                if i.is_fixture and i.path not in by_key
+            ),
         )
         for key, found in passages.items():
             for passage in found:
@@ -527,7 +553,9 @@ class _Computation:
                         detail = f"its canary {text} appears in {where}{note}"
                     else:
                         detail = f"the passage \u201c{_clip(text)}\u201d appears in {where}{note}"
-                    holdout.report.signals.append(Signal(kind, commit, author or None, detail, date))
+                    holdout.report.signals.append(
+                        Signal(kind, commit, author or None, detail, date)
+                    )
 
 
 def _clip(text: str, limit: int = 60) -> str:
@@ -567,7 +595,9 @@ def _parse_blame(out: bytes) -> dict[int, tuple[str | None, str, str | None]]:
             mail = raw[12:]
         elif raw.startswith("author-time "):
             try:
-                when = datetime.datetime.fromtimestamp(int(raw[12:]), datetime.timezone.utc).date().isoformat()
+                when = (
+                    datetime.datetime.fromtimestamp(int(raw[12:]), datetime.UTC).date().isoformat()
+                )
             except ValueError:
                 when = None
     return result

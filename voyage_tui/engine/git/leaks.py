@@ -22,8 +22,8 @@ import os
 import re
 import stat
 from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 MAX_SCANNED_BYTES = 16 * 1024 * 1024
 """A tracked file larger than this is not searched (logs, data dumps)."""
@@ -172,7 +172,10 @@ class LeakScanner:
             while start >= 0:
                 found.append((start, canary))
                 start = blob.find(raw, start + len(raw))
-        return [Hit(CANARY, *_place(blob, starts, files, offset, b"\n"), text) for offset, text in sorted(found)]
+        return [
+            Hit(CANARY, *_place(blob, starts, files, offset, b"\n"), text)
+            for offset, text in sorted(found)
+        ]
 
     def _passages(self, files: list[tuple[str, bytes]]) -> list[Hit]:
         decoded = [(path, data.decode("utf-8", "surrogateescape")) for path, data in files]

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterable
-
+from collections.abc import Iterable
 
 MIN_WORDS = 10
 MIN_CHARS = 60
@@ -46,7 +45,13 @@ def _long_enough(sentence: str) -> bool:
 
 
 def candidate_passages(*texts: str) -> set[str]:
-    return {s for text in texts if text for s in (*_folded_sentences(text), *_line_sentences(text)) if _long_enough(s)}
+    return {
+        s
+        for text in texts
+        if text
+        for s in (*_folded_sentences(text), *_line_sentences(text))
+        if _long_enough(s)
+    }
 
 
 def _sentences_of_all(texts: Iterable[str], batch: int = 2000) -> set[str]:
@@ -81,7 +86,9 @@ def distinctive_passages(
     for key, texts in holdouts.items():
         folded = {s for t in texts if t for s in _folded_sentences(t) if _long_enough(s)}
         sentences[key] = folded
-        pieces[key] = {s for t in texts if t for s in _line_sentences(t) if _long_enough(s)} - folded
+        pieces[key] = {
+            s for t in texts if t for s in _line_sentences(t) if _long_enough(s)
+        } - folded
     shared = Counter(p for key in holdouts for p in sentences[key] | pieces[key])
     common = {p for p, n in shared.items() if n > 1}
     wanted = {p for key in holdouts for p in sentences[key]} - common

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 
 def _translate(pattern: str) -> str:
@@ -73,7 +73,7 @@ def _compile_one(raw: str) -> str | None:
 class PathMatcher:
     """A set of patterns compiled into one regular expression; answers are cached per path."""
 
-    __slots__ = ("patterns", "_regex", "_cache")
+    __slots__ = ("_cache", "_regex", "patterns")
 
     def __init__(self, patterns: Iterable[str]) -> None:
         self.patterns = [p for p in patterns if isinstance(p, str)]

@@ -65,12 +65,12 @@ class RepoInfo:
 class GitRepo:
     """One opened repository. Use as a context manager: gitpython keeps processes per Repo."""
 
-    def __init__(self, repo: "Repo", path: str) -> None:
+    def __init__(self, repo: Repo, path: str) -> None:
         self.repo = repo
         self.path = path
         self._info: RepoInfo | None = None
 
-    def __enter__(self) -> "GitRepo":
+    def __enter__(self) -> GitRepo:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -79,12 +79,12 @@ class GitRepo:
     def close(self) -> None:
         try:
             self.repo.close()
-        except Exception:  # noqa: BLE001 - closing must never be what fails a check
+        except Exception:
             pass
 
     # --- processes ----------------------------------------------------------------------------
 
-    def start(self, args: list[str], stdin: bytes | None = None) -> "Running":
+    def start(self, args: list[str], stdin: bytes | None = None) -> Running:
         """Start `git ARGS` (from the work tree, or the git dir of a bare repository)."""
         from git import Git
         from git.exc import GitCommandNotFound
@@ -111,7 +111,12 @@ class GitRepo:
     def info(self) -> RepoInfo:
         if self._info is None:
             result = self.run(
-                ["rev-parse", "--is-bare-repository", "--is-shallow-repository", "--show-object-format"]
+                [
+                    "rev-parse",
+                    "--is-bare-repository",
+                    "--is-shallow-repository",
+                    "--show-object-format",
+                ]
             )
             if not result.ok:
                 raise GitUnavailable(
@@ -182,7 +187,11 @@ def open_repo(path: str) -> GitRepo:
             "git-no-repository", f"{path} is not inside a git repository"
         ) from None
     except GitCommandNotFound as exc:
-        raise GitUnavailable("git-unavailable", f"the git executable could not be run ({exc})") from exc
+        raise GitUnavailable(
+            "git-unavailable", f"the git executable could not be run ({exc})"
+        ) from exc
     except (GitCommandError, OSError, ValueError) as exc:
-        raise GitUnavailable("git-check-failed", f"the repository at {path} cannot be read: {exc}") from exc
+        raise GitUnavailable(
+            "git-check-failed", f"the repository at {path} cannot be read: {exc}"
+        ) from exc
     return GitRepo(repo, path)

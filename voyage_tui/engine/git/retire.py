@@ -9,8 +9,8 @@ atomic and keeps the file's mode. A commit of exactly that one file is made when
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from voyage_tui.engine.atomic import atomic_write_bytes
 from voyage_tui.engine.git.exposure import Signal
@@ -59,9 +59,13 @@ def locate_visibility(text: str) -> VisibilitySpot:
     try:
         root = yaml.compose(text[skip:], Loader=loader)
     except (yaml.YAMLError, RecursionError) as exc:
-        raise RetireError(f"the file does not parse as YAML ({_first_line(exc)}); fix it first") from exc
+        raise RetireError(
+            f"the file does not parse as YAML ({_first_line(exc)}); fix it first"
+        ) from exc
     if not isinstance(root, yaml.MappingNode):
-        raise RetireError("the file is not a mapping of fields, so it has no `visibility:` to change")
+        raise RetireError(
+            "the file is not a mapping of fields, so it has no `visibility:` to change"
+        )
     found = [
         (key, value)
         for key, value in root.value
@@ -103,7 +107,9 @@ def retired_bytes(data: bytes, rel: str = "task.yaml") -> bytes:
     if not before.ok:
         raise RetireError("the file does not load cleanly as YAML; fix it first")
     if not isinstance(before.data, dict):
-        raise RetireError("the file is not a mapping of fields, so it has no `visibility:` to change")
+        raise RetireError(
+            "the file is not a mapping of fields, so it has no `visibility:` to change"
+        )
     spot = locate_visibility(text)
     if spot.value != "holdout":
         shown = spot.value if spot.value.isidentifier() else repr(spot.value)
@@ -179,15 +185,23 @@ def _commit_one(ws: Workspace, path: str, message: str) -> str:
     with open_repo(str(ws.root)) as repo:
         info = repo.info()
         if info.toplevel is None:
-            raise GitUnavailable("git-bare-repository", "the repository is bare; nothing to commit in")
+            raise GitUnavailable(
+                "git-bare-repository", "the repository is bare; nothing to commit in"
+            )
         inside = os.path.relpath(os.path.realpath(path), info.toplevel).replace(os.sep, "/")
         listed = repo.run(["ls-files", "-z", "--", f":(literal){inside}"])
         if listed.ok and not listed.out:
             added = repo.run(["add", "--", f":(literal){inside}"])
             if not added.ok:
                 raise GitUnavailable("git-commit-failed", f"git add failed: {added.first_error()}")
-        done = repo.run(["commit", "--quiet", "-F", "-", "--only", "--", f":(literal){inside}"], stdin=message.encode())
+        done = repo.run(
+            ["commit", "--quiet", "-F", "-", "--only", "--", f":(literal){inside}"],
+            stdin=message.encode(),
+        )
         if not done.ok:
-            raise GitUnavailable("git-commit-failed", f"the file was retired but git commit failed: {done.first_error()}")
+            raise GitUnavailable(
+                "git-commit-failed",
+                f"the file was retired but git commit failed: {done.first_error()}",
+            )
         head = repo.run(["rev-parse", "HEAD"])
         return head.out.decode().strip()

@@ -10,8 +10,8 @@ checks only what needs the repository, for all the SHAs of a suite at once:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from voyage_tui.engine.git.repo import GitRepo, GitUnavailable, RepoInfo
 
@@ -95,7 +95,16 @@ def _mentioning(err: str, sha: str) -> str:
 def _unreachable(repo: GitRepo, commits: list[str]) -> tuple[set[str] | None, str | None]:
     """The commits of `commits` that no branch, tag, remote-tracking branch or HEAD reaches."""
     result = repo.run(
-        ["rev-list", "--stdin", "--ignore-missing", "--not", "--branches", "--tags", "--remotes", "HEAD"],
+        [
+            "rev-list",
+            "--stdin",
+            "--ignore-missing",
+            "--not",
+            "--branches",
+            "--tags",
+            "--remotes",
+            "HEAD",
+        ],
         stdin="".join(f"{c}\n" for c in commits).encode(),
     )
     if not result.ok:
@@ -104,4 +113,4 @@ def _unreachable(repo: GitRepo, commits: list[str]) -> tuple[set[str] | None, st
     return {c.lower() for c in commits if c.lower() in listed}, None
 
 
-__all__ = ["ShaOutcome", "check_shas", "is_full_sha", "GitUnavailable"]
+__all__ = ["GitUnavailable", "ShaOutcome", "check_shas", "is_full_sha"]

@@ -78,7 +78,11 @@ def load_json(text: str, rel: str) -> JsonDocument:
             return JsonDocument(
                 None,
                 NoPositions(),
-                [dg.error(rel, (exc.lineno, exc.colno), "json-syntax", f"not valid JSON: {exc.msg}")],
+                [
+                    dg.error(
+                        rel, (exc.lineno, exc.colno), "json-syntax", f"not valid JSON: {exc.msg}"
+                    )
+                ],
                 ok=False,
             )
         except ValueError as exc:
@@ -104,7 +108,11 @@ def load_json(text: str, rel: str) -> JsonDocument:
             return JsonDocument(
                 None,
                 NoPositions(),
-                [dg.error(rel, pos, "json-syntax", "not valid JSON: NaN and Infinity are not JSON")],
+                [
+                    dg.error(
+                        rel, pos, "json-syntax", "not valid JSON: NaN and Infinity are not JSON"
+                    )
+                ],
                 ok=False,
             )
         except RecursionError:
@@ -137,7 +145,10 @@ def load_json(text: str, rel: str) -> JsonDocument:
                     )
                 )
         return JsonDocument(data, positions, diagnostics)
-    except Exception as exc:  # noqa: BLE001 - the promise is: no input raises
+    except Exception as exc:
         return JsonDocument(
-            None, NoPositions(), [dg.error(rel, None, "json-unreadable", f"could not load: {exc!r}")], ok=False
+            None,
+            NoPositions(),
+            [dg.error(rel, None, "json-unreadable", f"could not load: {exc!r}")],
+            ok=False,
         )

@@ -8,10 +8,10 @@ scanned for positions only when a diagnostic asks for one.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from voyage_tui.engine.diagnostics import Position
-
 from voyage_tui.engine.loading.text import position_of_index
 
 PathKey = str | int
@@ -47,7 +47,7 @@ class YamlPositions:
     """Marks per container: for a dict {key: (key_mark, value_start, value_end)}, for a list
     [(item_start, item_start, item_end)]. Mark line/column are 0-based, index is in characters."""
 
-    __slots__ = ("_root", "_marks", "_text", "_root_mark")
+    __slots__ = ("_marks", "_root", "_root_mark", "_text")
 
     def __init__(self, root: Any, marks: dict[int, Any], text: str, root_mark: Any) -> None:
         self._root = root
@@ -108,7 +108,9 @@ class YamlPositions:
         if entry is None:
             return self.value(path)
         start, end = entry[1], entry[2]
-        index = _find_nth(self._text, needle, start.index, max(end.index, start.index + len(needle)), nth)
+        index = _find_nth(
+            self._text, needle, start.index, max(end.index, start.index + len(needle)), nth
+        )
         if index < 0:
             return start.line + 1, start.column + 1
         newlines = self._text.count("\n", start.index, index)
@@ -120,7 +122,7 @@ class YamlPositions:
 class JsonPositions:
     """Positions of a JSON document, computed on the first request by one scan of the text."""
 
-    __slots__ = ("_text", "_keys", "_values", "duplicates", "_line_starts")
+    __slots__ = ("_keys", "_line_starts", "_text", "_values", "duplicates")
 
     def __init__(self, text: str) -> None:
         self._text = text

@@ -62,7 +62,9 @@ def read_bytes(
         try:
             st = os.stat(abs_path)
         except OSError:
-            return dg.error(rel, None, "broken-symlink", "this symlink points to nothing; fix or remove it")
+            return dg.error(
+                rel, None, "broken-symlink", "this symlink points to nothing; fix or remove it"
+            )
     if not stat.S_ISREG(st.st_mode):
         return dg.error(
             rel,

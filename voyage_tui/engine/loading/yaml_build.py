@@ -10,7 +10,8 @@ so the rare document keeps PyYAML's exact semantics.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -36,7 +37,7 @@ def _scalar_table(constructor: SafeConstructor) -> dict[str, Callable[[ScalarNod
 
 
 class FastBuilder:
-    __slots__ = ("_scalars", "marks", "duplicates")
+    __slots__ = ("_scalars", "duplicates", "marks")
 
     def __init__(self, constructor: SafeConstructor) -> None:
         self._scalars = _scalar_table(constructor)
@@ -65,7 +66,10 @@ class FastBuilder:
             if node.__class__ is MappingNode:
                 entries: dict[Any, tuple[Any, Any, Any]] = {}
                 for key_node, value_node in node.value:
-                    if key_node.__class__ is not ScalarNode or key_node.tag == "tag:yaml.org,2002:merge":
+                    if (
+                        key_node.__class__ is not ScalarNode
+                        or key_node.tag == "tag:yaml.org,2002:merge"
+                    ):
                         raise Unsupported("complex or merge key")
                     key = scalar(key_node)
                     if value_node.__class__ is ScalarNode:

@@ -104,7 +104,6 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
         data.extend(self.construct_sequence(node))
         self.marks[id(data)] = [(n.start_mark, n.start_mark, n.end_mark) for n in node.value]
 
-
     def construct_yaml_timestamp(self, node: ScalarNode) -> str:  # type: ignore[override]
         # Fixture fields are text: a date stays the string it was written as, never a datetime
         # (which would fail on `2019-13-45` and is not JSON either).
@@ -187,7 +186,10 @@ def _marked_error(rel: str, exc: yaml.MarkedYAMLError, text: str) -> YamlDocumen
         return _failure(
             rel, pos, "yaml-too-deep", "the YAML nests deeper than 1,000 levels; it was not loaded"
         )
-    if "expected a single document" in (exc.context or "") or "expected a single document" in problem:
+    if (
+        "expected a single document" in (exc.context or "")
+        or "expected a single document" in problem
+    ):
         return _failure(
             rel,
             pos,
@@ -229,7 +231,7 @@ def _unreadable_scalar(loader: _Loader, root: Node) -> tuple[int, int] | None:
                 continue
             try:
                 constructor(loader, node)
-            except Exception:  # noqa: BLE001 - this is the one we are looking for
+            except Exception:
                 return _mark_pos(node.start_mark)
             continue
         if isinstance(node, SequenceNode):
@@ -239,7 +241,9 @@ def _unreadable_scalar(loader: _Loader, root: Node) -> tuple[int, int] | None:
     return None
 
 
-def _construct(loader: _Loader, node: Node) -> tuple[Any, dict[int, Any], list[tuple[Any, Any, Any]]]:
+def _construct(
+    loader: _Loader, node: Node
+) -> tuple[Any, dict[int, Any], list[tuple[Any, Any, Any]]]:
     """The fast builder for plain documents; PyYAML's safe constructor for anything else."""
     builder = FastBuilder(loader)
     try:
@@ -272,7 +276,9 @@ def load_yaml(text: str, rel: str) -> YamlDocument:
         except yaml.YAMLError as exc:
             return _failure(rel, None, "yaml-syntax", str(exc))
         if node is None:
-            return _failure(rel, (1, 1), "empty-file", "the file holds no YAML document; it is empty")
+            return _failure(
+                rel, (1, 1), "empty-file", "the file holds no YAML document; it is empty"
+            )
         if "*" in text:
             try:
                 _expanded_size(node)
@@ -318,7 +324,7 @@ def load_yaml(text: str, rel: str) -> YamlDocument:
             for key, second, first in duplicates
         ]
         return YamlDocument(data, positions, diagnostics)
-    except Exception as exc:  # noqa: BLE001 - the promise is: no input raises
+    except Exception as exc:
         return _failure(rel, None, "yaml-unreadable", f"the YAML could not be loaded: {exc!r}")
     finally:
         loader.dispose()

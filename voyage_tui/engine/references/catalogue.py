@@ -31,9 +31,11 @@ def _keys_from_data(data: Any) -> list[str] | None:
     if isinstance(data, dict) and "RULE_CATALOGUE" in data:
         data = data["RULE_CATALOGUE"]
     if isinstance(data, list):
-        return [item for item in data if isinstance(item, str)] if all(
-            isinstance(item, str) for item in data
-        ) else None
+        return (
+            [item for item in data if isinstance(item, str)]
+            if all(isinstance(item, str) for item in data)
+            else None
+        )
     if isinstance(data, dict):
         return [key for key in data if isinstance(key, str)]
     return None

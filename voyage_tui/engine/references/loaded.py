@@ -7,9 +7,10 @@ an error in a workspace with its own journey.md). The diagnostics say when a def
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -86,7 +87,9 @@ def _load(
         text = ws.read_text(rel)
         if isinstance(text, Diagnostic):
             value, _ = parse(default_text(default_name), f"(default {default_name})")
-            return Loaded(value, rel, True, [text, _default_note(rel, what, default_name, unreadable=True)])
+            return Loaded(
+                value, rel, True, [text, _default_note(rel, what, default_name, unreadable=True)]
+            )
         value, diagnostics = parse(text, rel)
         return Loaded(value, rel, False, diagnostics)
     value, _ = parse(default_text(default_name), f"(default {default_name})")
@@ -116,7 +119,12 @@ def _default_note(rel: str, what: str, default_name: str, unreadable: bool = Fal
 def load_journey(ws: Workspace) -> Loaded[Journey]:
     rel = normalize_rel(ws.config.paths.journey)
     return _load(
-        ws, rel, ws.config.explicitly_set("paths", "journey"), "journey.md", "journey", parse_journey
+        ws,
+        rel,
+        ws.config.explicitly_set("paths", "journey"),
+        "journey.md",
+        "journey",
+        parse_journey,
     )
 
 
@@ -136,9 +144,7 @@ def load_catalogue(ws: Workspace) -> Loaded[Catalogue]:
             if os.path.lexists(ws.abs(alternative)):
                 rel = alternative
                 break
-    return _load(
-        ws, rel, explicit, "rule-catalogue.yaml", "rule catalogue", parse_catalogue
-    )
+    return _load(ws, rel, explicit, "rule-catalogue.yaml", "rule catalogue", parse_catalogue)
 
 
 def _parse_routing(text: str, rel: str) -> tuple[str, list[Diagnostic]]:

@@ -52,7 +52,7 @@ class Rubric:
         return self.by_key().get(dimension_key(name))
 
 
-_BY_KEY: dict[int, tuple["Rubric", dict[str, Dimension]]] = {}
+_BY_KEY: dict[int, tuple[Rubric, dict[str, Dimension]]] = {}
 
 
 def parse_rubric(text: str, rel: str) -> tuple[Rubric, list[Diagnostic]]:

@@ -27,13 +27,19 @@ def row_detail(ws: Workspace, scored: Scored, row: DiffRow) -> RowDetail:
     if row.has_gold:
         findings = scored.gold.get("findings")
         for finding in findings if isinstance(findings, list) else []:
-            if isinstance(finding, dict) and finding.get("file") == row.file and finding.get("rule_key") == row.rule_key:
+            if (
+                isinstance(finding, dict)
+                and finding.get("file") == row.file
+                and finding.get("rule_key") == row.rule_key
+            ):
                 gold_findings.append(finding)
     run_findings: tuple[Finding, ...] = ()
     if row.has_run:
         run_key = row.run_rule_key or row.rule_key
         run_findings = tuple(
-            f for f in scored.score.contract.findings if f.file == row.file and f.rule_key == run_key
+            f
+            for f in scored.score.contract.findings
+            if f.file == row.file and f.rule_key == run_key
         )
     line = row.gold_line if row.gold_line is not None else row.run_line
     source = excerpt(ws, scored.gold_path, scored.gold, row.file, line)

@@ -38,7 +38,9 @@ def markdown_table(gold_name: str, run_name: str, score: RunScore, rows: list[Di
     ]
     for row in rows:
         gold = _side(row.gold_line, row.gold_severity) if row.has_gold else ""
-        run_key = row.run_rule_key if row.run_rule_key and row.run_rule_key != row.rule_key else None
+        run_key = (
+            row.run_rule_key if row.run_rule_key and row.run_rule_key != row.rule_key else None
+        )
         run = _side(row.run_line, row.run_severity, run_key) if row.has_run else ""
         notes = "; ".join(row.differences)
         if row.reviewers:

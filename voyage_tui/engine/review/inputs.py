@@ -61,7 +61,9 @@ def load_run(ws: Workspace, rel: str) -> list[Any]:
     return data
 
 
-def score_pair(ws: Workspace, gold_rel: str, run_rel: str, gold: dict[str, Any] | None = None) -> Scored:
+def score_pair(
+    ws: Workspace, gold_rel: str, run_rel: str, gold: dict[str, Any] | None = None
+) -> Scored:
     """Load and score one run against its gold. Raises ReviewError."""
     gold = gold if gold is not None else load_gold(ws, gold_rel)
     payloads = load_run(ws, run_rel)
@@ -93,5 +95,7 @@ def rank_runs(ws: Workspace, gold_rel: str, run_paths: list[str]) -> list[Ranked
             broken.append((path, str(exc)))
     scored.sort(key=lambda s: (-s.score.f1, -s.score.recall, s.run_name))
     ranked = [RankedRun(i + 1, s.run_path, s) for i, s in enumerate(scored)]
-    ranked += [RankedRun(len(ranked) + i + 1, p, None, why) for i, (p, why) in enumerate(sorted(broken))]
+    ranked += [
+        RankedRun(len(ranked) + i + 1, p, None, why) for i, (p, why) in enumerate(sorted(broken))
+    ]
     return ranked

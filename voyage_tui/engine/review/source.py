@@ -38,7 +38,9 @@ def _candidates(gold_rel: str, gold: dict[str, Any], file: str) -> list[str]:
     return [c for c in dict.fromkeys(out) if c and not c.startswith("..")]
 
 
-def excerpt(ws: Workspace, gold_rel: str, gold: dict[str, Any], file: str, line: int | None) -> SourceExcerpt | None:
+def excerpt(
+    ws: Workspace, gold_rel: str, gold: dict[str, Any], file: str, line: int | None
+) -> SourceExcerpt | None:
     for rel in _candidates(gold_rel, gold, file):
         if not os.path.isfile(ws.abs(rel)):
             continue

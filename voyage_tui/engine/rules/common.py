@@ -31,7 +31,9 @@ def blank_text(
         value = data.get(name)
         if isinstance(value, str) and value and not value.strip():
             out.append(
-                dg.error(rel, positions.value((name,)), "empty-field", f"`{name}` is blank; fill it in")
+                dg.error(
+                    rel, positions.value((name,)), "empty-field", f"`{name}` is blank; fill it in"
+                )
             )
     return out
 

@@ -41,7 +41,12 @@ def is_gold(data: Any) -> bool:
 
 
 def rule_key_problem(
-    rel: str, positions: Positions, path: tuple[Any, ...], key: Any, catalogue: Catalogue, field: str
+    rel: str,
+    positions: Positions,
+    path: tuple[Any, ...],
+    key: Any,
+    catalogue: Catalogue,
+    field: str,
 ) -> Diagnostic | None:
     if not isinstance(key, str) or key in catalogue:
         return None
@@ -55,9 +60,7 @@ def rule_key_problem(
     )
 
 
-def check_gold(
-    ctx: FileContext, data: dict[Any, Any], positions: Positions
-) -> list[Diagnostic]:
+def check_gold(ctx: FileContext, data: dict[Any, Any], positions: Positions) -> list[Diagnostic]:
     return check_gold_record(ctx.rel, data, positions, ctx.refs.catalogue.value)
 
 
@@ -89,7 +92,11 @@ def check_gold_record(
                     positions.value((name,)),
                     "empty-field",
                     f"`{name}` is blank; say "
-                    + ("where this record was distilled from" if name == "source" else "in one line what it covers"),
+                    + (
+                        "where this record was distilled from"
+                        if name == "source"
+                        else "in one line what it covers"
+                    ),
                 )
             )
 

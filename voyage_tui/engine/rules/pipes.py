@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from voyage_tui.engine.diagnostics import Position
 from voyage_tui.engine.loading.positions import PathKey, Positions

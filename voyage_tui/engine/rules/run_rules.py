@@ -45,9 +45,7 @@ def run_not_list(rel: str, data: Any, positions: Positions) -> Diagnostic:
     )
 
 
-def check_run(
-    rel: str, data: Any, positions: Positions, catalogue: Catalogue
-) -> list[Diagnostic]:
+def check_run(rel: str, data: Any, positions: Positions, catalogue: Catalogue) -> list[Diagnostic]:
     if not isinstance(data, list):
         return [run_not_list(rel, data, positions)]
     out: list[Diagnostic] = []

@@ -7,7 +7,8 @@ rules with better messages, so their errors are skipped here.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -76,7 +77,7 @@ def key_problem(key: Any) -> str:
         written, what = repr(key), "a number"
     else:
         written, what = str(key), f"a {type(key).__name__}"
-    return f"the key `{written}` is read as {what}, not text; quote it (`\"{written}\"`)"
+    return f'the key `{written}` is read as {what}, not text; quote it (`"{written}"`)'
 
 
 def _field_help(models: Iterable[type[BaseModel]]) -> dict[str, str]:
@@ -153,7 +154,9 @@ def translate(
         if kind == "literal_error":
             choices = (vocabularies or {}).get(name, ())
             if isinstance(value, str):
-                choice_text = ", ".join(choices) if choices else err.get("ctx", {}).get("expected", "")
+                choice_text = (
+                    ", ".join(choices) if choices else err.get("ctx", {}).get("expected", "")
+                )
                 out.append(
                     dg.error(
                         rel,
@@ -167,7 +170,9 @@ def translate(
             expected = "text"
         elif kind in ("string_too_short", "too_short"):
             out.append(
-                dg.error(rel, positions.value(path), "empty-field", f"`{where}` is empty; fill it in")
+                dg.error(
+                    rel, positions.value(path), "empty-field", f"`{where}` is empty; fill it in"
+                )
             )
             continue
         elif kind in ("greater_than_equal", "greater_than"):
@@ -184,7 +189,9 @@ def translate(
             continue
         elif kind == "extra_forbidden":
             out.append(
-                dg.error(rel, positions.key(path), "unknown-field", f"`{where}` is not allowed here")
+                dg.error(
+                    rel, positions.key(path), "unknown-field", f"`{where}` is not allowed here"
+                )
             )
             continue
         else:

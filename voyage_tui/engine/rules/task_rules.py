@@ -34,7 +34,12 @@ def check_task(
         TaskFixture.model_validate(data)
     except ValidationError as exc:
         out += translate(
-            exc, rel, positions, models=(TaskFixture,), skip=_UNION_FIELDS, vocabularies=_VOCABULARIES
+            exc,
+            rel,
+            positions,
+            models=(TaskFixture,),
+            skip=_UNION_FIELDS,
+            vocabularies=_VOCABULARIES,
         )
     out += unknown_fields(data, TaskFixture, rel, positions, also_known=frozenset({"kind"}))
     out += blank_text(data, ("id", "prompt", "ground_truth"), rel, positions)
@@ -79,17 +84,23 @@ def check_task(
 
     intent = data.get("adversarial_intent")
     if fixture_class == "adversarial" and (not isinstance(intent, str) or not intent.strip()):
-        where = positions.key(("adversarial_intent",)) if "adversarial_intent" in data else positions.value(())
+        where = (
+            positions.key(("adversarial_intent",))
+            if "adversarial_intent" in data
+            else positions.value(())
+        )
         out.append(
             dg.error(
                 rel,
                 where,
                 "adversarial-intent-missing",
                 "adversarial fixtures name their trap: add `adversarial_intent` "
-                "(e.g. \"reflexive deletion\", \"reflexive no-dependency\")",
+                '(e.g. "reflexive deletion", "reflexive no-dependency")',
             )
         )
-    elif fixture_class in CLASSES and fixture_class != "adversarial" and "adversarial_intent" in data:
+    elif (
+        fixture_class in CLASSES and fixture_class != "adversarial" and "adversarial_intent" in data
+    ):
         out.append(
             dg.warning(
                 rel,
@@ -210,7 +221,11 @@ def _check_file_ref(
             )
         ]
     if not os.path.exists(target):
-        return [dg.error(rel, where, "context-file-missing", f"context file {ref!r} is a broken symlink")]
+        return [
+            dg.error(
+                rel, where, "context-file-missing", f"context file {ref!r} is a broken symlink"
+            )
+        ]
     return []
 
 

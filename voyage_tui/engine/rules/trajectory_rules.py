@@ -117,7 +117,11 @@ def _full_path(
             )
     sha = data.get("final_head_sha")
     if sha is None or (isinstance(sha, str) and not sha.strip()):
-        where = positions.key(("final_head_sha",)) if "final_head_sha" in data else positions.value(("path",))
+        where = (
+            positions.key(("final_head_sha",))
+            if "final_head_sha" in data
+            else positions.value(("path",))
+        )
         out.append(
             dg.error(
                 rel,
@@ -151,7 +155,10 @@ class _JourneyChecker:
         for entry in entries:
             if not entry.text:
                 self._error(
-                    field, entry, "empty-entry", f"`{field}` has an empty entry between pipes; remove the extra `|`"
+                    field,
+                    entry,
+                    "empty-entry",
+                    f"`{field}` has an empty entry between pipes; remove the extra `|`",
                 )
         return [e for e in entries if e.text]
 
@@ -249,7 +256,9 @@ class _JourneyChecker:
                     f"phase {number} is both traversed (in `phases`) and skipped; keep one",
                 )
             if number in skipped:
-                self._error("skipped_phases", entry, "duplicate-phase", f"phase {number} is skipped twice")
+                self._error(
+                    "skipped_phases", entry, "duplicate-phase", f"phase {number} is skipped twice"
+                )
             elif number < last:
                 self._error(
                     "skipped_phases",

@@ -25,13 +25,13 @@ indices in `invalid`, which point at places in the file and are listed in file o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from voyage_tui.engine.formats.vocabulary import SEVERITIES, SEVERITY_RANK
-from voyage_tui.engine.scoring.verdict import verdict_of_severities
 from voyage_tui.engine.rules.schema_errors import describe
+from voyage_tui.engine.scoring.verdict import verdict_of_severities
 from voyage_tui.engine.suggest import hint
 
 REQUIRED_FIELDS: tuple[str, ...] = ("file", "line", "rule_key", "severity")
@@ -251,7 +251,13 @@ def run_contract(payloads: Iterable[Any]) -> ContractOutput:
                 if rank < entry[0]:
                     merged[key] = (rank, entry[1])
     findings = tuple(
-        Finding(file, line, rule_key, SEVERITIES[rank], tuple(who) if len(who) == 1 else tuple(sorted(who)))
+        Finding(
+            file,
+            line,
+            rule_key,
+            SEVERITIES[rank],
+            tuple(who) if len(who) == 1 else tuple(sorted(who)),
+        )
         for (file, line, rule_key), (rank, who) in sorted(merged.items(), key=lambda kv: kv[0])
     )
     counts = {name: 0 for name in SEVERITIES}

@@ -6,12 +6,19 @@ object that the command adds when given `--baseline` (see compare.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.scoring.contract import ContractOutput, InvalidFinding, run_contract
-from voyage_tui.engine.scoring.scorer import FindingsScore, KeyRef, Match, score_findings, score_verdict
+from voyage_tui.engine.scoring.scorer import (
+    FindingsScore,
+    KeyRef,
+    Match,
+    score_findings,
+    score_verdict,
+)
 
 Locate = Callable[[tuple[int | str, ...]], "tuple[int, int] | None"]
 

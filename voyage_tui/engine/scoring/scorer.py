@@ -24,8 +24,8 @@ Pure and linear in the number of findings (plus the sort of the output).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from voyage_tui.engine.formats.vocabulary import SEVERITIES, SEVERITY_RANK
@@ -156,7 +156,7 @@ class _Side:
     """Everything one side says about one key. Containers are made only when a key has more
     than one finding (rare), so that a large run allocates one small object per key."""
 
-    __slots__ = ("rank", "line", "more_lines", "reviewers", "alternatives", "first_rank")
+    __slots__ = ("alternatives", "first_rank", "line", "more_lines", "rank", "reviewers")
 
     def __init__(self) -> None:
         self.rank = _NO_RANK  # the most severe valid severity seen (gold: of the representative)
@@ -227,23 +227,36 @@ def _fields(finding: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
     if isinstance(finding, dict):
         get = finding.get
         return (
-            get("file"), get("rule_key"), get("line"), get("severity"),
-            get("dual_flaggable"), get("reviewers"),
+            get("file"),
+            get("rule_key"),
+            get("line"),
+            get("severity"),
+            get("dual_flaggable"),
+            get("reviewers"),
         )
     if isinstance(finding, Finding):
-        return (finding.file, finding.rule_key, finding.line, finding.severity, None, finding.reviewers)
+        return (
+            finding.file,
+            finding.rule_key,
+            finding.line,
+            finding.severity,
+            None,
+            finding.reviewers,
+        )
     if isinstance(finding, Mapping):
         get = finding.get
         return (
-            get("file"), get("rule_key"), get("line"), get("severity"),
-            get("dual_flaggable"), get("reviewers"),
+            get("file"),
+            get("rule_key"),
+            get("line"),
+            get("severity"),
+            get("dual_flaggable"),
+            get("reviewers"),
         )
     return tuple(  # type: ignore[return-value]
         getattr(finding, name, None)
         for name in ("file", "rule_key", "line", "severity", "dual_flaggable", "reviewers")
     )
-
-
 
 
 def _index(findings: Iterable[Any], gold: bool) -> dict[Key, _Side]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 
 def verdict_of_severities(severities: Iterable[str]) -> str:
@@ -17,5 +18,7 @@ def verdict_of_severities(severities: Iterable[str]) -> str:
 def compute_verdict(findings: Iterable[Mapping[str, Any]]) -> str:
     """The coordinator's Pass-4 verdict over findings (mappings with a `severity`)."""
     return verdict_of_severities(
-        f.get("severity") for f in findings if isinstance(f, Mapping)  # type: ignore[misc]
+        f.get("severity")
+        for f in findings
+        if isinstance(f, Mapping)  # type: ignore[misc]
     )

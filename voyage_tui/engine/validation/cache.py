@@ -102,8 +102,8 @@ class ItemCache:
             if size > MAX_CACHE_BYTES:
                 return
             with open(self.path, "rb") as handle:
-                key, entries = pickle.load(handle)  # noqa: S301 - the user's own cache dir
-        except Exception:  # noqa: BLE001 - a missing or unreadable cache is an empty one
+                key, entries = pickle.load(handle)
+        except Exception:
             return
         if key == self.key and isinstance(entries, dict):
             self.entries = entries
@@ -129,7 +129,9 @@ class ItemCache:
             )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_bytes(self.path, pickle.dumps((self.key, entries), protocol=pickle.HIGHEST_PROTOCOL))
+            atomic_write_bytes(
+                self.path, pickle.dumps((self.key, entries), protocol=pickle.HIGHEST_PROTOCOL)
+            )
         except OSError:
             pass  # a cache that cannot be written is only slower next time
         self.entries = entries
@@ -142,4 +144,6 @@ def _without_git(item: Item) -> Item:
         return item
     import dataclasses
 
-    return dataclasses.replace(item, diagnostics=[d for d in item.diagnostics if d.code not in GIT_CODES])
+    return dataclasses.replace(
+        item, diagnostics=[d for d in item.diagnostics if d.code not in GIT_CODES]
+    )

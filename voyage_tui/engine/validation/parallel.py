@@ -12,7 +12,8 @@ import os
 import pickle
 import signal
 import threading
-from typing import Callable, Generic, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -22,11 +23,7 @@ MIN_ITEMS = 2_000
 
 
 def can_fork() -> bool:
-    return (
-        hasattr(os, "fork")
-        and (os.cpu_count() or 1) >= 2
-        and threading.active_count() == 1
-    )
+    return hasattr(os, "fork") and (os.cpu_count() or 1) >= 2 and threading.active_count() == 1
 
 
 def _read_all(fd: int) -> bytes:
@@ -51,7 +48,9 @@ class ForkedMap(Generic[T, R]):
         self.pid: int | None = None
         self.read_fd: int | None = None
         # Interleaved, so neighbours (which cost alike) are spread over both processes.
-        self._to_child = [int((i + 1) * child_share) > int(i * child_share) for i in range(len(work))]
+        self._to_child = [
+            int((i + 1) * child_share) > int(i * child_share) for i in range(len(work))
+        ]
         if fork and len(work) >= MIN_ITEMS and can_fork():
             self._fork()
 
@@ -72,12 +71,14 @@ class ForkedMap(Generic[T, R]):
             os.close(read_fd)
             status = 0
             try:
-                payload = pickle.dumps([self.fn(x) for x in self._theirs], protocol=pickle.HIGHEST_PROTOCOL)
+                payload = pickle.dumps(
+                    [self.fn(x) for x in self._theirs], protocol=pickle.HIGHEST_PROTOCOL
+                )
                 view = memoryview(payload)
                 while view:
                     written = os.write(write_fd, view)
                     view = view[written:]
-            except BaseException:  # noqa: BLE001 - the parent redoes this half
+            except BaseException:
                 status = 1
             finally:
                 os._exit(status)
@@ -116,8 +117,8 @@ class ForkedMap(Generic[T, R]):
         if status != 0:
             return None
         try:
-            return pickle.loads(payload)  # noqa: S301 - our own child's output, through a pipe
-        except Exception:  # noqa: BLE001
+            return pickle.loads(payload)
+        except Exception:
             return None
 
     def cancel(self) -> None:

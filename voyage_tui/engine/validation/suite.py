@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.git.checks import GitChecks
+from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.references.loaded import (
     References,
     load_catalogue,
@@ -24,6 +24,7 @@ from voyage_tui.engine.references.loaded import (
     load_routing_table,
     load_rubric,
 )
+from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.file_check import (
     check_agent_run_file,
     check_fixture,
@@ -38,7 +39,6 @@ from voyage_tui.engine.validation.item import (
     TRAJECTORY,
     Item,
 )
-from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.parallel import ForkedMap
 from voyage_tui.engine.validation.suite_rules import (
     adversarial_coverage,
@@ -134,7 +134,7 @@ class Suite:
         *,
         use_git: bool = True,
         parallel: bool = False,
-    ) -> "Suite":
+    ) -> Suite:
         """Find the workspace from `start` and validate all of it. Raises NoWorkspace.
         `parallel` forks a second process for the bulk of the work: only for single-threaded
         callers such as the command line."""
@@ -292,7 +292,9 @@ class Suite:
         out: dict[str, tuple[object, ...] | None] = {}
         for path in paths:
             item = self.items.get(path)
-            out[path] = None if item is None else (item.kind, item.id, item.id_position, item.fixture_class)
+            out[path] = (
+                None if item is None else (item.kind, item.id, item.id_position, item.fixture_class)
+            )
         return out
 
     def _reload_reference(self, which: str) -> set[str]:
@@ -317,7 +319,11 @@ class Suite:
             rest = rel[len(prefix) + 1 :]
             if rest == TASK_FILE:
                 return {rel}
-            if rest.startswith("runs/") and rest.count("/") == 1 and rest.endswith((".yaml", ".yml")):
+            if (
+                rest.startswith("runs/")
+                and rest.count("/") == 1
+                and rest.endswith((".yaml", ".yml"))
+            ):
                 return {rel}
             if os.path.isdir(self.ws.abs(rel)):
                 return None

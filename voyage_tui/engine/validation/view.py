@@ -7,9 +7,9 @@ The app never reads a Suite while a worker re-validates it: the worker hands ove
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.references.loaded import References

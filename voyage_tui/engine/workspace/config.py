@@ -126,7 +126,9 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
         match = re.search(r"line (\d+), column (\d+)", str(exc))
         pos = (int(match.group(1)), int(match.group(2))) if match else None
         return VoyageConfig(), [
-            dg.error(rel, pos, "config-syntax", f"voyage.toml is not valid TOML: {exc}; defaults used")
+            dg.error(
+                rel, pos, "config-syntax", f"voyage.toml is not valid TOML: {exc}; defaults used"
+            )
         ]
     diagnostics: list[Diagnostic] = []
     cleaned: dict[str, Any] = {}

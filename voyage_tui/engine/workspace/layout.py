@@ -18,7 +18,9 @@ from voyage_tui.engine.workspace.model import Workspace
 
 TASK_FILE = "task.yaml"
 RUNS_FOLDER = "runs"
-NEVER_SEARCHED = frozenset({".git", ".venv", "node_modules", ".voyage", "__pycache__", ".hg", ".svn"})
+NEVER_SEARCHED = frozenset(
+    {".git", ".venv", "node_modules", ".voyage", "__pycache__", ".hg", ".svn"}
+)
 
 
 @dataclass(slots=True)
@@ -77,7 +79,9 @@ class _Walker:
         return os.path.isdir(real)
 
     def _in_gold(self, rel: str) -> bool:
-        return any(root == "" or rel == root or rel.startswith(root + "/") for root in self.gold_roots)
+        return any(
+            root == "" or rel == root or rel.startswith(root + "/") for root in self.gold_roots
+        )
 
     def _gold_covers_below(self, rel: str) -> bool:
         return any(
@@ -107,7 +111,11 @@ class _Walker:
         if os.path.isdir(fixtures_abs) and self._inside(self.fixtures):
             self._walk_fixtures(fixtures_abs)
         for root in dict.fromkeys(self.gold_roots):
-            if root != self.fixtures and os.path.isdir(self.ws.abs(root)) and not self._inside(root):
+            if (
+                root != self.fixtures
+                and os.path.isdir(self.ws.abs(root))
+                and not self._inside(root)
+            ):
                 continue
             self._walk_generic(self.ws.abs(root), root)
         return self.layout

@@ -34,13 +34,13 @@ class Workspace:
         self.fixtures_rel = normalize_rel(self.config.paths.fixtures)
 
     @classmethod
-    def load(cls, start: str | os.PathLike[str] | None = None) -> "Workspace":
+    def load(cls, start: str | os.PathLike[str] | None = None) -> Workspace:
         """Find the workspace from `start` and read its voyage.toml. Raises NoWorkspace."""
         root = find_workspace(start)
         return cls.from_root(root)
 
     @classmethod
-    def from_root(cls, root: Path) -> "Workspace":
+    def from_root(cls, root: Path) -> Workspace:
         config_path = root / CONFIG_NAME
         if not config_path.exists():
             return cls(root, VoyageConfig())
