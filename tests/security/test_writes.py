@@ -144,3 +144,134 @@ def test_appends_stay_inside_and_never_block_or_share_an_inode(
         with pytest.raises(WriteRefused, match=why):
             append_line_durably(ws / name, "x", root=ws)
     assert (outside / "target.md").read_text() == "keep me\n"
+
+
+# --- the editor: a change landing between the early check and the rename --------------------------
+
+
+def _writer_in_place(path: Path) -> None:
+    with open(path, "w") as handle:
+        handle.write("theirs\n")
+
+
+def _writer_by_rename(path: Path) -> None:
+    tmp = path.with_name("their-editor.tmp")
+    tmp.write_text("theirs\n")
+    os.replace(tmp, path)
+
+
+WRITERS = [_writer_in_place, _writer_by_rename]
+
+
+@pytest.mark.parametrize("writer", WRITERS, ids=["in-place", "by-rename"])
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "check-then-rename"])
+def test_a_change_landing_after_the_temp_file_is_written_is_a_conflict(
+    root: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    writer: Callable[[Path], None],
+    exchange: bool,
+) -> None:
+    """The other writer lands once the new content is on disk in the temp file (its fsync),
+    after the early check: the save must stop, not overwrite it."""
+    import voyage_tui.engine.atomic as atomic
+
+    if not exchange:
+        monkeypatch.setattr(atomic, "_renameat2", None, raising=False)
+    path = root / NOTE
+    path.write_text("mine before\n")
+    ws = Workspace.load(root)
+    opened = open_file(ws, NOTE)
+    real_fsync = os.fsync
+    landed: list[bool] = []
+
+    def fsync_then_land(fd: int) -> None:
+        real_fsync(fd)
+        if not landed:
+            landed.append(True)
+            writer(path)
+
+    monkeypatch.setattr(os, "fsync", fsync_then_land)
+    with pytest.raises(FileConflict) as caught:
+        save_file(ws, opened, "mine after\n")
+    assert landed
+    assert path.read_text() == "theirs\n"
+    assert caught.value.disk_text == "theirs\n"
+    assert sorted(p.name for p in path.parent.iterdir() if p.name.startswith(".")) == []
+
+
+@pytest.mark.parametrize("writer", WRITERS, ids=["in-place", "by-rename"])
+def test_a_change_landing_at_the_instant_of_the_swap_is_a_conflict(
+    root: Path, monkeypatch: pytest.MonkeyPatch, writer: Callable[[Path], None]
+) -> None:
+    """Where the platform swaps the two files in one step, even a change landing just before
+    that step is seen: the swapped-out content is checked, and swapped back when it differs."""
+    import voyage_tui.engine.atomic as atomic
+
+    if atomic._renameat2 is None:
+        pytest.skip("this platform has no atomic exchange; the check-then-rename test covers it")
+    path = root / NOTE
+    path.write_text("mine before\n")
+    ws = Workspace.load(root)
+    opened = open_file(ws, NOTE)
+    real_swap = atomic._renameat2
+    landed: list[bool] = []
+
+    def land_then_swap(*args: object) -> None:
+        if not landed:
+            landed.append(True)
+            writer(path)
+        real_swap(*args)
+
+    monkeypatch.setattr(atomic, "_renameat2", land_then_swap)
+    with pytest.raises(FileConflict):
+        save_file(ws, opened, "mine after\n")
+    assert path.read_text() == "theirs\n"
+    assert sorted(p.name for p in path.parent.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_file_created_while_a_new_one_is_saved_is_a_conflict(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = Workspace.load(root)
+    opened = open_file(ws, NOTE)  # does not exist yet
+    path = root / NOTE
+    real_fsync = os.fsync
+
+    def fsync_then_create(fd: int) -> None:
+        real_fsync(fd)
+        if not path.exists():
+            path.write_text("theirs\n")
+
+    monkeypatch.setattr(os, "fsync", fsync_then_create)
+    with pytest.raises(FileConflict):
+        save_file(ws, opened, "mine\n")
+    assert path.read_text() == "theirs\n"
+
+
+def test_a_save_without_a_concurrent_change_keeps_the_mode(root: Path) -> None:
+    path = root / NOTE
+    path.write_text("before\n")
+    os.chmod(path, 0o640)
+    ws = Workspace.load(root)
+    saved = save_file(ws, open_file(ws, NOTE), "after\n")
+    assert path.read_text() == "after\n"
+    assert os.stat(path).st_mode & 0o777 == 0o640
+    assert saved.digest == open_file(ws, NOTE).digest
+
+
+# --- the editor: files behind a folder symlinked out ------------------------------------------------
+
+
+def test_the_editor_neither_reads_nor_writes_through_a_folder_symlinked_out(
+    root: Path, outside: Path
+) -> None:
+    (root / "fixtures/out").symlink_to(outside)
+    ws = Workspace.load(root)
+    with pytest.raises(OpenError) as caught:
+        open_file(ws, "fixtures/out/target.md")
+    assert "outside the workspace" in str(caught.value)
+    fresh = open_file(ws, "fixtures/new.md")
+    moved = type(fresh)("fixtures/out/target.md", "", None)
+    with pytest.raises(OSError, match="outside the workspace"):
+        save_file(ws, moved, "overwritten\n", force=True)
+    assert (outside / "target.md").read_text() == "keep me\n"
