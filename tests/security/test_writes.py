@@ -275,3 +275,65 @@ def test_the_editor_neither_reads_nor_writes_through_a_folder_symlinked_out(
     with pytest.raises(OSError, match="outside the workspace"):
         save_file(ws, moved, "overwritten\n", force=True)
     assert (outside / "target.md").read_text() == "keep me\n"
+
+
+# --- the diff screen's Markdown export (`w`) -------------------------------------------------------
+
+
+async def _export(root: Path, rel: str) -> None:
+    app = VoyageApp(
+        Workspace.load(root),
+        use_git=False,
+        watch=False,
+        keymap={},
+        initial_diff=(GOLD, f"{RUNS}/run-misses.json"),
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, DiffScreen) and app.screen.scored is not None
+        )
+        screen = app.screen
+        assert isinstance(screen, DiffScreen)
+        screen.write_markdown(rel)
+        await pilot.app.workers.wait_for_complete()
+
+
+async def test_export_through_a_symlinked_file_out_is_refused(root: Path, outside: Path) -> None:
+    link = root / RUNS / "link.md"
+    link.symlink_to(outside / "target.md")
+    await _export(root, f"{RUNS}/link.md")
+    assert (outside / "target.md").read_text() == "keep me\n"
+    assert sorted(p.name for p in outside.iterdir()) == ["target.md"]
+    assert link.is_symlink()
+
+
+async def test_export_through_a_symlinked_folder_out_is_refused(root: Path, outside: Path) -> None:
+    (root / "fixtures/out").symlink_to(outside)
+    await _export(root, "fixtures/out/diff.md")
+    await _export(root, "fixtures/out/new/diff.md")
+    assert sorted(p.name for p in outside.iterdir()) == ["target.md"]
+
+
+async def test_export_through_a_symlink_inside_replaces_the_file_it_names(root: Path) -> None:
+    real = root / RUNS / "real.md"
+    real.write_text("old\n")
+    (root / RUNS / "link.md").symlink_to("real.md")
+    await _export(root, f"{RUNS}/link.md")
+    assert real.read_text().startswith("### run-misses vs jwt-auth")
+    assert (root / RUNS / "link.md").is_symlink()
+
+
+# --- the Markdown export of a run holding a lone surrogate ----------------------------------------
+
+
+def test_an_export_with_a_lone_surrogate_can_be_encoded_and_shows_it(root: Path) -> None:
+    run = root / RUNS / "run-surrogate.json"
+    payload = json.loads((root / RUNS / "run-misses.json").read_text())
+    payload[0]["findings"][0]["rule_key"] = "weak-\udc00-secret"
+    payload[0]["findings"][1]["file"] = "src/\ud800.ts"
+    run.write_text(json.dumps(payload))  # ensure_ascii: the file holds the \\udc00 escape
+    ws = Workspace.load(root)
+    scored = score_pair(ws, GOLD, f"{RUNS}/run-surrogate.json")
+    text = markdown_table(scored.gold_name, scored.run_name, scored.score, diff_rows(scored.score))
+    text.encode("utf-8")  # must not raise
+    assert "weak-\\udc00-secret" in text and "src/\\ud800.ts" in text
