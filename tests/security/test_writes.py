@@ -18,7 +18,7 @@ from tests.app.scenarios import copy_sample
 from tests.app.support import wait_until
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.diff import DiffScreen
-from voyage_tui.engine.editing import FileConflict, OpenError, open_file, save_file
+from voyage_tui.engine.editing import FileConflict, OpenedFile, OpenError, open_file, save_file
 from voyage_tui.engine.review.export import markdown_table
 from voyage_tui.engine.review.inputs import score_pair
 from voyage_tui.engine.review.rows import diff_rows
@@ -67,6 +67,15 @@ def test_write_inside_refuses_what_is_not_a_regular_file_inside(tmp_path: Path) 
     assert (ws / "file").read_text() == "x"
     assert not (tmp_path / "escape.md").exists()
     assert sorted(p.name for p in ws.iterdir()) == ["dangling", "dir", "file", "pipe"]
+
+
+def test_a_name_of_255_bytes_gets_a_temp_file_name_that_fits(tmp_path: Path) -> None:
+    from voyage_tui.engine.atomic import write_inside
+
+    name = "日" * 85  # 255 bytes in UTF-8
+    write_inside(tmp_path, name, b"x\n")
+    write_inside(tmp_path, name, b"y\n")
+    assert (tmp_path / name).read_bytes() == b"y\n"
 
 
 def test_a_folder_swapped_for_a_symlink_after_the_check_is_not_followed(
@@ -270,10 +279,9 @@ def test_the_editor_neither_reads_nor_writes_through_a_folder_symlinked_out(
     with pytest.raises(OpenError) as caught:
         open_file(ws, "fixtures/out/target.md")
     assert "outside the workspace" in str(caught.value)
-    fresh = open_file(ws, "fixtures/new.md")
-    moved = type(fresh)("fixtures/out/target.md", "", None)
+    never_opened = OpenedFile("fixtures/out/target.md", "", None)
     with pytest.raises(OSError, match="outside the workspace"):
-        save_file(ws, moved, "overwritten\n", force=True)
+        save_file(ws, never_opened, "overwritten\n", force=True)
     assert (outside / "target.md").read_text() == "keep me\n"
 
 

@@ -276,8 +276,9 @@ def _not_regular(shown: str) -> WriteRefused:
 def _create_temp(folder_fd: int, name: str, mode: int | None) -> tuple[str, int]:
     # A new file gets 0666 less the umask, applied by the kernel (reading the umask is not
     # thread-safe); an existing file's mode is set once the temp file is private to us.
+    stem = os.fsdecode(os.fsencode(name)[:64])  # NAME_MAX counts bytes, not characters
     for _ in range(100):
-        tmp = f".{name[:100]}.{secrets.token_hex(6)}.tmp"
+        tmp = f".{stem}.{secrets.token_hex(6)}.tmp"
         try:
             fd = os.open(tmp, _TEMP_FLAGS, 0o600 if mode is not None else 0o666, dir_fd=folder_fd)
         except FileExistsError:
