@@ -18,6 +18,10 @@ With `expect`, the write happens only if the file on disk still is what the call
 the two files are swapped in one step (renameat2 RENAME_EXCHANGE) and the swapped-out content is
 checked, then swapped back if it differs, so a writer that lands at any moment before the swap is
 seen. Elsewhere the content is hashed just before the rename (a window of a few system calls).
+What no rename can catch: a program that already holds the old file open and writes into it
+after the swapped-out content was checked.
+
+The descriptor-relative calls (dir_fd) need a POSIX system (Linux, macOS, the BSDs).
 """
 
 from __future__ import annotations
