@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import resource
 import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -129,3 +135,97 @@ def test_the_message_names_fixture_and_signals_by_commit(repo: Repo) -> None:
     assert result.message is not None
     assert "foreign-author" in result.message.splitlines()[0]
     assert foreign[:12] in result.message
+
+
+# --- writes and reads that stay inside the workspace ---------------------------------------------
+
+
+def _retire_cli(capsys: pytest.CaptureFixture[str], root: Path, fixture_id: str) -> tuple[int, str]:
+    from voyage_tui.cli import main
+
+    code = main(["exposure", str(root), "--retire", fixture_id])
+    _, err = capsys.readouterr()
+    return code, err
+
+
+def test_retire_refuses_a_task_yaml_symlinked_out_of_the_workspace(
+    repo: Repo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write(base_files())
+    outside = tmp_path / "elsewhere" / "task.yaml"
+    outside.parent.mkdir()
+    outside.write_text(holdout_yaml("h1"))
+    link = repo.root / H1
+    link.parent.mkdir(parents=True)
+    link.symlink_to(outside)
+    code, err = _retire_cli(capsys, repo.root, "h1")
+    assert code == 1
+    assert "was not changed" in err and "outside the workspace" in err
+    assert outside.read_text() == holdout_yaml("h1")
+    assert link.is_symlink() and os.readlink(link) == str(outside)
+
+
+def test_retire_refuses_a_task_yaml_in_a_folder_symlinked_out(
+    repo: Repo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write(base_files())
+    outside = tmp_path / "elsewhere" / "h1"
+    outside.mkdir(parents=True)
+    (outside / "task.yaml").write_text(holdout_yaml("h1"))
+    (repo.root / "fixtures/bug-diagnosis").mkdir(parents=True)
+    (repo.root / "fixtures/bug-diagnosis/h1").symlink_to(outside)
+    with pytest.raises(RetireError, match="outside the workspace"):
+        retire_holdout(Workspace.load(repo.root), H1)
+    assert (outside / "task.yaml").read_text() == holdout_yaml("h1")
+
+
+def test_retire_of_a_task_yaml_linked_to_dev_zero_is_refused_quickly(repo: Repo) -> None:
+    repo.write(base_files())
+    link = repo.root / H1
+    link.parent.mkdir(parents=True)
+    link.symlink_to("/dev/zero")
+
+    def limit_memory() -> None:  # an unbounded read fails here instead of filling the machine
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    started = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "voyage_tui", "exposure", str(repo.root), "--retire", "h1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=limit_memory,
+        check=False,
+    )
+    assert time.monotonic() - started < 30
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "was not changed" in proc.stderr and "outside the workspace" in proc.stderr
+
+
+def test_retire_into_a_read_only_folder_is_a_clean_refusal(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo.write(base_files() | {H1: holdout_yaml("h1")})
+    folder = repo.root / H1.rsplit("/", 1)[0]
+    real_open = os.open
+
+    # Root writes into a 0555 folder anyway, so the refusal the OS would give is made here.
+    def refusing_open(path, flags, mode=0o777, *, dir_fd=None):  # type: ignore[no-untyped-def]
+        where = os.path.dirname(os.fsdecode(path))
+        if dir_fd is not None:
+            where = os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), where)
+        if flags & os.O_CREAT and os.path.realpath(where) == str(folder.resolve()):
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, flags, mode, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "open", refusing_open)
+    os.chmod(folder, 0o555)
+    try:
+        code, err = _retire_cli(capsys, repo.root, "h1")
+    finally:
+        os.chmod(folder, 0o755)
+    assert code == 1
+    assert f"{H1} was not changed" in err and "permission denied" in err.lower()
+    assert (repo.root / H1).read_text() == holdout_yaml("h1")
+    assert sorted(p.name for p in folder.iterdir()) == ["task.yaml"]

@@ -1,75 +1,419 @@
-"""Writes that never leave a half-written file: temp file in the same folder, fsync, rename.
+"""Every write the tool makes goes through here: inside an allowed folder, atomic, durable.
 
-The file's mode is kept (a 0600 fixture stays 0600), and the folder is fsynced after the rename
-so the new name survives a crash too.
+The rules, for a write of `path` inside `root` (the workspace, or a folder the person named):
+
+- The target's real path (every symlink resolved) must lie inside `root`; otherwise the write is
+  refused (`WriteRefused`), nothing is created. A symlink inside `root` that names a file inside
+  `root` is treated as an editor treats it: the file it names is replaced and the link stays.
+  A symlink to outside, or to nothing, is refused.
+- The target, when it exists, must be a regular file: a folder, FIFO, device or socket is refused.
+- The folder is reached from `root` one name at a time, each opened with O_NOFOLLOW, and every
+  later step works relative to that open folder: a folder swapped for a symlink after the check
+  is caught (ELOOP/ENOTDIR), never followed.
+- The new bytes go to a temp file made there with O_EXCL|O_NOFOLLOW, are fsynced, get the old
+  file's mode, and are renamed over the real file; the folder is fsynced so the new name survives
+  a crash. The old file's inode is never written, so a hard link to it elsewhere keeps its bytes.
+
+With `expect`, the write happens only if the file on disk still is what the caller read: on Linux
+the two files are swapped in one step (renameat2 RENAME_EXCHANGE) and the swapped-out content is
+checked, then swapped back if it differs, so a writer that lands at any moment before the swap is
+seen. Elsewhere the content is hashed just before the rename (a window of a few system calls).
+What no rename can catch: a program that already holds the old file open and writes into it
+after the swapped-out content was checked.
+
+The descriptor-relative calls (dir_fd) need a POSIX system (Linux, macOS, the BSDs).
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import hashlib
 import os
+import secrets
 import stat
-import tempfile
-from pathlib import Path
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from voyage_tui.engine.loading.safe_read import is_within
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_FOLDER_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+_CHECK_FLAGS = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC
+_APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW | _NONBLOCK | _CLOEXEC
+
+_RENAME_NOREPLACE = 1
+_RENAME_EXCHANGE = 2
+
+
+class WriteRefused(OSError):
+    """The write was not made, and will not be on a retry: the target is outside the allowed
+    folder, or is not a regular file. The message names the path and what to do.
+
+    An OSError, so that every caller already reporting a failed write reports this one too."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ContentChanged(Exception):
+    """The file on disk is no longer what the caller expected; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What the caller read: the sha256 of the file's bytes, or None for "no file there"."""
+
+    sha256: str | None
+    max_bytes: int = 1 << 30
+    """A file on disk larger than this is taken as changed without reading it all."""
+
+
+def _load_renameat2() -> Callable[[int, str, int, str, int], None] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        func = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    func.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    func.restype = ctypes.c_int
+
+    def renameat2(src_dir_fd: int, src: str, dst_dir_fd: int, dst: str, flags: int) -> None:
+        if func(src_dir_fd, os.fsencode(src), dst_dir_fd, os.fsencode(dst), flags) != 0:
+            code = ctypes.get_errno()
+            raise OSError(code, os.strerror(code), dst)
+
+    return renameat2
+
+
+_renameat2 = _load_renameat2()
+"""renameat2(2) where the C library has it (Linux, glibc 2.28+), else None."""
+
+
+# --- the public writers --------------------------------------------------------------------------
+
+
+def write_inside(
+    root: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    data: bytes,
+    *,
+    expect: Expected | None = None,
+    make_folders: bool = False,
+    shown: str | None = None,
+    root_name: str = "the workspace",
+) -> str:
+    """Write `data` to `path` (absolute, or relative to `root`) under the rules above, and return
+    the real path written. `make_folders` creates missing folders on the way (inside `root`).
+
+    Raises WriteRefused, ContentChanged (only with `expect`), or the OSError of a failed write
+    (no space, no permission); in every case the file is left as it was and no temp file stays.
+    """
+    shown = shown if shown is not None else os.fspath(path)
+    folder_fd, name, real = _open_target_folder(root, path, make_folders, shown, root_name)
+    try:
+        mode, owner = _existing(folder_fd, name, shown)
+        tmp, fd = _create_temp(folder_fd, name, mode)
+        temp_id = _identity(os.fstat(fd))
+        try:
+            try:
+                _fill(fd, data, owner)
+            finally:
+                os.close(fd)
+        except BaseException:
+            _unlink_if(folder_fd, tmp, temp_id)
+            raise
+        try:
+            _put_in_place(folder_fd, tmp, name, expect, temp_id)
+        except BaseException:
+            _unlink_if(folder_fd, tmp, temp_id, data)
+            raise
+        _fsync(folder_fd)
+    finally:
+        os.close(folder_fd)
+    return real
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    target = Path(path)
-    # Write through a symlink to the file it names, as an editor would.
-    if target.is_symlink():
-        target = Path(os.path.realpath(target))
-    folder = target.parent
-    try:
-        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
-    except FileNotFoundError:
-        mode = None
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _fsync_folder(folder)
+    """Write `path` atomically, allowed only inside its own folder: a symlink naming a file in
+    another folder is refused. Prefer write_inside with the workspace as the root."""
+    full = os.path.abspath(path)
+    write_inside(os.path.dirname(full), full, data, root_name="its folder")
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def append_line_durably(path: str | os.PathLike[str], line: str) -> None:
-    """Append one line and fsync it: a killed process loses at most the line being written."""
+def append_line_durably(
+    path: str | os.PathLike[str], line: str, *, root: str | os.PathLike[str] | None = None
+) -> None:
+    """Append one line and fsync it: a killed process loses at most the line being written.
+
+    The same rules as write_inside (root: `root`, else the file's own folder), and the real file
+    is opened with O_NOFOLLOW. A file with other hard links is refused: its bytes may be shared
+    with a file outside."""
     data = (line.rstrip("\n") + "\n").encode("utf-8")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    full = os.path.abspath(path)
+    shown = os.fspath(path)
+    allowed = root if root is not None else os.path.dirname(full)
+    where = "the workspace" if root is not None else "its folder"
+    folder_fd, name, _ = _open_target_folder(allowed, full, False, shown, where)
     try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
+        try:
+            fd = os.open(name, _APPEND_FLAGS, 0o644, dir_fd=folder_fd)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
+                raise _not_regular(shown) from exc
+            raise
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise _not_regular(shown)
+            if info.st_nlink > 1:
+                raise WriteRefused(
+                    shown,
+                    f"{shown} has other hard links, which may be outside {where}; "
+                    "nothing was appended. Replace it with a copy of its own",
+                )
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _fsync(folder_fd)
+    finally:
+        os.close(folder_fd)
+
+
+# --- steps ---------------------------------------------------------------------------------------
+
+
+def _open_target_folder(
+    root: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    make_folders: bool,
+    shown: str,
+    root_name: str,
+) -> tuple[int, str, str]:
+    """(an open descriptor of the real folder, the real file name, the real path)."""
+    root_real = os.path.realpath(root)
+    full = os.path.join(root, path)
+    if os.path.islink(full) and not os.path.exists(full):
+        raise WriteRefused(
+            shown, f"{shown} is a symlink to nothing; nothing was written. Fix or remove it"
+        )
+    real = os.path.realpath(full)
+    if real == root_real or not is_within(root_real, real):
+        lexical = os.path.normpath(os.path.abspath(full))
+        if not any(is_within(r, lexical) for r in (root_real, os.path.abspath(root))):
+            raise WriteRefused(shown, f"{shown} is outside {root_name}; nothing was written")
+        raise WriteRefused(
+            shown,
+            f"{shown} leads outside {root_name} through a symlink; nothing was written. "
+            "Replace the link with the file itself",
+        )
+    folder_real, name = os.path.split(real)
+    parts = [p for p in os.path.relpath(folder_real, root_real).split(os.sep) if p not in ("", ".")]
+    fd = os.open(root_real, _FOLDER_FLAGS)
+    try:
+        for part in parts:
+            child = _step_into(fd, part, make_folders, shown)
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, name, real
+
+
+def _step_into(parent_fd: int, part: str, make_folders: bool, shown: str) -> int:
+    """Open the folder `part` inside the open folder `parent_fd`, never through a symlink."""
+    try:
+        try:
+            return os.open(part, _FOLDER_FLAGS, dir_fd=parent_fd)
+        except FileNotFoundError:
+            if not make_folders:
+                raise
+            with contextlib.suppress(FileExistsError):  # made meanwhile: opened (and checked) below
+                os.mkdir(part, 0o777, dir_fd=parent_fd)
+            return os.open(part, _FOLDER_FLAGS, dir_fd=parent_fd)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise WriteRefused(
+                shown,
+                f"a folder on the way to {shown} is not a folder inside the workspace (it is a "
+                "file, or became a symlink); nothing was written",
+            ) from exc
+        raise
+
+
+def _existing(folder_fd: int, name: str, shown: str) -> tuple[int | None, tuple[int, int] | None]:
+    """The mode and owner to keep, or (None, None) for a new file."""
+    try:
+        info = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return None, None
+    if not stat.S_ISREG(info.st_mode):
+        raise _not_regular(shown)
+    return stat.S_IMODE(info.st_mode), (info.st_uid, info.st_gid)
+
+
+def _not_regular(shown: str) -> WriteRefused:
+    return WriteRefused(
+        shown,
+        f"{shown} is not a regular file (a folder, symlink, FIFO or device); nothing was written",
+    )
+
+
+def _create_temp(folder_fd: int, name: str, mode: int | None) -> tuple[str, int]:
+    # A new file gets 0666 less the umask, applied by the kernel (reading the umask is not
+    # thread-safe); an existing file's mode is set once the temp file is private to us.
+    stem = os.fsdecode(os.fsencode(name)[:64])  # NAME_MAX counts bytes, not characters
+    for _ in range(100):
+        tmp = f".{stem}.{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(tmp, _TEMP_FLAGS, 0o600 if mode is not None else 0o666, dir_fd=folder_fd)
+        except FileExistsError:
+            continue
+        if mode is not None:
+            try:
+                os.fchmod(fd, mode)
+            except BaseException:
+                os.close(fd)
+                os.unlink(tmp, dir_fd=folder_fd)
+                raise
+        return tmp, fd
+    raise FileExistsError(errno.EEXIST, "no free temp file name", name)
+
+
+def _fill(fd: int, data: bytes, owner: tuple[int, int] | None) -> None:
+    try:
+        if owner is not None and owner != (os.geteuid(), os.getegid()):
+            os.fchown(fd, *owner)
+    except (OSError, AttributeError):
+        pass  # not permitted: the file becomes the writer's, as with any editor
+    _write_all(fd, data)
+    os.fsync(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _identity(info: os.stat_result) -> tuple[int, int]:
+    return info.st_dev, info.st_ino
+
+
+def _put_in_place(
+    folder_fd: int, tmp: str, name: str, expect: Expected | None, temp_id: tuple[int, int]
+) -> None:
+    if expect is None:
+        os.replace(tmp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+        return
+    if _renameat2 is not None:
+        try:
+            if expect.sha256 is None:
+                _put_new(folder_fd, tmp, name)
+            else:
+                _swap_and_check(folder_fd, tmp, name, expect, temp_id)
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+                raise
+            # This file system cannot swap: check, then rename.
+    if _digest_at(folder_fd, name, expect.max_bytes) != expect.sha256:
+        raise ContentChanged
+    os.replace(tmp, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+
+
+def _put_new(folder_fd: int, tmp: str, name: str) -> None:
+    assert _renameat2 is not None
+    try:
+        _renameat2(folder_fd, tmp, folder_fd, name, _RENAME_NOREPLACE)
+    except FileExistsError as exc:
+        raise ContentChanged from exc
+
+
+def _swap_and_check(
+    folder_fd: int, tmp: str, name: str, expect: Expected, temp_id: tuple[int, int]
+) -> None:
+    assert _renameat2 is not None
+    try:
+        _renameat2(folder_fd, tmp, folder_fd, name, _RENAME_EXCHANGE)
+    except FileNotFoundError as exc:
+        raise ContentChanged from exc  # the file was deleted meanwhile
+    # `tmp` now names what was on disk at the instant of the swap.
+    if _digest_at(folder_fd, tmp, expect.max_bytes) == expect.sha256:
+        os.unlink(tmp, dir_fd=folder_fd)
+        return
+    # Swap back, unless yet another writer replaced our file meanwhile: theirs is then the newest
+    # and stays; what we swapped out stays under the temp name rather than being deleted.
+    if _identity(os.stat(name, dir_fd=folder_fd, follow_symlinks=False)) == temp_id:
+        _renameat2(folder_fd, tmp, folder_fd, name, _RENAME_EXCHANGE)
+    raise ContentChanged
+
+
+def _digest_at(folder_fd: int, name: str, max_bytes: int) -> str | None:
+    """sha256 of the regular file `name`; None when missing; "" (matches nothing) when it is not
+    a regular file, cannot be read, or is over `max_bytes`."""
+    try:
+        fd = os.open(name, _CHECK_FLAGS, dir_fd=folder_fd)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return ""
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
+            return ""
+        digest = hashlib.sha256()
+        total = 0
+        while chunk := os.read(fd, 1 << 16):
+            total += len(chunk)
+            if total > max_bytes:
+                return ""
+            digest.update(chunk)
+        return digest.hexdigest()
+    except OSError:
+        return ""
     finally:
         os.close(fd)
 
 
-def _fsync_folder(folder: Path) -> None:
+def _unlink_if(
+    folder_fd: int, name: str, identity: tuple[int, int], data: bytes | None = None
+) -> None:
+    """Remove our temp file. Anything else under that name (what a swap moved there), or, when
+    `data` is given (the file was in place for a moment), our file once someone wrote into it,
+    is left alone: it may be the only copy of their work."""
     try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
+        if _identity(os.stat(name, dir_fd=folder_fd, follow_symlinks=False)) != identity:
+            return
+        if data is None or _digest_at(folder_fd, name, len(data)) == _sha256(data):
+            os.unlink(name, dir_fd=folder_fd)
     except OSError:
         pass
-    finally:
-        os.close(fd)
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _fsync(fd: int) -> None:
+    # Some file systems cannot fsync a folder; the rename itself is done.
+    with contextlib.suppress(OSError):
+        os.fsync(fd)

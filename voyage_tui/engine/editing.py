@@ -2,6 +2,9 @@
 
 A save is refused when the file changed on disk since it was opened (someone else, or another
 tool, wrote it): the caller shows the difference and lets the person reload or keep theirs.
+The check is made twice: once up front (cheap, and it shows the difference before anything is
+written), and again at the rename itself, by the writer (see engine/atomic.py), so a change that
+lands while the new content is being written is caught too, not overwritten.
 """
 
 from __future__ import annotations
@@ -10,9 +13,9 @@ import difflib
 import hashlib
 from dataclasses import dataclass
 
-from voyage_tui.engine.atomic import atomic_write_bytes
+from voyage_tui.engine.atomic import ContentChanged, Expected, write_inside
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.loading.safe_read import read_bytes
+from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.loading.text import decode
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -50,7 +53,7 @@ def _digest(data: bytes) -> str:
 
 
 def _read(ws: Workspace, rel: str) -> bytes | None:
-    data = read_bytes(ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
+    data = read_bytes_inside(ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
     if isinstance(data, Diagnostic):
         if data.code == "file-missing":
             return None
@@ -86,7 +89,9 @@ def changed_on_disk(ws: Workspace, opened: OpenedFile) -> bool:
 
 def save_file(ws: Workspace, opened: OpenedFile, text: str, *, force: bool = False) -> OpenedFile:
     """Write `text` atomically (mode kept). Raises FileConflict unless the file on disk is still
-    what `opened` read, or `force` is set (the person chose to keep their version)."""
+    what `opened` read, up to the instant the new content replaces it, or `force` is set (the
+    person chose to keep their version). Raises WriteRefused (an OSError) for a path that leads
+    outside the workspace or is not a regular file, and OSError when the write fails."""
     if not force:
         try:
             current = _read(ws, opened.rel)
@@ -94,10 +99,21 @@ def save_file(ws: Workspace, opened: OpenedFile, text: str, *, force: bool = Fal
             current = b""  # unreadable now: certainly not what was opened
         current_digest = None if current is None else _digest(current)
         if current_digest != opened.digest:
-            raise FileConflict(disk_text(ws, opened.rel) if current is not None else None)
+            raise _conflict(ws, opened.rel)
     data = (_BOM if opened.bom else b"") + text.encode("utf-8")
-    atomic_write_bytes(ws.abs(opened.rel), data)
+    expect = None if force else Expected(opened.digest, ws.max_file_bytes)
+    try:
+        write_inside(ws.root_real, ws.abs(opened.rel), data, expect=expect, shown=opened.rel)
+    except ContentChanged:
+        raise _conflict(ws, opened.rel) from None
     return OpenedFile(opened.rel, text, _digest(data), opened.bom)
+
+
+def _conflict(ws: Workspace, rel: str) -> FileConflict:
+    try:
+        return FileConflict(disk_text(ws, rel))
+    except OpenError as exc:
+        return FileConflict(f"(what is on disk now cannot be shown: {exc})\n")
 
 
 def unified_diff(before: str, after: str, before_name: str, after_name: str) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -13,9 +11,8 @@ from textual.widgets import Footer, OptionList, Static
 
 from voyage_tui.app.screens.review_modals import PathScreen, RowDetailScreen
 from voyage_tui.app.widgets.diff_list import STYLE, DiffList, column_titles
-from voyage_tui.engine.atomic import atomic_write_text
 from voyage_tui.engine.review.detail import row_detail
-from voyage_tui.engine.review.export import markdown_table
+from voyage_tui.engine.review.export import markdown_table, write_markdown_file
 from voyage_tui.engine.review.inputs import ReviewError, Scored, score_pair
 from voyage_tui.engine.review.rows import (
     MATCHED,
@@ -228,19 +225,10 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
     @work(thread=True, group="diff-write")
     def write_markdown(self, rel: str) -> None:
         text = self.markdown()
-        ws = self.app.ws  # type: ignore[attr-defined]
-        target = os.path.normpath(ws.abs(rel))
-        root = os.path.normpath(str(ws.root))
-        if not target.startswith(root + os.sep):
-            self.app.call_from_thread(
-                self.notify, f"{rel} is outside the workspace; not written", severity="error"
-            )
-            return
         if text is None:
             return
         try:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            atomic_write_text(target, text)
+            write_markdown_file(self.app.ws, rel, text)  # type: ignore[attr-defined]
         except OSError as exc:
             self.app.call_from_thread(self.notify, f"Not written: {exc}", severity="error")
             return

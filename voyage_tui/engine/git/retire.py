@@ -4,17 +4,23 @@ The value is found through the YAML parser's marks (never a line regex), replace
 its quoting, and the result is parsed again to prove that the visibility is the only change. Every
 other byte (comments, the canary, quoting, CRLF line ends, a BOM) stays as it was; the write is
 atomic and keeps the file's mode. A commit of exactly that one file is made when asked.
+
+The file is read as every workspace file is (a regular file inside the workspace, bounded by
+max_file_bytes) and written only inside the workspace, and only if it still holds what was read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from voyage_tui.engine.atomic import atomic_write_bytes
+from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused, write_inside
+from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.git.exposure import Signal
 from voyage_tui.engine.git.repo import GitUnavailable, open_repo
+from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -164,13 +170,11 @@ def retire_holdout(
     if fixture_id is None:
         parts = rel.split("/")
         fixture_id = parts[-2] if len(parts) >= 2 else rel
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise RetireError(f"{rel} cannot be read: {exc.strerror or exc}") from exc
+    data = read_bytes_inside(path, rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
+    if isinstance(data, Diagnostic):
+        raise RetireError(data.message)
     new = retired_bytes(data, rel)
-    atomic_write_bytes(path, new)
+    _write(ws, rel, data, new)
     if not commit:
         return RetireResult(rel, fixture_id)
     message = commit_message(fixture_id, rel, signals)
@@ -179,6 +183,22 @@ def retire_holdout(
     except GitUnavailable as exc:
         return RetireResult(rel, fixture_id, None, exc.message, message)
     return RetireResult(rel, fixture_id, sha, None, message)
+
+
+def _write(ws: Workspace, rel: str, old: bytes, new: bytes) -> None:
+    expect = Expected(hashlib.sha256(old).hexdigest(), ws.max_file_bytes)
+    try:
+        write_inside(ws.root_real, ws.abs(rel), new, expect=expect, shown=rel)
+    except WriteRefused as exc:
+        raise RetireError(exc.message) from exc
+    except ContentChanged as exc:
+        raise RetireError(
+            "the file changed on disk while it was being retired; nothing was written, retry"
+        ) from exc
+    except OSError as exc:
+        raise RetireError(
+            f"it cannot be written ({exc.strerror or exc}); make its folder writable and retry"
+        ) from exc
 
 
 def _commit_one(ws: Workspace, path: str, message: str) -> str:

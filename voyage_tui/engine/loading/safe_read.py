@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -17,6 +18,7 @@ _KIND_NAMES = (
 )
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def _kind(mode: int) -> str:
@@ -44,7 +46,7 @@ def read_bytes(
     resolves outside the workspace is refused unread; the size is checked before reading.
     """
     try:
-        st = os.lstat(abs_path)
+        st = lst = os.lstat(abs_path)
     except FileNotFoundError:
         return dg.error(rel, None, "file-missing", "the file disappeared while it was being read")
     except OSError as exc:
@@ -74,9 +76,14 @@ def read_bytes(
         )
     if st.st_size > max_bytes:
         return _too_large(rel, st.st_size, max_bytes)
+    # A name that was no symlink when looked at is opened without following one: a swap to a
+    # symlink since then fails here instead of being read.
+    flags = _OPEN_FLAGS if stat.S_ISLNK(lst.st_mode) else _OPEN_FLAGS | _NOFOLLOW
     try:
-        fd = os.open(abs_path, _OPEN_FLAGS)
+        fd = os.open(abs_path, flags)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return _swapped(rel)
         return dg.error(rel, None, "file-unreadable", f"cannot open the file: {exc.strerror}")
     try:
         # Re-check on the open descriptor: the path may have been swapped since lstat.
@@ -85,6 +92,8 @@ def read_bytes(
             return dg.error(
                 rel, None, "not-a-regular-file", f"this is {_kind(fst.st_mode)}, not a regular file"
             )
+        if (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
+            return _swapped(rel)
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -100,6 +109,28 @@ def read_bytes(
         return dg.error(rel, None, "file-unreadable", f"cannot read the file: {exc.strerror}")
     finally:
         os.close(fd)
+
+
+def read_bytes_inside(
+    abs_path: str, rel: str, *, root_real: str, max_bytes: int
+) -> bytes | Diagnostic:
+    """read_bytes, and refused unread when any folder on the way is a symlink leading out of
+    the workspace (read_bytes alone looks at the file's own name only; the folder walker has
+    already refused such folders, a path typed or stored elsewhere has not)."""
+    if not os.path.islink(abs_path) and not is_within(root_real, os.path.realpath(abs_path)):
+        return dg.error(
+            rel,
+            None,
+            "symlink-outside-workspace",
+            "this file's folder leads outside the workspace through a symlink; it was not read",
+        )
+    return read_bytes(abs_path, rel, root_real=root_real, max_bytes=max_bytes)
+
+
+def _swapped(rel: str) -> Diagnostic:
+    return dg.error(
+        rel, None, "file-unreadable", "the file was replaced while it was being read; try again"
+    )
 
 
 def _too_large(rel: str, size: int, max_bytes: int) -> Diagnostic:

@@ -1,9 +1,25 @@
-"""A diff as a Markdown table, for a pull-request comment."""
+"""A diff as a Markdown table, for a pull-request comment, and writing it into the workspace.
+
+A run is JSON from anywhere: its strings may hold lone surrogates (`"\\udc00"`), which no encoder
+accepts. They are shown as the escape that wrote them, so the table can always be written or
+copied and the odd character stays visible.
+"""
 
 from __future__ import annotations
 
+import re
+
+from voyage_tui.engine.atomic import write_inside
 from voyage_tui.engine.review.rows import DiffRow
 from voyage_tui.engine.scoring.report import RunScore
+from voyage_tui.engine.workspace.model import Workspace
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> str:
+    """`text` with every surrogate code point written as its `\\uXXXX` escape."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _cell(value: object) -> str:
@@ -57,4 +73,13 @@ def markdown_table(gold_name: str, run_name: str, score: RunScore, rows: list[Di
             lines.append(f"- {finding.reviewer}, {where}: {'; '.join(finding.problems)}")
     lines.append("")
     lines.append("`=` matched · `~` matched via dual_flaggable · `-` missed · `+` spurious")
-    return "\n".join(lines) + "\n"
+    return encodable("\n".join(lines) + "\n")
+
+
+def write_markdown_file(ws: Workspace, rel: str, text: str) -> str:
+    """Write `text` to the workspace-relative `rel`, creating its folders, and return the real
+    path written. Raises WriteRefused (an OSError) when `rel` is or leads outside the workspace
+    or is not a regular file, and OSError when the write fails."""
+    return write_inside(
+        ws.root_real, ws.abs(rel), encodable(text).encode("utf-8"), make_folders=True, shown=rel
+    )
