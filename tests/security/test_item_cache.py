@@ -157,6 +157,11 @@ def test_a_cache_dir_that_is_a_symlink_is_not_used(
     assert len(checked) == ALL
 
 
+def test_a_relative_xdg_cache_home_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", "cache")  # relative: it would land in the cwd
+    assert cache_store.cache_root() == Path(os.path.expanduser("~")) / ".cache" / "voyage-tui"
+
+
 # --- the cache file ---------------------------------------------------------------------------
 
 

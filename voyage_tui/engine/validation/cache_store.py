@@ -55,7 +55,9 @@ _SUPPORTED = (
 
 
 def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec: a relative path is invalid (it could be the cwd)
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "voyage-tui"
 
 
