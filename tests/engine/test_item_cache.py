@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
+import msgpack
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import task_yaml
-from voyage_tui.engine.validation.cache import ItemCache, cache_root
+from tests.engine.workspaces import RULES, materialize
+from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.validation.cache import (
+    ItemCache,
+    cache_root,
+    decode_item,
+    encode_item,
+    pack,
+    unpack,
+)
+from voyage_tui.engine.validation.item import Item
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -81,7 +96,7 @@ def test_the_cache_lives_outside_the_workspace_and_a_corrupt_one_is_ignored(root
     cache = ItemCache(ws, suite.refs)
     assert cache.path.parent == cache_root()
     assert not str(cache.path).startswith(str(root))
-    cache.path.write_bytes(b"not a pickle")
+    cache.path.write_bytes(b"not a cache")
     _, checked = _load(root)
     assert len(checked) == 4
 
@@ -94,3 +109,221 @@ def test_a_cache_from_another_workspace_is_not_used(
     os.rename(root, other)
     _, checked = _load(other)
     assert len(checked) == 4
+
+
+# --- the format: every item comes back exactly ----------------------------------------------
+
+
+def _typed(value: object) -> object:
+    """`value` with the type of every part spelled out: True == 1 and (1, 2) != [1, 2] aside,
+    equality alone would miss a changed type."""
+    if isinstance(value, dict):
+        return ("dict", sorted((k, _typed(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, [_typed(v) for v in value])
+    if isinstance(value, Item):
+        return ("Item", [(f, _typed(getattr(value, f))) for f in Item.__slots__])
+    if isinstance(value, Diagnostic):
+        return ("Diagnostic", [(f, _typed(getattr(value, f))) for f in Diagnostic.__slots__])
+    return (type(value).__name__, value)
+
+
+def _round_trip(items: dict[str, Item]) -> dict[str, Item]:
+    """Items through the bytes of a cache file and back; the ones not stored are left out."""
+    stamp_ = (1, 2, 3, 4, 5)
+    entries = {}
+    for rel, item in items.items():
+        entry = encode_item(rel, stamp_, [[dep, stamp_] for dep in item.deps], item)
+        if entry is not None:
+            entries[rel] = entry
+    back = unpack(pack("key", entries), "key")
+    assert back is not None
+    return {rel: decode_item(rel, raw) for rel, raw in back.items()}
+
+
+def _assert_round_trips(items: dict[str, Item]) -> None:
+    back = _round_trip(items)
+    assert set(back) == set(items)
+    for rel, item in items.items():
+        assert back[rel] == item, rel
+        assert _typed(back[rel]) == _typed(item), rel
+
+
+def test_every_item_of_the_sample_workspace_round_trips(sample_copy: Path) -> None:
+    items = Suite.open(sample_copy, use_git=False).items
+    assert {item.kind for item in items.values()} >= {"task", "trajectory", "gold", "gold-run"}
+    assert any(item.extra for item in items.values())
+    _assert_round_trips(items)
+
+
+def test_the_sample_workspace_comes_back_from_the_cache_file_equal(
+    sample_copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    first, checked = _load(sample_copy)
+    assert checked
+    second, checked = _load(sample_copy)
+    assert not checked & set(first.items)  # only JSON files that are not gold files
+    assert second.items == first.items
+    assert _typed(second.items) == _typed(first.items)
+    assert _codes(second) == _codes(first)
+
+
+def test_every_item_of_every_rule_case_round_trips(tmp_path: Path) -> None:
+    cases = sorted(
+        (code.name, case.name)
+        for code in RULES.iterdir()
+        if code.is_dir()
+        for case in code.iterdir()
+        if case.is_dir()
+    )
+    assert len(cases) > 50
+    for n, (code, case) in enumerate(cases):
+        root = materialize(code, case, tmp_path / str(n), coverage=code != "adversarial-coverage")
+        _assert_round_trips(Suite.open(root, use_git=False).items)
+
+
+HOSTILE_GOLD = {
+    "schema": "voyage-eval-gold/1",
+    "source": "reviews/pr-12.md",
+    "expected_verdict": "ALLOW",
+    "findings": [],
+}
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"fixtures/bug-diagnosis/t1/task.yaml": task_yaml("t1").encode() + b"notes: na\xefve\n"},
+        {"fixtures/bug-diagnosis/t1/task.yaml": "id: t1\n" + "[" * 2000 + "]" * 2000 + "\n"},
+        {"fixtures/bug-diagnosis/t1/task.yaml": "!!python/object/apply:os.system ['true']\n"},
+        {"fixtures/bug-diagnosis/t1/task.yaml": bytes(range(256))},
+        {os.fsdecode(b"fixtures/bug-diagnosis/t\xff/task.yaml"): task_yaml("t2")},
+        {"gold/g.json": json.dumps({**HOSTILE_GOLD, "description": "\ud800 lone \udcff"})},
+        {"gold/g.json": json.dumps({**HOSTILE_GOLD, "expected_verdict": 10**40})},
+        {"gold/g.json": json.dumps({**HOSTILE_GOLD, "expected_verdict": -(2**63) - 1})},
+        {"gold/g.json": json.dumps({**HOSTILE_GOLD, "expected_verdict": [[[{"a": 1.5}]]] * 3})},
+        {"gold/g.json": json.dumps({**HOSTILE_GOLD, "expected_verdict": "[" * 40 + "]" * 40})},
+        {
+            "gold/g.json": '{"expected_verdict": ' + "[" * 200 + "]" * 200 + ', "schema": '
+            '"voyage-eval-gold/1"}'
+        },
+    ],
+    ids=[
+        "invalid-utf8",
+        "deep-yaml",
+        "unsafe-tag",
+        "binary",
+        "non-utf8-name",
+        "lone-surrogates",
+        "huge-int",
+        "int-below-int64",
+        "nested-verdict",
+        "bracket-string",
+        "deep-json",
+    ],
+)
+def test_hostile_items_round_trip_or_are_checked_again(
+    make_workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, Any]
+) -> None:
+    """Each item either comes back equal or is left out of the cache (and checked again next
+    time); never a crash, never a changed item."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = make_workspace(files)
+    first, _ = _load(root)
+    back = _round_trip(first.items)
+    for rel, item in back.items():
+        assert _typed(item) == _typed(first.items[rel])
+    second, checked = _load(root)
+    assert checked == set(first.items) - set(back)
+    assert _typed(second.items) == _typed(first.items)
+
+
+# --- hypothesis: any Item the engine could hold ------------------------------------------------
+
+TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=20)
+JSONISH = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False)
+    | TEXT,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4) | st.tuples(inner)
+    ),
+    max_leaves=12,
+)
+POSITION = st.none() | st.tuples(st.integers(1, 10**6), st.integers(1, 10**6))
+OPT = st.none() | TEXT
+
+
+@st.composite
+def items(draw: st.DrawFn) -> tuple[str, Item]:
+    rel = draw(TEXT)
+    path = draw(st.just(rel) | TEXT)
+    diagnostics = draw(
+        st.lists(
+            st.builds(
+                Diagnostic,
+                st.just(path) | TEXT,
+                st.none() | st.integers(1, 10**6),
+                st.none() | st.integers(1, 10**6),
+                st.sampled_from(list(Severity)),
+                TEXT,
+                TEXT,
+            ),
+            max_size=4,
+        )
+    )
+    item = Item(
+        path=path,
+        kind=draw(TEXT),
+        id=draw(OPT),
+        fixture_class=draw(OPT),
+        boundary=draw(OPT),
+        visibility=draw(OPT),
+        prompt=draw(TEXT),
+        ground_truth=draw(TEXT),
+        canary=draw(OPT),
+        final_head_sha=draw(OPT),
+        sha_position=draw(POSITION),
+        id_position=draw(POSITION),
+        parent=draw(OPT),
+        extra=draw(st.dictionaries(TEXT, JSONISH, max_size=4)),
+        diagnostics=diagnostics,
+        deps=tuple(draw(st.lists(TEXT, max_size=3))),
+    )
+    return rel, item
+
+
+def _has_tuple_or_huge_int(value: object) -> bool:
+    if isinstance(value, tuple):
+        return True
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return not -(2**63) <= value < 2**64
+    if isinstance(value, list):
+        return any(_has_tuple_or_huge_int(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_tuple_or_huge_int(v) for v in value.values())
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(items(), max_size=5))
+def test_any_item_round_trips_exactly_or_is_left_out(drawn: list[tuple[str, Item]]) -> None:
+    given_items = dict(drawn)
+    back = _round_trip(given_items)
+    for rel, item in given_items.items():
+        storable = not _has_tuple_or_huge_int(item.extra)
+        assert (rel in back) == storable, (rel, item.extra)
+        if storable:
+            assert _typed(back[rel]) == _typed(item)
+
+
+def test_the_cache_file_is_not_a_pickle(root: Path) -> None:
+    _load(root)
+    ws = Workspace.load(root)
+    data = ItemCache(ws, Suite(ws, use_git=False).refs).path.read_bytes()
+    assert msgpack.unpackb(data)[0] == "voyage-tui item cache"

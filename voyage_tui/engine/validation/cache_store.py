@@ -1,0 +1,188 @@
+"""Files in the user's cache dir that only this user can have written.
+
+The cache dir has a predictable name, so another local user (or anything that can write into
+`$XDG_CACHE_HOME`) may have been there first. A file is read only from a folder this user owns
+and nobody else may write to, reached without following a symlink at the folder or at the file,
+only when it is a regular file of this user with no other name (a hard link), mode 0600 and no
+larger than a bound; anything else reads as "no cache". Writes go to a new temp file (O_EXCL, so
+never through a planted link) renamed over the final name (which replaces a link rather than
+writing through it). Every step is relative to one open descriptor of the folder, so a folder
+swapped for a symlink half-way is not followed either.
+
+The folder: created 0700. If it exists as a symlink, as something other than a folder, owned by
+someone else, or writable by group or others, it is not used at all (and left as it is: the user
+may share it on purpose). If it is ours and only readable by others (0755, as voyage-tui before
+0700 left it), it is tightened to 0700 and used.
+
+Where the platform cannot open files relative to a folder descriptor, there is no cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+from pathlib import Path
+
+_DIR_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_DIRECTORY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)  # a FIFO planted at the name must not block the open
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_WRITE_FLAGS = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_SUPPORTED = (
+    hasattr(os, "O_NOFOLLOW")
+    and hasattr(os, "O_DIRECTORY")
+    and hasattr(os, "geteuid")
+    and os.open in os.supports_dir_fd
+    and os.rename in os.supports_dir_fd
+    and os.unlink in os.supports_dir_fd
+)
+
+
+def cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec: a relative path is invalid (it could be the cwd)
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "voyage-tui"
+
+
+def _temp_name(final: str) -> str:
+    return f".{final}.{secrets.token_hex(8)}.tmp"
+
+
+def _open_folder(folder: Path, *, create: bool) -> int | None:
+    """A descriptor of `folder` if it is safe to use (see the module's docstring), else None."""
+    if not _SUPPORTED:
+        return None
+    try:
+        fd = os.open(folder, _DIR_FLAGS)
+    except FileNotFoundError:
+        if not create:
+            return None
+        try:
+            os.makedirs(folder.parent, mode=0o700, exist_ok=True)
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass  # made by a concurrent start: checked below like any other
+        except OSError:
+            return None
+        try:
+            fd = os.open(folder, _DIR_FLAGS)
+        except OSError:
+            return None
+    except OSError:
+        return None  # a symlink (ELOOP), not a folder, or not ours to open
+    try:
+        st = os.fstat(fd)
+        if (
+            not stat.S_ISDIR(st.st_mode)
+            or st.st_uid != os.geteuid()
+            or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        ):
+            os.close(fd)
+            return None
+        if stat.S_IMODE(st.st_mode) & 0o077:
+            os.fchmod(fd, 0o700)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def read_private(folder: Path, name: str, limit: int) -> bytes | None:
+    """The bytes of `folder/name` when this user wrote it and it holds at most `limit` bytes
+    (see the module's docstring), else None. Never raises for what is found on disk."""
+    dir_fd = _open_folder(folder, create=False)
+    if dir_fd is None:
+        return None
+    try:
+        fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+    except OSError:
+        return None
+    finally:
+        os.close(dir_fd)
+    try:
+        st = os.fstat(fd)
+        if (
+            not stat.S_ISREG(st.st_mode)
+            or st.st_uid != os.geteuid()
+            or st.st_nlink != 1
+            or stat.S_IMODE(st.st_mode) & 0o077
+            or st.st_size > limit
+        ):
+            return None
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, min(limit + 1 - total, 1 << 24))
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                return None  # grew past the bound since the fstat
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def write_private(folder: Path, name: str, data: bytes) -> bool:
+    """Replace `folder/name` with `data`, mode 0600, atomically and durably. False when the
+    folder cannot be used or the write fails; never raises for an OSError."""
+    dir_fd = _open_folder(folder, create=True)
+    if dir_fd is None:
+        return False
+    tmp = _temp_name(name)
+    try:
+        try:
+            fd = os.open(tmp, _WRITE_FLAGS, 0o600, dir_fd=dir_fd)
+        except OSError:
+            return False
+        try:
+            try:
+                os.fchmod(fd, 0o600)  # exact, whatever the umask
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=dir_fd)
+            return False
+        with contextlib.suppress(OSError):
+            os.fsync(dir_fd)  # the new name survives a crash too
+        return True
+    finally:
+        os.close(dir_fd)
+
+
+def remove_private(folder: Path, name: str) -> None:
+    """Remove `folder/name` if the folder is usable (unlink never follows a link)."""
+    dir_fd = _open_folder(folder, create=False)
+    if dir_fd is None:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=dir_fd)
+    finally:
+        os.close(dir_fd)
