@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from voyage_tui.cli.common import Parser, use_color
-from voyage_tui.cli.render import text_lines
+from voyage_tui.cli.render import escape_surrogates, text_lines
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.loading.json_doc import JsonDocument, load_json
@@ -429,7 +429,7 @@ def run(argv: list[str]) -> int:
         payload = result.to_json(locate)
         if comparison is not None:
             payload["baseline"] = comparison.to_json()
-        sys.stdout.write(dump_report(payload))
+        sys.stdout.write(escape_surrogates(dump_report(payload)))
     else:
         print(
             "\n".join(
