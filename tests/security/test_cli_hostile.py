@@ -10,6 +10,7 @@ folder and reaching anything inside it fail with EACCES, while the folder itself
 
 from __future__ import annotations
 
+import builtins
 import errno
 import io
 import json
@@ -24,6 +25,7 @@ import pytest
 from tests.conftest import REPO, task_yaml
 from tests.scoring.common import SAMPLE_GOLD, SAMPLE_RUNS, dump, finding, gold_finding, payload
 from voyage_tui.cli import main
+from voyage_tui.engine.workspace.discovery import NoWorkspace, find_workspace
 
 VOYAGE = str(Path(sys.executable).with_name("voyage-tui"))
 NO_SPACE = "voyage-tui: cannot write the output: No space left on device"
@@ -222,3 +224,333 @@ def test_validate_json_keeps_a_lone_surrogate_valid(
     paths = {d["path"] for d in json.loads(out)["diagnostics"]}
     assert "fixtures/bug-diagnosis/t\udcff/task.yaml" in paths
     assert code == 1
+
+
+# --- folders that cannot be read ---------------------------------------------------------------
+
+
+def _as_path(path: object) -> str | None:
+    if isinstance(path, int):
+        return None
+    try:
+        raw = os.fspath(path)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+    text = os.fsdecode(raw)
+    return os.path.abspath(text)
+
+
+def deny(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
+    """Make each folder behave as a folder of mode 000 owned by someone else does for a user:
+    it can be stat'ed, but listing it, or stat'ing or opening anything inside it, fails."""
+    denied = [os.path.abspath(f) for f in folders]
+
+    def lists(path: object) -> bool:
+        p = _as_path(path)
+        return p is not None and any(p == d or p.startswith(d + os.sep) for d in denied)
+
+    def inside(path: object) -> bool:
+        p = _as_path(path)
+        return p is not None and any(p.startswith(d + os.sep) for d in denied)
+
+    def refuse(path: object) -> OSError:
+        return PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))  # type: ignore[arg-type]
+
+    def guard(real: Callable[..., object], test: Callable[[object], bool]) -> Callable[..., object]:
+        def guarded(path: object = ".", *args: object, **kwargs: object) -> object:
+            if test(path):
+                raise refuse(path)
+            return real(path, *args, **kwargs)
+
+        return guarded
+
+    monkeypatch.setattr(os, "scandir", guard(os.scandir, lists))
+    monkeypatch.setattr(os, "listdir", guard(os.listdir, lists))
+    monkeypatch.setattr(os, "stat", guard(os.stat, inside))
+    monkeypatch.setattr(os, "lstat", guard(os.lstat, inside))
+    monkeypatch.setattr(os, "open", guard(os.open, inside))
+    monkeypatch.setattr(builtins, "open", guard(builtins.open, inside))
+    monkeypatch.setattr(io, "open", guard(io.open, inside))
+
+
+def test_deny_refuses_as_a_folder_of_mode_000_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stand-in really refuses: the tests below would pass for nothing otherwise."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    (folder / "f").write_text("x", encoding="utf-8")
+    deny(monkeypatch, folder)
+    assert os.path.isdir(folder)
+    for attempt in (
+        lambda: os.listdir(folder),
+        lambda: os.scandir(folder),
+        lambda: os.stat(folder / "f"),
+        lambda: open(folder / "f").close(),
+        lambda: (folder / "f").read_text(),
+        lambda: (folder / "f").is_file(),
+    ):
+        with pytest.raises(PermissionError):
+            attempt()
+
+
+def _validate_json(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, dict]:
+    code, out, err = cli(["validate", str(root), "--format", "json", *extra], capsys)
+    assert "Traceback" not in err
+    return code, json.loads(out)
+
+
+def _unreadable(report: dict) -> list[str]:
+    return [d["path"] for d in report["diagnostics"] if d["code"] == "folder-unreadable"]
+
+
+@pytest.mark.parametrize(
+    "folder",
+    [
+        "fixtures/bug-diagnosis/t2",  # a fixture folder
+        "fixtures/bug-diagnosis",  # a class folder
+        "fixtures",  # the fixtures folder
+    ],
+)
+def test_an_unreadable_fixture_folder_is_an_error(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    folder: str,
+) -> None:
+    root = make_workspace({T1: task_yaml("t1"), T2: task_yaml("t2")})
+    deny(monkeypatch, root / folder)
+    code, report = _validate_json(root, capsys, "--no-git")
+    assert code == 1
+    assert _unreadable(report) == [folder]
+    [d] = [d for d in report["diagnostics"] if d["code"] == "folder-unreadable"]
+    assert d["severity"] == "error"
+    assert "Permission denied" in d["message"]
+
+
+def test_an_unreadable_fixture_folder_does_not_stop_the_walk(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root = make_workspace({T1: task_yaml("t1"), T2: task_yaml("t1-wrong")})
+    deny(monkeypatch, root / "fixtures/bug-diagnosis/t1")
+    _, report = _validate_json(root, capsys, "--no-git")
+    assert _unreadable(report) == ["fixtures/bug-diagnosis/t1"]
+    # t2, listed after t1, was still read and checked
+    assert any(d["path"] == T2 and d["code"] == "id-mismatch" for d in report["diagnostics"]), (
+        report
+    )
+
+
+def test_an_unreadable_runs_folder_is_an_error(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root = make_workspace({T1: task_yaml("t1")})
+    (root / "fixtures/bug-diagnosis/t1/runs").mkdir()
+    deny(monkeypatch, root / "fixtures/bug-diagnosis/t1/runs")
+    code, report = _validate_json(root, capsys, "--no-git")
+    assert code == 1
+    assert _unreadable(report) == ["fixtures/bug-diagnosis/t1/runs"]
+
+
+def test_an_unreadable_gold_folder_is_an_error(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root = make_workspace({T1: task_yaml("t1")})
+    (root / "voyage.toml").write_text('[paths]\ngold = ["gold"]\n', encoding="utf-8")
+    (root / "gold/jwt/runs").mkdir(parents=True)
+    deny(monkeypatch, root / "gold/jwt")
+    code, report = _validate_json(root, capsys, "--no-git")
+    assert code == 1
+    assert _unreadable(report) == ["gold/jwt"]
+
+
+def test_an_unreadable_gold_root_is_an_error(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root = make_workspace({T1: task_yaml("t1")})
+    (root / "voyage.toml").write_text('[paths]\ngold = ["gold"]\n', encoding="utf-8")
+    (root / "gold").mkdir()
+    deny(monkeypatch, root / "gold")
+    code, report = _validate_json(root, capsys, "--no-git")
+    assert code == 1
+    assert _unreadable(report) == ["gold"]
+
+
+def test_an_unreadable_folder_that_git_ignores_is_not_an_error(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A database volume owned by another user (git-ignored) beside the suite is nobody's gold."""
+    root = make_workspace({T1: task_yaml("t1")})
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / ".gitignore").write_text("db-data/\n", encoding="utf-8")
+    (root / "db-data").mkdir()
+    (root / "notes").mkdir()
+    deny(monkeypatch, root / "db-data", root / "notes")
+    _, report = _validate_json(root, capsys)
+    assert _unreadable(report) == ["notes"]
+
+
+def test_validate_on_a_workspace_root_that_cannot_be_listed(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Searchable but not listable (mode 711): voyage.toml and fixtures/ are found by name, the
+    gold walk of the root cannot list it."""
+    root = make_workspace({T1: task_yaml("t1")})
+    real_scandir = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if _as_path(path) == str(root):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, report = _validate_json(root, capsys, "--no-git")
+    assert code == 1
+    assert _unreadable(report) == ["."]
+    assert report["summary"]["files"] >= 3  # the fixtures were still checked
+
+
+# Every command on a workspace folder the user cannot read: a one-line message, exit 2.
+def _locked_workspace(make_workspace: Callable[..., Path], monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = make_workspace({T1: task_yaml("t1")})
+    (root / "voyage.toml").write_text("", encoding="utf-8")
+    (root / "gold.json").write_text(dump([]), encoding="utf-8")
+    deny(monkeypatch, root)
+    return root
+
+
+WORKSPACE_COMMANDS: dict[str, Callable[[Path], list[str]]] = {
+    "validate": lambda root: ["validate", str(root)],
+    "validate-json": lambda root: ["validate", str(root), "--format", "json"],
+    "exposure": lambda root: ["exposure", str(root)],
+    "exposure-retire": lambda root: ["exposure", str(root), "--retire", "t1"],
+    "open": lambda root: [str(root)],
+    "diff": lambda root: ["diff", str(root / "gold.json"), str(root / "gold.json")],
+    "score": lambda root: [
+        "score",
+        "--gold",
+        str(root / "gold.json"),
+        "--run",
+        str(root / "gold.json"),
+    ],
+}
+
+
+@pytest.mark.parametrize("make_args", WORKSPACE_COMMANDS.values(), ids=WORKSPACE_COMMANDS.keys())
+def test_every_command_on_an_unreadable_workspace(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    make_args: Callable[[Path], list[str]],
+) -> None:
+    root = _locked_workspace(make_workspace, monkeypatch)
+    code, out, err = cli(make_args(root), capsys)
+    assert code == 2
+    assert out == ""
+    [line] = err.splitlines()
+    assert "Permission denied" in line
+    assert str(root) in line
+
+
+def test_workspace_commands_from_inside_an_unreadable_workspace(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root = _locked_workspace(make_workspace, monkeypatch)
+    monkeypatch.chdir(root)
+    code, out, err = cli(["validate"], capsys)
+    assert (code, out) == (2, "")
+    assert "Permission denied" in err
+
+
+def test_schema_needs_no_workspace(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A guard: the one command that reads no workspace works from inside an unreadable one."""
+    root = _locked_workspace(make_workspace, monkeypatch)
+    monkeypatch.chdir(root)
+    code, out, _ = cli(["schema", "gold"], capsys)
+    assert code == 0
+    assert json.loads(out)["$schema"]
+
+
+def test_a_path_below_an_unreadable_folder_is_no_workspace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "locked/ws/fixtures").mkdir(parents=True)
+    deny(monkeypatch, tmp_path / "locked")
+    with pytest.raises(NoWorkspace, match="Permission denied"):
+        find_workspace(tmp_path / "locked/ws")
+
+
+def test_an_unknown_user_s_home_is_no_workspace(tmp_path: Path) -> None:
+    with pytest.raises(NoWorkspace):
+        find_workspace("~no-such-user-voyage")
+
+
+@pytest.mark.parametrize("command", ["validate", "exposure"])
+def test_a_deleted_current_folder_is_no_workspace(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    code, out, err = cli([command], capsys)
+    assert (code, out) == (2, "")
+    [line] = err.splitlines()
+    assert "current folder" in line
+
+
+def test_exposure_with_an_unreadable_fixture_folder_is_not_a_clean_report(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Holdouts in a folder that cannot be read are unknown: exposure must not say all clear."""
+    root = make_workspace({T1: task_yaml("t1")})
+    deny(monkeypatch, root / "fixtures/bug-diagnosis")
+    code, out, err = cli(["exposure", str(root)], capsys)
+    assert code == 2
+    assert "fixtures/bug-diagnosis" in err and "folder-unreadable" in err
+    assert "holdout" in out  # the report of what could be read is still given
+
+
+def test_the_app_re_scan_survives_a_runs_folder_that_cannot_be_listed(
+    make_workspace: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app re-checks a changed gold file's runs folder by listing it."""
+    from voyage_tui.engine.validation.suite import Suite
+
+    root = make_workspace({T1: task_yaml("t1")})
+    (root / "gold/runs").mkdir(parents=True)
+    gold = {
+        "schema": "voyage-eval-gold/1",
+        "source": "t",
+        "description": "d",
+        "expected_verdict": "ALLOW",
+        "findings": [],
+    }
+    (root / "gold/gold.json").write_text(dump(gold), encoding="utf-8")
+    suite = Suite.open(root, use_git=False)
+    deny(monkeypatch, root / "gold/runs")
+    suite.revalidate(["gold/gold.json"])
+    assert "gold/gold.json" in suite.items

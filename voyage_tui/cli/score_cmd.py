@@ -108,8 +108,14 @@ class Loaded:
 
 def load_input(path: str, limit: int) -> Loaded:
     """A JSON file named on the command line. Raises BadInput with `path:line:col` diagnostics."""
-    if not os.path.lexists(path):
-        raise BadInput([dg.error(path, None, "file-missing", "no such file")])
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        raise BadInput([dg.error(path, None, "file-missing", "no such file")]) from None
+    except OSError as exc:  # a folder on the way the user may not read: say so, not "missing"
+        raise BadInput(
+            [dg.error(path, None, "file-unreadable", f"cannot read the file: {exc.strerror}")]
+        ) from None
     real = os.path.realpath(path)
     data = read_bytes(
         path, path, root_real=os.path.dirname(real), max_bytes=limit, check_symlink=False
