@@ -136,6 +136,10 @@ CASES: dict[tuple[str, str], list[Expect]] = {
         e("config-invalid", "voyage.toml", 3, 1, "'../../..' is outside the workspace"),
     ],
     ("config-invalid", "not-a-table"): [e("config-invalid", "voyage.toml", 1, 1, "`[paths]`")],
+    ("config-invalid", "nul-in-path"): [
+        e("config-invalid", "voyage.toml", 2, 1, "[paths] fixtures", "NUL", "'fixtures' is used"),
+        e("config-invalid", "voyage.toml", 3, 1, "[paths] gold", "NUL"),
+    ],
     ("reference-missing", "journey"): [e("reference-missing", "docs/journey.md", None, None)],
     ("reference-default", "no-references"): [
         i("reference-default", "references/journey.md", None, None, "default journey"),

@@ -554,3 +554,49 @@ def test_the_app_re_scan_survives_a_runs_folder_that_cannot_be_listed(
     deny(monkeypatch, root / "gold/runs")
     suite.revalidate(["gold/gold.json"])
     assert "gold/gold.json" in suite.items
+
+
+# --- a NUL in voyage.toml ----------------------------------------------------------------------
+
+NUL_CONFIGS = {
+    "fixtures": ('[paths]\nfixtures = "fixtures\\u0000x"\n', 2),
+    "journey": ('[paths]\njourney = "references/j\\u0000.md"\n', 2),
+    "rule_catalogue": ('[paths]\nrule_catalogue = "c\\u0000.yaml"\n', 2),
+    "ratings": ('[paths]\nratings = "ratings\\u0000"\n', 2),
+    "gold": ('[paths]\ngold = ["fixtures", "a\\u0000"]\n', 2),
+    "git-repo": ('[git]\nrepo = ".\\u0000"\n', 2),
+    "git-branches": ('[git]\nbranches = ["main\\u0000"]\n', 2),
+    "bundle_paths": ('[holdout]\nbundle_paths = ["agent\\u0000/"]\n', 2),
+    "ignore_paths": ('[holdout]\nignore_paths = ["*.md\\u0000"]\n', 2),
+}
+
+
+@pytest.mark.parametrize(("toml", "line"), NUL_CONFIGS.values(), ids=NUL_CONFIGS.keys())
+def test_a_nul_in_voyage_toml_is_a_config_error(
+    make_workspace: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    toml: str,
+    line: int,
+) -> None:
+    root = make_workspace({T1: task_yaml("t1")})
+    (root / "voyage.toml").write_text(toml, encoding="utf-8")
+    code, report = _validate_json(root, capsys)
+    assert code == 1
+    errors = [d for d in report["diagnostics"] if d["path"] == "voyage.toml"]
+    assert [(d["code"], d["severity"], d["line"]) for d in errors] == [
+        ("config-invalid", "error", line)
+    ]
+    assert "NUL" in errors[0]["message"]
+    # the default was used instead: the fixtures were found and checked
+    assert report["summary"]["files"] >= 3
+
+
+def test_exposure_with_a_nul_in_a_gold_path(
+    make_workspace: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = make_workspace({T1: task_yaml("t1")})
+    (root / "voyage.toml").write_text(NUL_CONFIGS["gold"][0], encoding="utf-8")
+    code, out, err = cli(["exposure", str(root)], capsys)
+    assert "Traceback" not in err
+    assert code == 0
+    assert "0 exposed" in out
