@@ -163,9 +163,7 @@ def _score_corpus(tmp_path: Path, field: str) -> tuple[Path, Path]:
     reviewer = f"correctness{S}" if field == "reviewer" else "correctness"
     run = [
         payload(reviewer, finding(file, 3, "jwt-alg-none", "BLOCKER")),
-        payload(
-            "conformance", finding(f"b{S}.py" if field == "file" else "b.py", 1, rule_key, "MINOR")
-        ),
+        payload("conformance", finding("b.py", 1, rule_key, "MINOR")),
     ]
     # json.dumps writes a lone surrogate as the escape `\udc00`: the files are plain ASCII
     gold_path, run_path = tmp_path / "gold.json", tmp_path / "run.json"
@@ -183,6 +181,11 @@ def test_score_text_shows_a_lone_surrogate_escaped(tmp_path: Path, field: str) -
     assert proc.returncode == 0, proc.stderr
     assert "\\udc00" in proc.stdout  # visible, as the escape that wrote it
     assert "result: pass" in proc.stdout
+    # the columns of the finding rows still line up around the six-character escape
+    [matched] = [line for line in proc.stdout.splitlines() if line.startswith("= ")]
+    [spurious] = [line for line in proc.stdout.splitlines() if line.startswith("+ ")]
+    assert matched.index("jwt-alg-none") == spurious.index("jwt-alg-none"), (matched, spurious)
+    assert matched.index("BLOCKER;") == spurious.index("spurious:"), (matched, spurious)
 
 
 @pytest.mark.parametrize("field", ["file", "rule_key", "reviewer"])

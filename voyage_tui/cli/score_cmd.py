@@ -255,6 +255,12 @@ def _figures(score: RunScore | dict[str, Any]) -> str:
     )
 
 
+def _visible(text: str) -> str:
+    """Text with each lone surrogate (a JSON `\\udc00` escape in the run or the gold file) shown
+    as that escape, as stdout would write it."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _paint(symbol: str, color: bool) -> str:
     return f"{_COLORS[symbol]}{symbol}{_RESET}" if color else symbol
 
@@ -324,6 +330,10 @@ def text_report(
             )
         )
     if rows:
+        # escaped before the widths are taken: `\udc00` fills six columns, not one
+        rows = [
+            (symbol, _visible(file), _visible(key), detail) for symbol, file, key, detail in rows
+        ]
         file_w = min(max(len(r[1]) for r in rows), 48)
         key_w = min(max(len(r[2]) for r in rows), 32)
         lines.append("")
