@@ -136,6 +136,10 @@ CASES: dict[tuple[str, str], list[Expect]] = {
         e("config-invalid", "voyage.toml", 3, 1, "'../../..' is outside the workspace"),
     ],
     ("config-invalid", "not-a-table"): [e("config-invalid", "voyage.toml", 1, 1, "`[paths]`")],
+    ("config-invalid", "nul-in-path"): [
+        e("config-invalid", "voyage.toml", 2, 1, "[paths] fixtures", "NUL", "'fixtures' is used"),
+        e("config-invalid", "voyage.toml", 3, 1, "[paths] gold", "NUL"),
+    ],
     ("reference-missing", "journey"): [e("reference-missing", "docs/journey.md", None, None)],
     ("reference-default", "no-references"): [
         i("reference-default", "references/journey.md", None, None, "default journey"),
@@ -325,6 +329,7 @@ GOLD_AND_RUN_CODES = frozenset(
 NOT_FROM_A_FILE = {
     "file-missing": "test_file_missing_when_the_file_vanishes_before_reading",
     "file-unreadable": "test_file_unreadable_when_the_os_refuses",
+    "folder-unreadable": "test_folder_unreadable_when_the_os_refuses_to_list_it",
     "yaml-unreadable": "test_yaml_unreadable_when_the_loader_itself_fails",
     "json-unreadable": "test_json_unreadable_when_the_loader_itself_fails",
     "invalid-value": "test_invalid_value_is_the_fallback_for_a_vocabulary_without_a_code",
@@ -471,6 +476,33 @@ def test_file_unreadable_when_open_fails(tmp_path: Path, monkeypatch: pytest.Mon
     d = read_bytes(str(path), "task.yaml", root_real=str(tmp_path), max_bytes=1 << 20)
     assert isinstance(d, Diagnostic)
     assert d.code == "file-unreadable" and "Permission denied" in d.message
+
+
+def test_folder_unreadable_when_the_os_refuses_to_list_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Root lists any folder regardless of its mode: refuse the listing of this one instead.
+    root = materialize("id-mismatch", "task", tmp_path)
+    locked = str(root / "fixtures/bug-diagnosis")
+    real_scandir = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if os.fspath(path) == locked:  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", locked)
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    diagnostics = Suite.open(root, use_git=False).diagnostics()
+    [d] = [d for d in diagnostics if d.code == "folder-unreadable"]
+    assert (d.severity, d.path, d.line, d.column) == (
+        Severity.ERROR,
+        "fixtures/bug-diagnosis",
+        None,
+        None,
+    )
+    assert "Permission denied" in d.message
+    # nothing in it was read: the id-mismatch of the task inside is not reported
+    assert "id-mismatch" not in {x.code for x in diagnostics}
 
 
 def test_yaml_unreadable_when_the_loader_itself_fails(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,8 +6,11 @@ Each subcommand module is imported only when it runs, and none of them imports T
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from importlib import import_module
+from typing import Any, TextIO
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -36,19 +39,87 @@ def _usage() -> str:
     return USAGE.format(commands="\n".join(lines))
 
 
-def main(argv: list[str] | None = None) -> int:
-    try:
-        return _dispatch(list(sys.argv[1:] if argv is None else argv))
-    except BrokenPipeError:
-        # `voyage-tui validate | head`: the reader left; that is not an error of ours. Point
-        # stdout at /dev/null so the interpreter's final flush does not raise again.
-        import os
+class OutputFailed(Exception):
+    """stdout refused a write: a full disk, a closed pipe, a device error."""
 
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _GuardedOutput:
+    """sys.stdout while a command runs: a write or flush that fails raises OutputFailed, so main
+    tells a failing output apart from any other OSError (a bug that must still be seen)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, reconfigure, encoding...
+        return getattr(self._stream, name)
+
+
+def _tolerant(stream: object) -> None:
+    """Text may quote what no encoding can write (a lone surrogate from a JSON `\\udc00` escape,
+    a file name that is not UTF-8): write it as that backslash escape instead of dying."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        # a stream that cannot change its error handler is left as it is
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(errors="backslashreplace")
+
+
+def _silence(stream: object) -> None:
+    """Point a failed stdout at /dev/null: the interpreter flushes it once more at exit, and a
+    second failure there would print `Exception ignored ...` after our message."""
+    try:
+        fd = stream.fileno()  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return  # not a file (a test's capture): nothing is flushed at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+def main(argv: list[str] | None = None) -> int:
+    stdout = sys.stdout
+    _tolerant(stdout)
+    guarded = _GuardedOutput(stdout)
+    sys.stdout = guarded  # type: ignore[assignment]
+    try:
+        try:
+            code = _dispatch(list(sys.argv[1:] if argv is None else argv))
+        except SystemExit:
+            guarded.flush()  # argparse printed its help or usage: that output must arrive too
+            raise
+        guarded.flush()  # a full disk shows here, not in the interpreter's final flush
+        return code
+    except (OutputFailed, BrokenPipeError) as exc:
+        error = exc.error if isinstance(exc, OutputFailed) else exc
+        _silence(stdout)
+        if isinstance(error, BrokenPipeError):
+            # `voyage-tui validate | head`: the reader left; that is not an error of ours.
+            return 141
+        print(f"voyage-tui: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
+    finally:
+        if sys.stdout is guarded:
+            sys.stdout = stdout
 
 
 def _dispatch(args: list[str]) -> int:

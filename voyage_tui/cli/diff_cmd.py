@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 from voyage_tui.cli.common import Parser, no_workspace, prepare_for_app
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
+
+
+def _not_a_file(path: str) -> str | None:
+    """Why `path` cannot be shown, or None: "no such file" would be wrong for a file the user
+    may not read (its folder's mode), so the OS's own reason is given."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror or exc}"
+    return None if stat.S_ISREG(st.st_mode) else "not a regular file"
 
 
 def run(argv: list[str]) -> int:
@@ -29,8 +42,9 @@ def run(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     for path in (args.gold, args.run):
-        if not os.path.isfile(path):
-            print(f"voyage-tui diff: {path}: no such file", file=sys.stderr)
+        problem = _not_a_file(path)
+        if problem:
+            print(f"voyage-tui diff: {path}: {problem}", file=sys.stderr)
             return 2
     try:
         ws = Workspace.load(os.path.dirname(os.path.abspath(args.gold)))

@@ -1,9 +1,10 @@
 """`voyage-tui exposure [PATH] [--format text|json] [--retire ID [--commit]]`.
 
 Reports the holdout fixtures a contributor has seen (SPEC 4 and 6): exit 1 when any is exposed,
-0 otherwise, 2 for a usage error or no workspace. `--retire ID` makes that holdout public
-(changing only its `visibility:` value) and, with `--commit`, commits that one file; exit 1 when
-the retire is refused or its commit fails.
+0 otherwise, 2 for a usage error, no workspace, or a folder of fixtures that cannot be read (the
+holdouts in it are unknown, so the report cannot say all clear). `--retire ID` makes that
+holdout public (changing only its `visibility:` value) and, with `--commit`, commits that one
+file; exit 1 when the retire is refused or its commit fails.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ import sys
 
 from voyage_tui.cli.common import Parser, no_workspace, use_color
 from voyage_tui.cli.render import dumps
+from voyage_tui.cli.render import text_lines as render_diagnostics
+from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, compute_exposure
 from voyage_tui.engine.git.retire import RetireError, retire_holdout
 from voyage_tui.engine.validation.item import Item
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.discovery import NoWorkspace
+from voyage_tui.engine.workspace.layout import FOLDER_UNREADABLE
 
 _RED, _BOLD, _DIM, _RESET = "\033[31m", "\033[1m", "\033[2m", "\033[0m"
 
@@ -26,8 +30,8 @@ def build_parser() -> Parser:
         prog="voyage-tui exposure",
         description="Report the holdout fixtures a contributor has seen: commits by non-custodians, "
         "commits that also changed the agent bundle, passages or canaries found in other tracked "
-        "files. Exit 1 when any holdout is exposed, 0 otherwise, 2 for a usage error or no "
-        "workspace.",
+        "files. Exit 1 when any holdout is exposed, 0 otherwise, 2 for a usage error, no "
+        "workspace, or a folder that cannot be read.",
     )
     parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -53,6 +57,7 @@ def run(argv: list[str]) -> int:
         suite = Suite.open(args.path, use_git=False, parallel=True)
     except NoWorkspace as exc:
         return no_workspace(exc)
+    unread = _unreadable_folders(suite)
     if args.retire:
         return _retire(suite, args.retire, args.commit, args.format)
     report = compute_exposure(suite.ws, suite.items.values())
@@ -60,7 +65,21 @@ def run(argv: list[str]) -> int:
         print(dumps(report.to_json()))
     else:
         print("\n".join(text_lines(report, color=use_color(sys.stdout))))
-    return 1 if report.exposed else 0
+    if report.exposed:
+        return 1
+    return 2 if unread else 0
+
+
+def _unreadable_folders(suite: Suite) -> list[Diagnostic]:
+    """Folders the walk could not list, told on stderr: the holdouts in them were not checked."""
+    unread = [d for d in suite.layout_problems if d.code == FOLDER_UNREADABLE]
+    if unread:
+        print("\n".join(render_diagnostics(unread, color=use_color(sys.stderr))), file=sys.stderr)
+        print(
+            "voyage-tui exposure: the holdouts in these folders were not checked",
+            file=sys.stderr,
+        )
+    return unread
 
 
 # --- report --------------------------------------------------------------------------------------

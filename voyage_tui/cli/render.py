@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from itertools import groupby
 from typing import Any
@@ -84,5 +85,15 @@ def github_lines(diagnostics: Iterable[Diagnostic], prefix: str = "") -> list[st
     return lines
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(json_text: str) -> str:
+    """JSON text with each lone surrogate (from a `\\udc00` escape in a run, a file name that is
+    not UTF-8) written back as its `\\uXXXX` escape: no encoding can write the character itself,
+    and in JSON it can only stand inside a string, where the escape means the same value."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
+
+
 def dumps(payload: Any) -> str:
-    return json.dumps(payload, indent=2, ensure_ascii=False)
+    return escape_surrogates(json.dumps(payload, indent=2, ensure_ascii=False))

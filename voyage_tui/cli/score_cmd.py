@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from voyage_tui.cli.common import Parser, use_color
-from voyage_tui.cli.render import text_lines
+from voyage_tui.cli.render import escape_surrogates, text_lines
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.loading.json_doc import JsonDocument, load_json
@@ -108,8 +108,14 @@ class Loaded:
 
 def load_input(path: str, limit: int) -> Loaded:
     """A JSON file named on the command line. Raises BadInput with `path:line:col` diagnostics."""
-    if not os.path.lexists(path):
-        raise BadInput([dg.error(path, None, "file-missing", "no such file")])
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        raise BadInput([dg.error(path, None, "file-missing", "no such file")]) from None
+    except OSError as exc:  # a folder on the way the user may not read: say so, not "missing"
+        raise BadInput(
+            [dg.error(path, None, "file-unreadable", f"cannot read the file: {exc.strerror}")]
+        ) from None
     real = os.path.realpath(path)
     data = read_bytes(
         path, path, root_real=os.path.dirname(real), max_bytes=limit, check_symlink=False
@@ -249,6 +255,12 @@ def _figures(score: RunScore | dict[str, Any]) -> str:
     )
 
 
+def _visible(text: str) -> str:
+    """Text with each lone surrogate (a JSON `\\udc00` escape in the run or the gold file) shown
+    as that escape, as stdout would write it."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _paint(symbol: str, color: bool) -> str:
     return f"{_COLORS[symbol]}{symbol}{_RESET}" if color else symbol
 
@@ -318,6 +330,10 @@ def text_report(
             )
         )
     if rows:
+        # escaped before the widths are taken: `\udc00` fills six columns, not one
+        rows = [
+            (symbol, _visible(file), _visible(key), detail) for symbol, file, key, detail in rows
+        ]
         file_w = min(max(len(r[1]) for r in rows), 48)
         key_w = min(max(len(r[2]) for r in rows), 32)
         lines.append("")
@@ -429,7 +445,7 @@ def run(argv: list[str]) -> int:
         payload = result.to_json(locate)
         if comparison is not None:
             payload["baseline"] = comparison.to_json()
-        sys.stdout.write(dump_report(payload))
+        sys.stdout.write(escape_surrogates(dump_report(payload)))
     else:
         print(
             "\n".join(

@@ -31,17 +31,6 @@ def build_parser() -> Parser:
     return parser
 
 
-def _tolerant_stdout() -> None:
-    """A message may quote text no encoding can write (a lone surrogate from a JSON `\\ud800`
-    escape, a file name that is not UTF-8): escape it instead of dying with a traceback."""
-    reconfigure = getattr(sys.stdout, "reconfigure", None)
-    if reconfigure is not None:
-        try:
-            reconfigure(errors="backslashreplace")
-        except (ValueError, OSError):  # a stream that cannot change its error handler
-            pass
-
-
 def _github_prefix(root: os.PathLike[str] | str) -> str:
     """The workspace's folder relative to the current one (GitHub resolves annotation paths from
     the repository root, where the job runs), or "" when the workspace is not below it."""
@@ -56,7 +45,6 @@ def _github_prefix(root: os.PathLike[str] | str) -> str:
 
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    _tolerant_stdout()
     try:
         suite = Suite.open(args.path, use_git=not args.no_git, parallel=True)
     except NoWorkspace as exc:

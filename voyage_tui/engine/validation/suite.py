@@ -346,10 +346,11 @@ class Suite:
         prefix = f"{folder}/runs/" if folder else "runs/"
         targets |= {p for p, i in self.items.items() if i.kind == GOLD_RUN and p.startswith(prefix)}
         runs_dir = self.ws.abs(prefix.rstrip("/"))
-        if os.path.isdir(runs_dir):
-            for name in os.listdir(runs_dir):
-                if name.endswith(".json"):
-                    targets.add(prefix + name)
+        try:
+            names = os.listdir(runs_dir) if os.path.isdir(runs_dir) else []
+        except OSError:  # unreadable: a full walk reports it (`folder-unreadable`)
+            names = []
+        targets.update(prefix + name for name in names if name.endswith(".json"))
         return targets
 
     def _is_structural(self, rel: str) -> bool:

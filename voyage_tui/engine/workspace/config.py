@@ -118,6 +118,14 @@ def _leaves_workspace(value: Any) -> str | None:
     return None
 
 
+def _holds_nul(value: Any) -> bool:
+    """A NUL (TOML writes it `\\u0000`) in a path, branch or name: the OS and git refuse such a
+    string outright (Python raises ValueError), and no file or branch can be named by it."""
+    return any(
+        isinstance(v, str) and "\0" in v for v in (value if isinstance(value, list) else [value])
+    )
+
+
 def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[Diagnostic]]:
     """The configuration (defaults where the file says nothing or is wrong) and its diagnostics."""
     try:
@@ -179,6 +187,18 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                         _locate(text, section, key),
                         "config-invalid",
                         f"[{section}] {key}: {problem}; the default {default!r} is used",
+                    )
+                )
+                continue
+            if _holds_nul(item):
+                default = known[key].get_default(call_default_factory=True)
+                diagnostics.append(
+                    dg.error(
+                        rel,
+                        _locate(text, section, key),
+                        "config-invalid",
+                        f"[{section}] {key}: the value holds a NUL character (\\u0000), which no "
+                        f"path, branch or name can contain; the default {default!r} is used",
                     )
                 )
                 continue

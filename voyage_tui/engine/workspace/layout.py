@@ -18,6 +18,7 @@ from voyage_tui.engine.workspace.model import Workspace
 
 TASK_FILE = "task.yaml"
 RUNS_FOLDER = "runs"
+FOLDER_UNREADABLE = "folder-unreadable"
 NEVER_SEARCHED = frozenset(
     {".git", ".venv", "node_modules", ".voyage", "__pycache__", ".hg", ".svn"}
 )
@@ -32,7 +33,12 @@ class Layout:
     json_candidates: list[str] = field(default_factory=list)
     """*.json under the gold roots (gold files are those whose `schema` says so)."""
     problems: list[Diagnostic] = field(default_factory=list)
-    """Files that exist but cannot be validated: wrong place, not regular, symlinked out."""
+    """Files that exist but cannot be validated: wrong place, not regular, symlinked out; folders
+    that cannot be listed."""
+    unreadable_under_gold: dict[str, Diagnostic] = field(default_factory=dict)
+    """Folders of the gold walk that cannot be listed, by path: like the JSON files found there,
+    they drop out when git ignores them (a database volume owned by another user), so their
+    diagnostics join `problems` only after that question."""
 
 
 def _kind_of(entry: os.DirEntry[str]) -> str:
@@ -48,20 +54,37 @@ def _kind_of(entry: os.DirEntry[str]) -> str:
     return "other"
 
 
-def _list(path: str) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(path) as it:
-            return list(it)
-    except OSError:
-        return []
-
-
 class _Walker:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self.layout = Layout()
         self.fixtures = ws.fixtures_rel
         self.gold_roots = ws.gold_roots
+
+    def _list(self, path: str, rel: str, *, gold_walk: bool = False) -> list[os.DirEntry[str]]:
+        """The folder's entries. One that cannot be listed is an error, never a silent gap in
+        the suite (its fixtures would simply not be checked); the walk goes on beside it."""
+        entries: list[os.DirEntry[str]] = []
+        try:
+            with os.scandir(path) as it:
+                for entry in it:
+                    entries.append(entry)
+        except (FileNotFoundError, NotADirectoryError):
+            pass  # gone since its parent was listed, or a configured folder that is absent
+        except (OSError, ValueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            where = rel or "."
+            problem = dg.error(
+                where,
+                None,
+                FOLDER_UNREADABLE,
+                f"this folder cannot be read ({reason}); nothing in it was checked",
+            )
+            if gold_walk:
+                self.layout.unreadable_under_gold[where] = problem
+            else:
+                self.layout.problems.append(problem)
+        return entries
 
     # A folder symlinked to somewhere inside the workspace is followed; outside, it is refused.
     def _follow(self, entry: os.DirEntry[str], rel: str) -> bool:
@@ -126,7 +149,7 @@ class _Walker:
     def _walk_fixtures(self, fixtures_abs: str) -> None:
         fixtures = self.fixtures
         in_gold = self._in_gold
-        for class_entry in _list(fixtures_abs):
+        for class_entry in self._list(fixtures_abs, fixtures):
             class_rel = self._join(fixtures, class_entry.name)
             kind = _kind_of(class_entry)
             if kind == "symlink" and class_entry.name not in NEVER_SEARCHED:
@@ -141,7 +164,7 @@ class _Walker:
                 continue
             if kind != "dir" or class_entry.name in NEVER_SEARCHED:
                 continue
-            for fixture_entry in _list(class_entry.path):
+            for fixture_entry in self._list(class_entry.path, class_rel):
                 fixture_rel = self._join(class_rel, fixture_entry.name)
                 fkind = _kind_of(fixture_entry)
                 if fkind == "symlink":
@@ -161,7 +184,7 @@ class _Walker:
 
     def _walk_fixture_folder(self, folder_abs: str, folder_rel: str, gold_below: bool) -> None:
         in_gold = self._in_gold
-        for entry in _list(folder_abs):
+        for entry in self._list(folder_abs, folder_rel):
             name = entry.name
             rel = self._join(folder_rel, name)
             kind = _kind_of(entry)
@@ -170,7 +193,7 @@ class _Walker:
             elif name == RUNS_FOLDER and kind in ("dir", "symlink"):
                 if kind == "symlink" and not self._follow(entry, rel):
                     continue
-                for run in _list(entry.path):
+                for run in self._list(entry.path, rel):
                     run_rel = self._join(rel, run.name)
                     if run.name.endswith((".yaml", ".yml")):
                         self.layout.agent_runs.append(run_rel)
@@ -213,7 +236,7 @@ class _Walker:
                 folder_rel == fixtures or (fixtures and folder_rel.startswith(fixtures + "/"))
             ):
                 continue  # walked above, by its shape
-            for entry in _list(folder_abs):
+            for entry in self._list(folder_abs, folder_rel, gold_walk=True):
                 name = entry.name
                 rel = self._join(folder_rel, name)
                 kind = _kind_of(entry)
@@ -226,10 +249,15 @@ class _Walker:
 
 def scan(ws: Workspace, *, use_git: bool = True) -> Layout:
     layout = _Walker(ws).walk()
-    if use_git and layout.json_candidates:
-        ignored = git_ignored(ws, layout.json_candidates)
+    unreadable = layout.unreadable_under_gold
+    if use_git and (layout.json_candidates or unreadable):
+        # A trailing `/` marks a folder, so a `db-data/` pattern matches it.
+        folders = {f"{rel}/": rel for rel in unreadable if rel != "."}
+        ignored = git_ignored(ws, [*layout.json_candidates, *folders])
         if ignored:
             layout.json_candidates = [p for p in layout.json_candidates if p not in ignored]
+            unreadable = {rel: d for rel, d in unreadable.items() if f"{rel}/" not in ignored}
+    layout.problems.extend(unreadable.values())
     layout.tasks.sort()
     layout.agent_runs.sort()
     layout.json_candidates = sorted(dict.fromkeys(layout.json_candidates))

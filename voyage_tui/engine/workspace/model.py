@@ -42,7 +42,14 @@ class Workspace:
     @classmethod
     def from_root(cls, root: Path) -> Workspace:
         config_path = root / CONFIG_NAME
-        if not config_path.exists():
+        try:
+            present = config_path.exists()
+        except OSError as exc:  # the root's mode lets no one but its owner look inside
+            problem = dg.error(
+                CONFIG_NAME, None, "file-unreadable", f"cannot read the file: {exc.strerror}"
+            )
+            return cls(root, VoyageConfig(), [problem])
+        if not present:
             return cls(root, VoyageConfig())
         data = read_bytes(
             str(config_path), CONFIG_NAME, root_real=os.path.realpath(root), max_bytes=1_048_576
