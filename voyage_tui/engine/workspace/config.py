@@ -40,7 +40,9 @@ class HoldoutConfig(BaseModel):
 
     custodians: list[str] = Field(default_factory=list)
     bundle_paths: list[str] = Field(default_factory=list)
-    ignore_paths: list[str] = Field(default_factory=lambda: ["*.md"])
+    # Nothing is skipped by default: a holdout's prompt pasted into an agent's Markdown
+    # instructions is the commonest leak, so Markdown is searched like any other file.
+    ignore_paths: list[str] = Field(default_factory=list)
 
 
 class LimitsConfig(BaseModel):
