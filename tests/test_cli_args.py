@@ -33,7 +33,12 @@ RUN = [
     {
         "reviewer": "correctness",
         "findings": [
-            {"file": "src/auth.py", "line": 12, "rule_key": "hardcoded-secret", "severity": "BLOCKER"}
+            {
+                "file": "src/auth.py",
+                "line": 12,
+                "rule_key": "hardcoded-secret",
+                "severity": "BLOCKER",
+            }
         ],
     }
 ]
