@@ -122,7 +122,7 @@ def test_no_repository_is_one_clear_warning(tmp_path: Path) -> None:
     found = git_diags(suite)
     assert [d.code for d in found] == ["git-no-repository"]
     assert found[0].severity.value == "warning"
-    assert "2 trajectory SHA(s) unchecked" in found[0].message
+    assert "2 trajectory SHAs unchecked" in found[0].message
     assert "--no-git" in found[0].message
 
 

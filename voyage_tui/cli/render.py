@@ -9,6 +9,7 @@ from itertools import groupby
 from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.wording import plural
 
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
@@ -31,14 +32,10 @@ def text_lines(diagnostics: Iterable[Diagnostic], color: bool = False) -> list[s
     return lines
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def summary_line(files: int, errors: int, warnings: int, infos: int) -> str:
     return (
-        f"{_plural(files, 'file')} checked: {_plural(errors, 'error')}, "
-        f"{_plural(warnings, 'warning')}, {_plural(infos, 'info')}"
+        f"{plural(files, 'file')} checked: {plural(errors, 'error')}, "
+        f"{plural(warnings, 'warning')}, {plural(infos, 'info')}"
     )
 
 

@@ -42,6 +42,7 @@ from voyage_tui.engine.git.sha_check import (
 )
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.validation.item import TRAJECTORY, Item
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -287,7 +288,7 @@ class GitChecks:
                         None,
                         exc.code,
                         f"final_head_sha could not be checked against {_repo_label(ws)}: "
-                        f"{exc.message}; {unchecked} trajectory SHA(s) unchecked. Run in a clone, "
+                        f"{exc.message}; {plural(unchecked, 'trajectory SHA')} unchecked. Run in a clone, "
                         "set [git] repo in voyage.toml, or pass --no-git",
                     )
                 )
@@ -314,7 +315,7 @@ def summarize(found: HoldoutExposure) -> str:
             continue
         if kind in (FOREIGN_AUTHOR, CO_CHANGE):
             latest = signals[-1]
-            count = f"{len(signals)} commit{'s' if len(signals) != 1 else ''}"
+            count = plural(len(signals), "commit")
             parts.append(
                 f"{kind} ({count}, latest {(latest.commit or '')[:10]} by {latest.author})"
             )

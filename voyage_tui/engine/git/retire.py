@@ -22,6 +22,7 @@ from voyage_tui.engine.git.exposure import Signal
 from voyage_tui.engine.git.repo import GitUnavailable, open_repo
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.loading.yaml_doc import load_yaml
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
 _VALUES = {"holdout": "public", '"holdout"': '"public"', "'holdout'": "'public'"}
@@ -82,7 +83,7 @@ def locate_visibility(text: str) -> VisibilitySpot:
     if len(found) > 1:
         lines = ", ".join(str(key.start_mark.line + 1) for key, _ in found)
         raise RetireError(
-            f"`visibility:` appears {len(found)} times (lines {lines}); keep one and retry"
+            f"`visibility:` appears {plural(len(found), 'time')} (lines {lines}); keep one and retry"
         )
     key, value = found[0]
     if not isinstance(value, yaml.ScalarNode):
