@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.rules.schema_errors import plain_error
 from voyage_tui.engine.suggest import hint
 
 CONFIG_NAME = "voyage.toml"
@@ -181,14 +182,15 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
             try:
                 model.model_validate({key: item})
             except ValidationError as exc:
-                problem = exc.errors(include_url=False)[0]["msg"]
+                # TOML names its values as JSON does (true, a list, the text '...')
+                problem = plain_error(exc.errors(include_url=False)[0], json=True)
                 default = known[key].get_default(call_default_factory=True)
                 diagnostics.append(
                     dg.error(
                         rel,
                         _locate(text, section, key),
                         "config-invalid",
-                        f"[{section}] {key}: {problem}; the default {default!r} is used",
+                        f"[{section}] {problem}; the default {default!r} is used",
                     )
                 )
                 continue
