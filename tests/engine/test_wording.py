@@ -34,6 +34,8 @@ _HARD_PLURAL = re.compile(
     r"\{(?:len\([^{}]*\)|n|[a-z_.]*(?:count|total))(?::,)?\}[ ][a-z ]*?[a-z]+s\b"
 )
 _BRACKETED = re.compile(r"[a-zA-Z]\(s\)(?= [a-z])")
+# `{n} holdout{'s' if n != 1 else ''}`: the helper's job, done by hand
+_BY_HAND = re.compile(r"""['"]s['"] if .+ != 1|== 1 else ['"]s['"]""")
 
 
 def test_no_count_is_followed_by_a_hard_coded_plural():
@@ -42,7 +44,7 @@ def test_no_count_is_followed_by_a_hard_coded_plural():
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             if line.lstrip().startswith("#"):
                 continue
-            if _HARD_PLURAL.search(line) or _BRACKETED.search(line):
+            if any(p.search(line) for p in (_HARD_PLURAL, _BRACKETED, _BY_HAND)):
                 found.append(f"{path.relative_to(PACKAGE.parent)}:{number}: {line.strip()}")
     assert found == [], "use voyage_tui.engine.wording.plural:\n" + "\n".join(found)
 

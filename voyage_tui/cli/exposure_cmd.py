@@ -19,6 +19,7 @@ from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, comp
 from voyage_tui.engine.git.retire import RetireError, retire_holdout
 from voyage_tui.engine.validation.item import Item
 from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.layout import FOLDER_UNREADABLE
 
@@ -95,7 +96,7 @@ def _share(report: ExposureReport) -> str:
 def text_lines(report: ExposureReport, color: bool = False) -> list[str]:
     total = len(report.holdouts)
     lines = [
-        f"{total} holdout{'s' if total != 1 else ''}: {len(report.exposed)} exposed, "
+        f"{plural(total, 'holdout')}: {len(report.exposed)} exposed, "
         f"{len(report.not_tracked)} not tracked; {_share(report)}"
     ]
     for holdout in report.exposed:
