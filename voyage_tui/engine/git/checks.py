@@ -148,7 +148,10 @@ class GitChecks:
         if not shas:
             return
         try:
-            with open_repo(sha_repo_path(ws)) as repo:
+            # `[git] repo`, set by hand, may name a bare repository; one inside the workspace
+            # (a committed folder) is refused, and "." alone never opens one.
+            explicit = ws.config.explicitly_set("git", "repo")
+            with open_repo(sha_repo_path(ws), bare_ok=explicit, workspace=ws.root_real) as repo:
                 outcomes, problem = check_shas(repo, shas)
         except GitUnavailable as exc:
             self._sha_problem = exc
