@@ -63,6 +63,9 @@ async def test_the_app_starts_with_git_and_a_name_that_is_not_utf8(ws: Repo) -> 
     app = VoyageApp(Workspace.load(ws.root), use_git=True, watch=False, keymap={})
     async with app.run_test() as pilot:
         await wait_until(
-            pilot, lambda: app._suite is not None and app._suite.git.exposure is not None, 15
+            pilot,
+            lambda: getattr(app, "view", None) is not None
+            and app._suite is not None
+            and app._suite.git.exposure is not None,
+            15,
         )
-        assert getattr(app, "view", None) is not None

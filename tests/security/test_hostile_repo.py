@@ -7,6 +7,7 @@ so a run that writes none has really switched them off (and the test can fail).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ from tests.git.conftest import (
 )
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.cli import main
+from voyage_tui.engine.workspace.layout import git_ignored
 from voyage_tui.engine.workspace.model import Workspace
 
 H1 = "fixtures/bug-diagnosis/h1/task.yaml"
@@ -84,7 +86,7 @@ class Hostile:
     root: Path
     markers_dir: Path
     trap: Path
-    head: str
+    leak_commit: str
 
     def markers(self) -> list[str]:
         return sorted(p.name for p in self.markers_dir.iterdir())
@@ -222,7 +224,7 @@ def build(tmp_path: Path, attributes_at: str, attributes: str = ATTRIBUTES) -> H
     )
     # h1 changed by a non-custodian together with the bundle: foreign-author and co-change
     repo.commit({H1: holdout_yaml("h1") + "# edit\n", "agent/prompt.txt": "v2\n"}, who=CONTRIBUTOR)
-    repo.commit({LEAK: f"a line\n{CANARY}\n"})
+    leak_commit = repo.commit({LEAK: f"a line\n{CANARY}\n"})
     repo.commit(
         {
             "fixtures/trajectories/t1/task.yaml": TRAJECTORY.format(id="t1", sha=MISSING),
@@ -234,7 +236,6 @@ def build(tmp_path: Path, attributes_at: str, attributes: str = ATTRIBUTES) -> H
     if attributes_at == "committed":
         repo.commit({".gitattributes": attributes})
     sign_head(repo)
-    head = repo.git("rev-parse", "HEAD")
     git_dir = repo.root / ".git"
     if attributes_at == "info":
         (git_dir / "info").mkdir(exist_ok=True)
@@ -247,7 +248,7 @@ def build(tmp_path: Path, attributes_at: str, attributes: str = ATTRIBUTES) -> H
     plant(repo.root, git_dir, program_settings(trap, markers, tmp_path))
     # a leaking file changed in the work tree, so its lines are blamed against the work tree
     (repo.root / LEAK).write_text(f"a line\n{CANARY}\nmore\n")
-    return Hostile(repo.root, markers, trap, head)
+    return Hostile(repo.root, markers, trap, leak_commit)
 
 
 @pytest.fixture(params=["info", "committed"])
@@ -305,18 +306,33 @@ def test_validate_runs_nothing_the_repository_names(
     assert "Traceback" not in err
     assert code == 1
     assert '"holdout-exposed"' in out  # the git checks ran
-    assert '"sha-not-found"' in out
+    assert '"sha-not-fetched"' in out  # a partial clone: the missing SHA is not fetched
     assert hostile.markers() == []
 
 
 def test_exposure_runs_nothing_the_repository_names(
     hostile: Hostile, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(capsys, "exposure", str(hostile.root))
+    code, out, err = run(capsys, "exposure", str(hostile.root), "--format", "json")
     assert "Traceback" not in err
     assert code == 1, out
-    assert "exposed by foreign-author, co-change, canary-leak" in out
-    assert f"{LEAK}:2" in out
+    [h1] = json.loads(out)["exposed"]
+    assert [s["kind"] for s in h1["signals"]] == [
+        "foreign-author",
+        "co-change",
+        "co-change",
+        "canary-leak",
+    ]
+    leak = h1["signals"][-1]
+    # the changed file was blamed, against the work tree, to the commit that wrote the line
+    assert f"{LEAK}:2" in leak["detail"] and leak["commit"] == hostile.leak_commit
+    assert hostile.markers() == []
+
+
+def test_the_ignore_check_runs_nothing_the_repository_names(hostile: Hostile) -> None:
+    (hostile.root / ".gitignore").write_text("skipped.json\n")
+    ws = Workspace.load(hostile.root)
+    assert git_ignored(ws, ["gold/g.json", "skipped.json"]) == {"skipped.json"}
     assert hostile.markers() == []
 
 

@@ -8,10 +8,11 @@ clone fetches a missing object ...). Every git process started here therefore ge
 - the repository named explicitly (`GIT_DIR`, `GIT_WORK_TREE`), found by a `.git` entry at or
   above the workspace (`find_repository`): a folder that merely looks like a repository (`HEAD`,
   `config`, `objects/`, `refs/`, which anyone can commit) is never opened as one, unless
-  `[git] repo` names it and it lies outside the workspace;
-- command-line settings, stronger than any file's, that switch off what would run a program
-  (`SAFE_SETTINGS`), and every filter driver the configuration defines emptied (`filter.<x>.clean`,
-  `smudge`, `process`), so no filter runs whatever the attributes say;
+  `[git] repo` names it and it lies outside the workspace and outside any work tree;
+- command-line settings (`GIT_CONFIG_COUNT`/`KEY`/`VALUE`), stronger than any file's, that
+  switch off what would run a program (`SAFE_SETTINGS`: fsmonitor, hooks, credential helpers,
+  signing ...), and every filter driver the configuration defines (included files too) emptied
+  (`filter.<x>.clean`, `smudge`, `process`), so no filter runs whatever the attributes say;
 - no transport at all (`GIT_ALLOW_PROTOCOL` empty): a missing object is never fetched;
 - no pager, no terminal prompt, no optional index write, no replace objects.
 The commands themselves read objects where they can, and pass `--no-textconv`/`--no-ext-diff`
@@ -60,6 +61,7 @@ SAFE_ENVIRONMENT: dict[str, str] = {
     "GIT_TERMINAL_PROMPT": "0",
     "GIT_OPTIONAL_LOCKS": "0",  # read-only commands never refresh and write the index
     "GIT_NO_REPLACE_OBJECTS": "1",  # refs/replace/* cannot rewrite the history that is read
+    "GIT_NO_LAZY_FETCH": "1",  # git 2.44+: a partial clone does not even try to fetch
 }
 
 _FILTER_COMMANDS = ("clean", "smudge", "process")
@@ -274,6 +276,7 @@ class GitRepo:
         self._info: RepoInfo | None = None
         self._settings: list[tuple[str, str]] | None = None
         self._filters: list[str] = []
+        self._partial_clone = False
 
     @property
     def work_tree(self) -> str | None:
@@ -309,6 +312,7 @@ class GitRepo:
                     f"{listing.first_error()}",
                 )
             self._filters = filter_drivers(listing.out)
+            self._partial_clone = b"\0extensions.partialclone\n" in b"\0" + listing.out
             self._settings = [*SAFE_SETTINGS, *filter_settings(self._filters)]
         return self._settings
 
@@ -338,6 +342,12 @@ class GitRepo:
         return Running(proc, stdin)
 
     # --- facts --------------------------------------------------------------------------------
+
+    @property
+    def partial_clone(self) -> bool:
+        """A partial clone: objects it lacks may exist upstream (they are never fetched here)."""
+        self._safe_settings()
+        return self._partial_clone
 
     def info(self) -> RepoInfo:
         if self._info is None:
