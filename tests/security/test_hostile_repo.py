@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -492,3 +493,21 @@ def test_git_repo_naming_a_bare_repository_inside_the_workspace_is_refused(
     assert "Traceback" not in err and code == 0
     assert '"git-embedded-repository"' in out and '"sha-not-found"' not in out
     assert sorted(p.name for p in markers.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["validate", "exposure"])
+def test_a_fresh_process_started_inside_the_repository_runs_nothing(
+    hostile: Hostile, command: str
+) -> None:
+    # From the repository's own folder, with gitpython imported afresh (it runs `git version`
+    # on import, from the current folder).
+    proc = subprocess.run(
+        [sys.executable, "-m", "voyage_tui", command],
+        cwd=hostile.root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert hostile.markers() == []
