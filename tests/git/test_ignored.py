@@ -64,8 +64,10 @@ async def test_the_app_starts_with_git_and_a_name_that_is_not_utf8(ws: Repo) -> 
     async with app.run_test() as pilot:
         await wait_until(
             pilot,
-            lambda: getattr(app, "view", None) is not None
-            and app._suite is not None
-            and app._suite.git.exposure is not None,
+            lambda: (
+                getattr(app, "view", None) is not None
+                and app._suite is not None
+                and app._suite.git.exposure is not None
+            ),
             15,
         )
