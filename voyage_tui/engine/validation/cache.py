@@ -76,7 +76,7 @@ def global_key(ws: Workspace, refs: References) -> str:
     for loaded in (refs.journey, refs.rubric, refs.catalogue):
         parts.append(loaded.path)
         parts.append("default" if loaded.is_default else _file_digest(ws.abs(loaded.path)))
-    digest.update("\0".join(parts).encode())
+    digest.update("\0".join(parts).encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
@@ -92,7 +92,7 @@ class ItemCache:
         self.ws = ws
         self.key = global_key(ws, refs)
         folder = root or cache_root()
-        name = hashlib.sha256(ws.root_real.encode()).hexdigest()[:24]
+        name = hashlib.sha256(os.fsencode(ws.root_real)).hexdigest()[:24]
         self.path = folder / f"{name}.pickle"
         self.entries: dict[str, Entry] = {}
 
