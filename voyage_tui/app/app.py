@@ -15,6 +15,7 @@ from textual.widgets import HelpPanel
 from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.keymap import load_keymap
 from voyage_tui.app.messages import LoadFailed, LoadProgress, SuiteChanged, SuiteLoaded
+from voyage_tui.app.resilience import Resilient
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.compare import CompareScreen
 from voyage_tui.app.screens.diff import DiffScreen
@@ -24,12 +25,13 @@ from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.engine.validation.item import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
+from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
 
 STYLES = Path(__file__).parent / "styles"
 
 
-class VoyageApp(App[int]):
+class VoyageApp(Resilient):
     TITLE = "voyage-tui"
     CSS_PATH = [
         STYLES / "app.tcss",
@@ -64,6 +66,7 @@ class VoyageApp(App[int]):
         self._suite: Suite | None = None
         self._suite_lock = threading.Lock()
         self._stop_watching = threading.Event()
+        self._watching = False
         self._keymap = keymap
         self._initial_diff = initial_diff
         self._prepared = prepared
@@ -108,7 +111,8 @@ class VoyageApp(App[int]):
             self.post_message(LoadFailed(repr(exc)))
             return
         self.post_message(SuiteLoaded(view))
-        if self.watch_files:
+        if self.watch_files and not self._watching:
+            self._watching = True  # a re-check loads again; one watcher is enough
             self.watch_workspace()
         suite.save_cache()
         if self.use_git:
@@ -120,11 +124,27 @@ class VoyageApp(App[int]):
 
     @work(thread=True, group="watch")
     def watch_workspace(self) -> None:
-        from voyage_tui.app.watcher import watch_workspace
+        from voyage_tui.app.watcher import WatchUnavailable, watch_workspace
 
-        watch_workspace(self.ws.root, self._files_changed, self._stop_watching)
+        try:
+            watch_workspace(self.ws.root, self._files_changed, self._stop_watching)
+        except WatchUnavailable as exc:
+            self.call_from_thread(
+                self.notify,
+                f"Not watching the workspace for changes: {exc}. Changes made outside the app "
+                "show after “Re-validate everything” (command palette).",
+                severity="warning",
+                timeout=15,
+                markup=False,
+            )
 
-    def _files_changed(self, paths: set[str]) -> None:
+    def _files_changed(self, paths: set[str] | None) -> None:
+        if self._stop_watching.is_set():  # the app is closing: nothing to hand the paths to
+            return
+        if paths is None:
+            # The watcher lost changes it could not name. voyage.toml changing means "check
+            # everything" to the suite, and goes through the same lock as every other change.
+            paths = {CONFIG_NAME}
         self.call_from_thread(self.revalidate_paths, paths)
 
     def on_unmount(self) -> None:
@@ -353,6 +373,18 @@ class VoyageApp(App[int]):
             self.action_hide_help_panel()
         else:
             self.action_show_help_panel()
+
+    def unsaved_buffers(self) -> list[tuple[str, str]]:
+        """(path, text) of each editor with unsaved changes: what a crash writes to recovery."""
+        buffers = []
+        for screen in self.screen_stack:
+            if isinstance(screen, EditorScreen):
+                try:
+                    if screen.dirty:
+                        buffers.append((screen.rel, screen.text_area.text))
+                except Exception:
+                    continue  # a screen too broken to ask; the others still count
+        return buffers
 
     async def action_quit(self) -> None:
         editors = [s for s in self.screen_stack if isinstance(s, EditorScreen) and s.dirty]

@@ -47,6 +47,13 @@ def no_workspace(exc: NoWorkspace) -> int:
     return 2
 
 
+def unreadable_workspace(exc: OSError) -> int:
+    """A folder on the way to the workspace cannot be read (permissions): say which, exit 2."""
+    where = exc.filename if exc.filename is not None else "the workspace"
+    print(f"voyage-tui: cannot read {where}: {exc.strerror or exc}", file=sys.stderr)
+    return 2
+
+
 def use_color(stream: object) -> bool:
     import os
 

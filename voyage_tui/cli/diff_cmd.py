@@ -6,7 +6,12 @@ import os
 import stat
 import sys
 
-from voyage_tui.cli.common import Parser, no_workspace, prepare_for_app
+from voyage_tui.cli.common import (
+    Parser,
+    no_workspace,
+    prepare_for_app,
+    unreadable_workspace,
+)
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -50,6 +55,8 @@ def run(argv: list[str]) -> int:
         ws = Workspace.load(os.path.dirname(os.path.abspath(args.gold)))
     except NoWorkspace as exc:
         return no_workspace(exc)
+    except OSError as exc:
+        return unreadable_workspace(exc)
     gold_rel, run_rel = ws.rel(args.gold), ws.rel(args.run)
     for rel in (gold_rel, run_rel):
         if rel.startswith(".."):

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from voyage_tui.cli.common import Parser, no_workspace, prepare_for_app
+from voyage_tui.cli.common import (
+    Parser,
+    no_workspace,
+    prepare_for_app,
+    unreadable_workspace,
+)
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -30,6 +35,8 @@ def run(argv: list[str]) -> int:
         ws = Workspace.load(args.path)
     except NoWorkspace as exc:
         return no_workspace(exc)
+    except OSError as exc:
+        return unreadable_workspace(exc)
     # Start the first load before Textual exists: no thread runs yet, so half the suite can be
     # checked by a forked process while the interface starts.
     prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)

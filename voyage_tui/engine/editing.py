@@ -93,10 +93,8 @@ def save_file(ws: Workspace, opened: OpenedFile, text: str, *, force: bool = Fal
     person chose to keep their version). Raises WriteRefused (an OSError) for a path that leads
     outside the workspace or is not a regular file, and OSError when the write fails."""
     if not force:
-        try:
-            current = _read(ws, opened.rel)
-        except OpenError:
-            current = b""  # unreadable now: certainly not what was opened
+        # Unreadable, too large or a symlink out now: OpenError says why, and nothing is written.
+        current = _read(ws, opened.rel)
         current_digest = None if current is None else _digest(current)
         if current_digest != opened.digest:
             raise _conflict(ws, opened.rel)

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, LoadingIndicator, Tree
 
+from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.app.screens.editor import EditorScreen, run_external_editor
 from voyage_tui.app.widgets.detail_pane import DetailPane
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
@@ -21,7 +22,7 @@ from voyage_tui.engine.validation.view import SuiteView
 FILTER_DELAY = 0.15
 
 
-class BrowserScreen(Screen[None]):
+class BrowserScreen(GuardedMessages, Screen[None]):
     HELP = """
 ## Browser
 

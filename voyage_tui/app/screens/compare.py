@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.engine.review.inputs import ReviewError, Scored, load_gold, score_pair
 from voyage_tui.engine.scoring.compare import BaselineComparison, compare_runs
 
@@ -75,7 +76,7 @@ def comparison_widgets(
     ]
 
 
-class CompareScreen(Screen[None]):
+class CompareScreen(GuardedMessages, Screen[None]):
     HELP = """
 ## Run against run
 

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
+from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.app.screens.review_modals import PathScreen, RowDetailScreen
 from voyage_tui.app.widgets.diff_list import STYLE, DiffList, column_titles
 from voyage_tui.engine.review.detail import row_detail
@@ -53,7 +54,14 @@ def figures_text(score: RunScore) -> Text:
     return text
 
 
-class DiffScreen(Screen[None]):
+def _why(exc: Exception) -> str:
+    if isinstance(exc, UnicodeEncodeError):
+        bad = exc.object[exc.start : exc.end]
+        return f"the text holds {ascii(bad)[1:-1]}, a lone surrogate (a JSON escape) UTF-8 cannot encode"
+    return str(exc)
+
+
+class DiffScreen(GuardedMessages, Screen[None]):
     HELP = """
 ## Gold vs run
 
@@ -206,9 +214,14 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
 
     def action_copy_markdown(self) -> None:
         text = self.markdown()
-        if text is not None:
+        if text is None:
+            return
+        try:
             self.app.copy_to_clipboard(text)
-            self.notify("Diff copied as a Markdown table", timeout=2)
+        except (ValueError, OSError) as exc:  # text the terminal cannot take (a lone surrogate)
+            self.notify(f"Not copied: {_why(exc)}", severity="error", timeout=8, markup=False)
+            return
+        self.notify("Diff copied as a Markdown table", timeout=2)
 
     def action_write_markdown(self) -> None:
         if self.scored is None:
@@ -231,8 +244,10 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
             return
         try:
             write_markdown_file(self.app.ws, rel, text)  # type: ignore[attr-defined]
-        except OSError as exc:
-            self.app.call_from_thread(self.notify, f"Not written: {exc}", severity="error")
+        except (OSError, ValueError) as exc:  # ValueError: text UTF-8 cannot hold
+            self.app.call_from_thread(
+                self.notify, f"Not written: {_why(exc)}", severity="error", markup=False
+            )
             return
         self.app.call_from_thread(self.notify, f"Wrote {rel}", timeout=3)
 

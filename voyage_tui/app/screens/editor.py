@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static, TextArea
 
+from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.app.screens.modals import save_conflict, unsaved_changes
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
@@ -34,19 +35,21 @@ LINT_DELAY = 0.25
 """Seconds of quiet typing before the buffer is re-checked."""
 
 
+EDITOR_LANGUAGES = {
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".json": "json",
+    ".md": "markdown",
+    ".toml": "toml",
+}
+"""Highlighting by file suffix; a test checks each of these highlights without crashing."""
+
+
 def _language(rel: str) -> str | None:
-    if rel.endswith((".yaml", ".yml")):
-        return "yaml"
-    if rel.endswith(".json"):
-        return "json"
-    if rel.endswith(".md"):
-        return "markdown"
-    if rel.endswith(".toml"):
-        return "toml"
-    return None
+    return EDITOR_LANGUAGES.get(os.path.splitext(rel)[1])
 
 
-class EditorScreen(Screen[None]):
+class EditorScreen(GuardedMessages, Screen[None]):
     HELP = """
 ## Editor
 
@@ -171,10 +174,21 @@ class EditorScreen(Screen[None]):
         except FileConflict as exc:
             self.app.call_from_thread(self._conflict, exc.disk_text, text)
             return
-        except OSError as exc:
-            self.app.call_from_thread(self.app.notify, f"Not saved: {exc}", severity="error")
+        except Exception as exc:
+            # Whatever the reason (the file became unreadable, too large or a symlink out, the
+            # disk is full, the writer refused), the buffer stays as typed and says so.
+            self.app.call_from_thread(self._not_saved, exc)
             return
         self.app.call_from_thread(self._saved, saved, after)
+
+    def _not_saved(self, error: Exception) -> None:
+        self.app.notify(
+            f"Not saved: {error}. Your changes are still here, unsaved.",
+            title=self.rel,
+            severity="error",
+            timeout=15,
+            markup=False,
+        )
 
     def _saved(self, saved: OpenedFile, after: Callable[[], None] | None = None) -> None:
         self.opened = saved

@@ -9,8 +9,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from voyage_tui.app.resilience import GuardedMessages
 
-class ChoiceScreen(ModalScreen[str]):
+
+class ChoiceScreen(GuardedMessages, ModalScreen[str]):
     """A question with a few answers, each with a one-letter key; escape is the last answer."""
 
     BINDINGS = [Binding("escape", "choose_default", "Cancel", id="choice.cancel")]

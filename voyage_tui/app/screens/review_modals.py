@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.app.widgets.diff_list import row_renderable
 from voyage_tui.engine.review.detail import RowDetail
 
@@ -32,7 +33,7 @@ def _findings_text(title: str, findings: list[dict[str, object]]) -> Text:
     return text
 
 
-class RowDetailScreen(ModalScreen[None]):
+class RowDetailScreen(GuardedMessages, ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "dismiss", "Close", id="row-detail.close"),
         Binding("enter", "dismiss", "Close", show=False, id="row-detail.close-enter"),
@@ -84,7 +85,7 @@ class RowDetailScreen(ModalScreen[None]):
         self.dismiss(result)
 
 
-class PathScreen(ModalScreen[str | None]):
+class PathScreen(GuardedMessages, ModalScreen[str | None]):
     """Ask for a workspace-relative path; escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="path.cancel")]
@@ -111,7 +112,7 @@ class PathScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PickScreen(ModalScreen[str | None]):
+class PickScreen(GuardedMessages, ModalScreen[str | None]):
     """Pick one of several values; escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="pick.cancel")]

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
 from voyage_tui.engine.validation.item import GOLD_RUN
 from voyage_tui.engine.wording import plural
@@ -49,7 +50,7 @@ def ranked_renderable(run: RankedRun, mark: str) -> Table:
     return grid
 
 
-class RunsScreen(Screen[None]):
+class RunsScreen(GuardedMessages, Screen[None]):
     HELP = """
 ## Runs of a gold file
 
