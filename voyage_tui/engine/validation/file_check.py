@@ -67,13 +67,7 @@ def _load_mapping(
 
 def fixture_parts(ws: Workspace, rel: str) -> tuple[str, str] | None:
     """(class folder, id folder) of `fixtures/<class>/<id>/...`, or None outside that shape."""
-    prefix = ws.fixtures_rel + "/" if ws.fixtures_rel else ""
-    if not rel.startswith(prefix):
-        return None
-    parts = rel[len(prefix) :].split("/")
-    if len(parts) < 3:
-        return None
-    return parts[0], parts[1]
+    return ws.classifier.fixture_parts(rel)
 
 
 def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = None) -> Item:
