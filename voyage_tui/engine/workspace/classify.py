@@ -79,6 +79,98 @@ def _under(parts: tuple[str, ...], root: tuple[str, ...]) -> bool:
     return parts[: len(root)] == root
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
+@dataclass(slots=True)
+class FolderRules:
+    """The classifier's answers for the entries of one folder, worked out once for the folder:
+    the walk asks about every file of the workspace, one folder at a time."""
+
+    parts: tuple[str, ...]
+    searched: bool
+    """False below a NEVER_SEARCHED folder or outside the workspace: nothing here is anything."""
+    is_root: bool
+    fixture_depth: int | None
+    """How deep this folder's entries lie below the fixtures folder (1: class folders), or None
+    outside it."""
+    in_trajectories: bool
+    """This folder is below `<fixtures>/trajectories/`."""
+    named_runs: bool
+    in_gold: bool
+    is_ratings: bool
+    references: frozenset[str]
+    """Names of the reference files in this folder."""
+    toward_roots: frozenset[str]
+    """Names of the entries that are, or lead to, a configured folder."""
+
+    @property
+    def holds_fixtures(self) -> bool:
+        """This is the fixtures folder, a class folder, a fixture's folder or its runs folder."""
+        depth = self.fixture_depth
+        return depth is not None and (depth <= 3 or (depth == 4 and self.named_runs))
+
+    def kind(self, name: str) -> PathKind:
+        if not self.searched:
+            return PathKind.OTHER
+        if self.is_root and name == CONFIG_NAME:
+            return PathKind.CONFIG
+        if name in self.references:
+            return PathKind.REFERENCE
+        depth = self.fixture_depth
+        if depth is not None:
+            if name == TASK_FILE:
+                if depth == 3:
+                    return PathKind.TRAJECTORY if self.in_trajectories else PathKind.TASK
+                if depth < 3:
+                    return PathKind.MISPLACED_TASK
+            elif depth == 4 and self.named_runs and name.endswith(AGENT_RUN_SUFFIXES):
+                return PathKind.AGENT_RUN
+        if self.is_ratings and name.endswith(RATING_SUFFIX):
+            return PathKind.RATING
+        if self.in_gold and name.endswith(GOLD_SUFFIX):
+            return PathKind.RUN if self.named_runs else PathKind.GOLD
+        return PathKind.OTHER
+
+    def child(self, name: str, rules: Classifier) -> FolderRules:
+        """The rules of the subfolder `name` (what Classifier.folder gives, derived cheaply)."""
+        parts = (*self.parts, name)
+        depth = self.fixture_depth
+        if depth is not None:
+            depth += 1
+        elif parts == rules.fixtures:
+            depth = 1
+        return FolderRules(
+            parts=parts,
+            searched=self.searched and name not in NEVER_SEARCHED and name not in ("..", "."),
+            is_root=False,
+            fixture_depth=depth,
+            in_trajectories=self.in_trajectories
+            or (self.fixture_depth == 1 and name == TRAJECTORIES_FOLDER),
+            named_runs=name == RUNS_FOLDER,
+            in_gold=self.in_gold or parts in rules.gold_roots,
+            is_ratings=parts == rules.ratings,
+            references=rules.references_in.get(parts, _NOTHING),
+            toward_roots=rules.toward_roots.get(parts, _NOTHING),
+        )
+
+    def may_hold(self, name: str) -> bool:
+        """Whether anything below the entry `name` (a folder) can be a workspace file."""
+        if not self.searched or name in NEVER_SEARCHED:
+            return False
+        if self.in_gold or name in self.toward_roots:
+            return True
+        return self.fixture_shape(name)
+
+    def fixture_shape(self, name: str) -> bool:
+        """Whether the entry `name` is a class folder, a fixture's folder or a fixture's runs
+        folder: the folders a symlink may stand for (followed while it stays inside)."""
+        depth = self.fixture_depth
+        if not self.searched or depth is None:
+            return False
+        return depth <= 2 or (depth == 3 and name == RUNS_FOLDER)
+
+
 @dataclass(frozen=True, slots=True)
 class Classifier:
     """The classification rules of one workspace configuration (built once, asked per path)."""
@@ -88,6 +180,10 @@ class Classifier:
     ratings: tuple[str, ...]
     references: dict[str, str]
     """Workspace-relative path -> which reference (journey, rubric, routing_table, catalogue)."""
+    references_in: dict[tuple[str, ...], frozenset[str]]
+    """Folder -> the names of the reference files in it."""
+    toward_roots: dict[tuple[str, ...], frozenset[str]]
+    """Folder -> the names of its entries that are, or lead to, a configured folder."""
 
     @classmethod
     def of(cls, ws: Workspace) -> Classifier:
@@ -100,55 +196,84 @@ class Classifier:
         if not ws.config.explicitly_set("paths", "rule_catalogue"):
             references.update((name, "catalogue") for name in CATALOGUE_NAMES)
         references[normalize_rel(paths.rule_catalogue)] = "catalogue"
+        fixtures = _split(ws.fixtures_rel)
+        gold_roots = tuple(dict.fromkeys(_split(root) for root in ws.gold_roots))
+        ratings = _split(ws.ratings_rel)
+        references_in: dict[tuple[str, ...], set[str]] = {}
+        for rel in references:
+            parts = _split(rel)
+            if parts:
+                references_in.setdefault(parts[:-1], set()).add(parts[-1])
+        toward: dict[tuple[str, ...], set[str]] = {}
+        for root in (fixtures, ratings, *gold_roots):
+            for cut in range(len(root)):
+                toward.setdefault(root[:cut], set()).add(root[cut])
         return cls(
-            fixtures=_split(ws.fixtures_rel),
-            gold_roots=tuple(dict.fromkeys(_split(root) for root in ws.gold_roots)),
-            ratings=_split(ws.ratings_rel),
+            fixtures=fixtures,
+            gold_roots=gold_roots,
+            ratings=ratings,
             references=references,
+            references_in={k: frozenset(v) for k, v in references_in.items()},
+            toward_roots={k: frozenset(v) for k, v in toward.items()},
         )
 
-    # --- files ---------------------------------------------------------------------------------
+    def folder(self, folder: str) -> FolderRules:
+        """The rules for the entries of the workspace-relative folder `folder`."""
+        parts = _split(folder)
+        fixtures = self.fixtures
+        depth: int | None = None
+        in_trajectories = False
+        if parts[: len(fixtures)] == fixtures:
+            depth = len(parts) - len(fixtures) + 1
+            in_trajectories = depth >= 2 and parts[len(fixtures)] == TRAJECTORIES_FOLDER
+        return FolderRules(
+            parts=parts,
+            searched=NEVER_SEARCHED.isdisjoint(parts) and ".." not in parts and "." not in parts,
+            is_root=not parts,
+            fixture_depth=depth,
+            in_trajectories=in_trajectories,
+            named_runs=bool(parts) and parts[-1] == RUNS_FOLDER,
+            in_gold=any(parts[: len(root)] == root for root in self.gold_roots),
+            is_ratings=parts == self.ratings,
+            references=self.references_in.get(parts, _NOTHING),
+            toward_roots=self.toward_roots.get(parts, _NOTHING),
+        )
+
+    # --- paths ---------------------------------------------------------------------------------
 
     def kind(self, rel: str) -> PathKind:
         """What the workspace-relative, `/`-separated path `rel` is."""
-        if not rel or rel in (".", "..") or rel.startswith("../"):
+        if not rel:
             return PathKind.OTHER
-        parts = tuple(rel.split("/"))
-        if not NEVER_SEARCHED.isdisjoint(parts):
-            return PathKind.OTHER
-        if rel == CONFIG_NAME:
-            return PathKind.CONFIG
-        if rel in self.references:
-            return PathKind.REFERENCE
-        name = parts[-1]
-        fixture = self._fixture_rest(parts)
-        if fixture is not None:
-            depth = len(fixture)
-            if name == TASK_FILE:
-                if depth == 3:
-                    return (
-                        PathKind.TRAJECTORY if fixture[0] == TRAJECTORIES_FOLDER else PathKind.TASK
-                    )
-                if depth < 3:
-                    return PathKind.MISPLACED_TASK
-            elif depth == 4 and fixture[2] == RUNS_FOLDER and name.endswith(AGENT_RUN_SUFFIXES):
-                return PathKind.AGENT_RUN
-        if name.endswith(RATING_SUFFIX) and parts[:-1] == self.ratings:
-            return PathKind.RATING
-        if name.endswith(GOLD_SUFFIX) and self._in_gold(parts[:-1]):
-            return PathKind.RUN if len(parts) > 1 and parts[-2] == RUNS_FOLDER else PathKind.GOLD
-        return PathKind.OTHER
+        folder, _, name = rel.rpartition("/")
+        return self.folder(folder).kind(name)
+
+    def may_hold(self, folder: str) -> bool:
+        """Whether anything below the folder `folder` can be a workspace file: the walk looks
+        into exactly these folders."""
+        if not folder:
+            return True
+        parent, _, name = folder.rpartition("/")
+        return self.folder(parent).may_hold(name)
+
+    def fixture_shape(self, folder: str) -> bool:
+        """The fixtures folder's class folders, fixture folders and their runs folders."""
+        if not folder:
+            return False
+        parent, _, name = folder.rpartition("/")
+        return self.folder(parent).fixture_shape(name)
 
     def reference_role(self, rel: str) -> str | None:
         """Which reference `rel` is (journey, rubric, routing_table, catalogue), or None."""
-        return self.references.get(rel)
+        return self.references.get(rel) if self.kind(rel) is PathKind.REFERENCE else None
 
     def fixture_parts(self, rel: str) -> tuple[str, str] | None:
         """(class folder, id folder) of a path at or below `<fixtures>/<class>/<id>/`."""
-        fixture = self._fixture_rest(_split(rel))
-        if fixture is None or len(fixture) < 3:
+        parts = _split(rel)
+        n = len(self.fixtures)
+        if len(parts) < n + 3 or not _under(parts, self.fixtures):
             return None
-        return fixture[0], fixture[1]
+        return parts[n], parts[n + 1]
 
     def fixture_folder(self, rel: str) -> str | None:
         """`<fixtures>/<class>/<id>` for a path below a fixture's folder, else None."""
@@ -167,33 +292,6 @@ class Classifier:
         parts = rel.split("/")
         return "/".join(parts[:-2])
 
-    # --- folders -------------------------------------------------------------------------------
-
-    def may_hold(self, folder: str) -> bool:
-        """Whether anything below the folder `folder` can be a workspace file: the walk looks
-        into exactly these folders."""
-        parts = _split(folder)
-        if not NEVER_SEARCHED.isdisjoint(parts):
-            return False
-        # on the way to a configured folder
-        for root in (self.fixtures, self.ratings, *self.gold_roots):
-            if root[: len(parts)] == parts:
-                return True
-        if self._in_gold(parts):
-            return True
-        fixture = self._fixture_rest(parts)
-        if fixture is None:
-            return False
-        return len(fixture) <= 2 or (len(fixture) == 3 and fixture[2] == RUNS_FOLDER)
-
-    def fixture_shape(self, folder: str) -> bool:
-        """The fixtures folder, a class folder, a fixture's folder or its runs folder: the folders
-        a symlink may stand for (followed when it stays inside the workspace)."""
-        fixture = self._fixture_rest(_split(folder))
-        if fixture is None:
-            return False
-        return len(fixture) <= 2 or (len(fixture) == 3 and fixture[2] == RUNS_FOLDER)
-
     def roots(self) -> list[str]:
         """The configured folders the walk starts from: fixtures, the gold folders, ratings."""
         return list(
@@ -201,17 +299,6 @@ class Classifier:
                 "/".join(root) for root in (self.fixtures, *self.gold_roots, self.ratings)
             )
         )
-
-    # --- helpers -------------------------------------------------------------------------------
-
-    def _fixture_rest(self, parts: tuple[str, ...]) -> tuple[str, ...] | None:
-        """The path's parts below the fixtures folder (None when not below it)."""
-        if len(parts) <= len(self.fixtures) or not _under(parts, self.fixtures):
-            return None
-        return parts[len(self.fixtures) :]
-
-    def _in_gold(self, folder: tuple[str, ...]) -> bool:
-        return any(_under(folder, root) for root in self.gold_roots)
 
 
 def classify(ws: Workspace, rel: str) -> PathKind:

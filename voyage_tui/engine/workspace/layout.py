@@ -153,33 +153,35 @@ class _Walker:
 
     def _walk(self, start: str) -> None:
         rules, layout = self.rules, self.layout
-        kind_of_path = rules.kind
-        stack = [start]
+        stack = [(start, self.ws.abs(start), rules.folder(start))]
         while stack:
-            folder = stack.pop()
+            folder, folder_abs, here = stack.pop()
             if folder in self.listed:
                 continue
             self.listed.add(folder)
-            shaped = rules.fixture_shape(folder)
-            for entry in self._list(self.ws.abs(folder), folder, gold_walk=not shaped):
+            # The fixtures' own folders are always reported when unreadable; the rest of the
+            # walk looks for gold files, and git may ignore a folder of it.
+            gold_walk = not here.holds_fixtures
+            for entry in self._list(folder_abs, folder, gold_walk=gold_walk):
                 name = entry.name
-                if name in NEVER_SEARCHED:
-                    continue
                 rel = f"{folder}/{name}" if folder else name
                 kind = _kind_of(entry)
-                if kind == "symlink" and rules.fixture_shape(rel):
+                if kind == "symlink" and here.fixture_shape(name):
                     followed = self._symlinked_folder(entry, rel)
                     if followed == "outside":
                         continue
                     if followed == "dir":
                         kind = "dir"
-                what = kind_of_path(rel)
                 if kind == "dir":
-                    if what in FILE_KINDS:
+                    if here.kind(name) in FILE_KINDS:
                         self._folder_in_place_of_file(rel)
-                    if rules.may_hold(rel):
-                        stack.append(rel)
-                elif what in FIXTURE_KINDS:
+                    if here.may_hold(name):
+                        stack.append((rel, entry.path, here.child(name, rules)))
+                    continue
+                what = here.kind(name)
+                if what is PathKind.OTHER:
+                    continue
+                if what in FIXTURE_KINDS:
                     # Symlinks and FIFOs too: reading the file checks (and reports) them unread.
                     layout.tasks.append(rel)
                 elif what is PathKind.AGENT_RUN:
