@@ -135,6 +135,9 @@ class Suite:
         self.git = GitChecks()
         self.git_diagnostics: list[Diagnostic] = []
         self._cache: ItemCache | None = None
+        self._dependents_index: dict[str, set[str]] | None = None
+        """Workspace file -> the items that depend on it; built when first needed, then kept
+        up to date by _set_item."""
 
     @classmethod
     def open(
@@ -198,6 +201,7 @@ class Suite:
             self.layout_problems = layout.problems
             self._cache = prepared.cache
             self.items = self._check_layout(layout, progress, prepared)
+            self._dependents_index = None
             self._suite_rules()
             if git:
                 self.run_git_checks()
@@ -315,7 +319,7 @@ class Suite:
                 fresh = set(layout.tasks) | set(layout.agent_runs) | set(layout.json_candidates)
                 gone = [p for p in self.items if p not in fresh]
                 for path in gone:
-                    del self.items[path]
+                    self._set_item(path, None)
                 touched.update(gone)
                 recheck |= {p for p in fresh if p not in self.items}
             before = self._suite_signature(recheck | touched)
@@ -350,14 +354,30 @@ class Suite:
         self.refs.routing_table = load_routing_table(self.ws)
         return set()
 
-    def _dependents(self) -> dict[str, list[str]]:
+    def _dependents(self) -> dict[str, set[str]]:
         """Workspace file -> the items whose diagnostics depend on it (context files, the README
         beside a gold file, a run's gold file)."""
-        out: dict[str, list[str]] = {}
-        for path, item in self.items.items():
-            for dep in item.deps:
-                out.setdefault(dep, []).append(path)
-        return out
+        if self._dependents_index is None:
+            index: dict[str, set[str]] = {}
+            for path, item in self.items.items():
+                for dep in item.deps:
+                    index.setdefault(dep, set()).add(path)
+            self._dependents_index = index
+        return self._dependents_index
+
+    def _set_item(self, rel: str, item: Item | None) -> None:
+        """Store (or, with None, drop) the item of `rel`, keeping the dependents index true."""
+        index = self._dependents_index
+        if index is not None:
+            old = self.items.get(rel)
+            for dep in old.deps if old is not None else ():
+                index.get(dep, set()).discard(rel)
+            for dep in item.deps if item is not None else ():
+                index.setdefault(dep, set()).add(rel)
+        if item is None:
+            self.items.pop(rel, None)
+        else:
+            self.items[rel] = item
 
     def _needs_walk(self, rel: str, kind: PathKind) -> bool:
         """Whether the change at `rel` can only be judged by walking the workspace again."""
@@ -369,7 +389,7 @@ class Suite:
         if os.path.isdir(absolute) and not os.path.islink(absolute):
             return True  # a folder appeared or changed
         prefix = rel + "/"
-        if any(p.startswith(prefix) for p in self.items):
+        if not os.path.lexists(absolute) and any(p.startswith(prefix) for p in self.items):
             return True  # a folder holding items went
         # A layout problem at or around the path (a folder where a file belongs, a folder that
         # could not be read) may have gone with this change.
@@ -412,10 +432,7 @@ class Suite:
             item = None
             if rel not in ignored and os.path.lexists(self.ws.abs(rel)):
                 item = self._check_one(rel, gold_by_folder)
-            if item is None:
-                self.items.pop(rel, None)
-            else:
-                self.items[rel] = item
+            self._set_item(rel, item)
             if _is_gold(item) != was_gold:
                 folder = rules.folder_of(rel)
                 first = min(
