@@ -1,5 +1,6 @@
-"""What a workspace path is: the one decision the full walk, live re-validation, the editor and
-the item cache all take from here, so they can never disagree about a file.
+"""What a workspace path is: the one decision the full walk (layout.scan), live re-validation
+(Suite.revalidate) and the editor's buffer check all take from here, so they can never disagree
+about a file.
 
 The answer depends on the path and the workspace's configuration only, never on the file's
 content: whether a `*.json` file is in fact a gold record is read from its `schema`, and whether
@@ -10,7 +11,6 @@ re-validation alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -302,10 +302,5 @@ class Classifier:
 
 
 def classify(ws: Workspace, rel: str) -> PathKind:
-    """What `rel` is in `ws` (callers asking about many paths build one Classifier)."""
-    return Classifier.of(ws).kind(rel)
-
-
-def kinds_of(ws: Workspace, rels: Iterable[str]) -> dict[str, PathKind]:
-    classifier = Classifier.of(ws)
-    return {rel: classifier.kind(rel) for rel in rels}
+    """What the workspace-relative path `rel` is in `ws`."""
+    return ws.classifier.kind(rel)
