@@ -180,3 +180,20 @@ def test_a_git_ignored_gold_file_is_not_one_when_it_appears_live(make_workspace)
     suite.revalidate([".gitignore"])
     assert rel in suite.items
     assert _snapshot(suite) == _snapshot(_fresh(root, use_git=True))
+
+
+# --- symlinked folders: followed where the walk follows them, and nowhere else ----------------------
+
+
+def test_a_symlinked_folder_is_followed_live_exactly_where_the_walk_follows_it(make_workspace):
+    root = make_workspace(
+        {"corpus/real/g.json": GOLD_TEXT, "library/t9/task.yaml": task_yaml("t9")}
+    )
+    os.symlink("real", root / "corpus/link")  # a gold folder's subfolder: not followed
+    (root / "fixtures/bug-diagnosis").mkdir()
+    os.symlink("../../library/t9", root / "fixtures/bug-diagnosis/t9")  # a fixture: followed
+    suite = _fresh(root)
+    assert "fixtures/bug-diagnosis/t9/task.yaml" in suite.items
+    assert "corpus/link/g.json" not in suite.items
+    suite.revalidate(["corpus/link/g.json", "fixtures/bug-diagnosis/t9/task.yaml"])
+    assert _snapshot(suite) == _snapshot(_fresh(root))
