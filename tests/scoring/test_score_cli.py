@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import REPO
 from tests.scoring.common import (
     SAMPLE_GOLD,
     SAMPLE_RUNS,
@@ -17,6 +18,8 @@ from tests.scoring.common import (
     payload,
 )
 from voyage_tui.cli import main
+
+DEFAULT_CATALOGUE = REPO / "voyage_tui" / "defaults" / "rule-catalogue.yaml"
 
 SPEC_KEYS = [
     "tp",
@@ -291,7 +294,15 @@ def test_gold_run_swapped_is_caught(corpus, capsys):
 def test_gold_with_errors_is_refused_with_every_diagnostic(corpus, capsys, tmp_path):
     record = gold_record([gold_finding("a.py", -1, "jwt-alg-nope", "BLOCKER")], expected="ALLOW")
     path = write(tmp_path, "gold.json", dump(record))
-    err = bad(capsys, "--gold", str(path), "--run", str(corpus["perfect"]))
+    err = bad(
+        capsys,
+        "--gold",
+        str(path),
+        "--run",
+        str(corpus["perfect"]),
+        "--catalogue",
+        str(DEFAULT_CATALOGUE),
+    )
     for code in ("verdict-mismatch", "unknown-rule-key", "value-out-of-range"):
         assert code in err
     assert "did you mean `jwt-alg-none`" in err
@@ -329,7 +340,7 @@ def test_gold_and_run_are_required(capsys):
     assert exc.value.code == 2
 
 
-# --- the catalogue: the gold's workspace's, else the default --------------------------------------
+# --- the catalogue: --catalogue, else the gold's workspace's, else none (not checked) ---------
 
 
 def test_workspace_catalogue_is_used_for_a_gold_inside_it(tmp_path, capsys):
@@ -345,15 +356,20 @@ def test_workspace_catalogue_is_used_for_a_gold_inside_it(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "catalogue  " in out and "references/rule-catalogue.yaml" in out
 
-    # The same gold outside any workspace meets the default catalogue, which lacks the key.
+    # The same gold outside any workspace: no catalogue, so its rule keys are not checked; the
+    # default catalogue (which lacks the key) applies only when named.
     outside = write(tmp_path, "loose/gold.json", dump(record))
-    err = bad(capsys, "--gold", str(outside), "--run", str(run))
+    assert main(score("--gold", str(outside), "--run", str(run))) == 0
+    assert "rule keys were not checked" in capsys.readouterr().out
+    err = bad(
+        capsys, "--gold", str(outside), "--run", str(run), "--catalogue", str(DEFAULT_CATALOGUE)
+    )
     assert "unknown-rule-key" in err
 
 
-def test_default_catalogue_outside_a_workspace(corpus, capsys):
+def test_no_catalogue_outside_a_workspace(corpus, capsys):
     assert main(score("--gold", str(corpus["gold"]), "--run", str(corpus["perfect"]))) == 0
-    assert "catalogue  default (no workspace holds the gold file)" in capsys.readouterr().out
+    assert "catalogue  none: rule keys were not checked" in capsys.readouterr().out
 
 
 def test_score_loads_no_textual(corpus):
@@ -370,7 +386,7 @@ def test_score_loads_no_textual(corpus):
     assert done.returncode == 0, done.stderr
 
 
-# --- helpers of the command: the batch locator and the JSON writer --------------------------------
+# --- helpers of the command: the JSON writer --------------------------------
 
 
 def test_invalid_finding_positions_agree_with_validate(capsys):
@@ -389,27 +405,6 @@ def test_invalid_finding_positions_agree_with_validate(capsys):
         if d.code == "invalid-finding"
     ]
     assert located == reported == [(7, 43), (9, 92)]
-
-
-def test_locator_matches_the_engine_positions():
-    from voyage_tui.cli.score_cmd import Locator
-    from voyage_tui.engine.loading.json_doc import load_json
-
-    text = dump(
-        [payload("a", finding("x.py", 1, "ssrf", "MINOR"), {"file": "y"}), payload("b"), 3]
-    ).replace("\n", "\r\n")
-    doc = load_json(text, "r.json")
-    locate = Locator(text)
-    for path in [
-        (),
-        (0,),
-        (0, "findings", 1),
-        (0, "findings", 1, "file"),
-        (0, "findings", 0, "severity"),
-        (2,),
-        (0, "findings", 7, "x"),
-    ]:
-        assert locate(path) == doc.positions.value(path), path
 
 
 def test_dump_report_is_the_same_json():

@@ -1,4 +1,9 @@
-"""`voyage-tui diff GOLD RUN`: open the app straight on the gold-vs-run diff."""
+"""`voyage-tui diff GOLD RUN [--catalogue PATH]`: open the app straight on the gold-vs-run diff.
+
+Inside a workspace (both files in it), the whole app opens on the diff; `escape` goes back to
+the browser. Files no workspace holds, or a `--catalogue` to check them against, open the diff
+screen on its own. Either way the files are loaded and checked as `voyage-tui score` does it.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,9 @@ import os
 import stat
 import sys
 
-from voyage_tui.cli.common import (
-    Parser,
-    no_workspace,
-    prepare_for_app,
-    unreadable_workspace,
-)
+from voyage_tui.cli.common import Parser, prepare_for_app, unreadable_workspace
+from voyage_tui.cli.render import text_lines
+from voyage_tui.engine.scoring.files import choose_catalogue
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -31,11 +33,17 @@ def _not_a_file(path: str) -> str | None:
 def run(argv: list[str]) -> int:
     parser = Parser(
         prog="voyage-tui diff",
-        description="Open the app on the diff of a recorded run against its gold file. Both files "
-        "must be inside one workspace (found from GOLD's folder).",
+        description="Open the app on the diff of a recorded run against its gold file: in the "
+        "workspace holding both (found from GOLD's folder), or on its own for files outside one.",
     )
     parser.add_argument("gold", help="a voyage-eval-gold/1 file")
     parser.add_argument("run", help="a run: JSON array of reviewer payloads")
+    parser.add_argument(
+        "--catalogue",
+        metavar="PATH",
+        help="check rule keys against this RULE_CATALOGUE file instead of the workspace's; "
+        "without either, rule keys are not checked",
+    )
     parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
     parser.add_argument(
         "--no-watch", action="store_true", help="do not watch the workspace for changes"
@@ -52,16 +60,12 @@ def run(argv: list[str]) -> int:
             print(f"voyage-tui diff: {path}: {problem}", file=sys.stderr)
             return 2
     try:
-        ws = Workspace.load(os.path.dirname(os.path.abspath(args.gold)))
-    except NoWorkspace as exc:
-        return no_workspace(exc)
+        ws = _workspace_of(args.gold, args.run) if args.catalogue is None else None
     except OSError as exc:
         return unreadable_workspace(exc)
+    if ws is None:
+        return _loose(args.gold, args.run, args.catalogue)
     gold_rel, run_rel = ws.rel(args.gold), ws.rel(args.run)
-    for rel in (gold_rel, run_rel):
-        if rel.startswith(".."):
-            print(f"voyage-tui diff: {rel} is outside the workspace {ws.root}", file=sys.stderr)
-            return 2
     prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)
     from voyage_tui.app import VoyageApp
 
@@ -76,3 +80,29 @@ def run(argv: list[str]) -> int:
         return int(app.run() or 0)
     finally:
         prepared.cancel()
+
+
+def _workspace_of(gold: str, run: str) -> Workspace | None:
+    """The workspace holding both files, or None."""
+    try:
+        ws = Workspace.load(os.path.dirname(os.path.abspath(gold)))
+    except NoWorkspace:
+        return None
+    for path in (gold, run):
+        rel = ws.rel(path)
+        if rel == ".." or rel.startswith("../"):
+            return None
+    return ws
+
+
+def _loose(gold: str, run: str, catalogue: str | None) -> int:
+    choice = choose_catalogue(gold, catalogue)
+    if choice.problems:
+        print("\n".join(text_lines(list(choice.problems))), file=sys.stderr)
+        print(f"voyage-tui diff: the catalogue {catalogue} cannot be used", file=sys.stderr)
+        return 2
+    from voyage_tui.app.loose_diff import LooseDiffApp
+    from voyage_tui.engine.review.inputs import ReviewInputs
+
+    app = LooseDiffApp(ReviewInputs.named(choice), gold, run)
+    return int(app.run() or 0)

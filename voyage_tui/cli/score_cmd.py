@@ -1,43 +1,32 @@
 """`voyage-tui score --gold G --run R [--baseline R0] [--format text|json] [--min-f1 X]`.
 
 Scores a recorded run (a JSON array of reviewer payloads) against a `voyage-eval-gold/1` record.
-G, R and R0 are plain paths: they need not be inside a workspace. The rule catalogue is the one
-of the workspace holding G (found by walking up from G's folder), else the default one.
+G, R and R0 are plain paths: they need not be inside a workspace. Rule keys are checked against
+the catalogue named with `--catalogue`, else the one of the workspace holding G (found by walking
+up from G's folder), else not at all (the report says so, once). The files are loaded and checked
+by the same loader as `validate` and the app's diff screen use (engine/scoring/files.py).
 
 Exit 0 when the run passes; 1 when f1 < --min-f1, or, with --baseline, when the run loses a gold
 key the baseline matched or flips the verdict BLOCK -> ALLOW; 2 for a usage error or bad input
 (unreadable, not JSON, a gold file that is not a valid gold record, a run that is not a list),
-with `path:line:column` messages on stderr.
+or a `--catalogue` that cannot be used), with `path:line:column` messages on stderr.
 """
 
 from __future__ import annotations
 
-import bisect
 import json
-import os
-import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from voyage_tui.cli.common import Parser, use_color
 from voyage_tui.cli.render import escape_surrogates, text_lines
-from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.loading.json_doc import JsonDocument, load_json
-from voyage_tui.engine.loading.safe_read import read_bytes
-from voyage_tui.engine.loading.text import decode
-from voyage_tui.engine.references.catalogue import Catalogue
-from voyage_tui.engine.rules.gold_rules import check_gold_record, is_gold
-from voyage_tui.engine.rules.run_rules import run_not_list
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.review.inputs import ReviewError, ReviewInputs
 from voyage_tui.engine.scoring.compare import BaselineComparison, compare_runs
+from voyage_tui.engine.scoring.files import choose_catalogue
 from voyage_tui.engine.scoring.report import Locate, RunScore, score_run
 from voyage_tui.engine.wording import plural
-
-MAX_INPUT_BYTES = 256 * 1024 * 1024
-"""Files named on the command line are read up to max(this, the workspace's max_file_bytes):
-the workspace limit guards the scan of a whole suite, not a file the user asked for by name."""
 
 SYMBOLS = {
     "matched": "=",
@@ -48,13 +37,6 @@ SYMBOLS = {
 }
 _COLORS = {"=": "\033[32m", "~": "\033[36m", "-": "\033[31m", "+": "\033[33m", "!": "\033[35m"}
 _RESET = "\033[0m"
-
-
-class BadInput(Exception):
-    def __init__(self, diagnostics: list[Diagnostic], note: str = "") -> None:
-        super().__init__(note)
-        self.diagnostics = diagnostics
-        self.note = note
 
 
 def _unit_float(text: str) -> float:
@@ -83,162 +65,17 @@ def build_parser() -> Parser:
     parser.add_argument(
         "--baseline", metavar="R0", help="an earlier run of the same gold to compare against"
     )
+    parser.add_argument(
+        "--catalogue",
+        metavar="PATH",
+        help="check rule keys against this RULE_CATALOGUE file (YAML, JSON or JS) instead of the "
+        "workspace's; without either, rule keys are not checked",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument(
         "--min-f1", type=_unit_float, default=None, metavar="X", help="fail (exit 1) when f1 < X"
     )
     return parser
-
-
-# --- loading -----------------------------------------------------------------------------------
-
-
-def _max_bytes(workspace_limit: int | None) -> int:
-    return max(MAX_INPUT_BYTES, workspace_limit or 0)
-
-
-@dataclass(slots=True)
-class Loaded:
-    doc: JsonDocument
-    text: str
-
-    @property
-    def data(self) -> Any:
-        return self.doc.data
-
-
-def load_input(path: str, limit: int) -> Loaded:
-    """A JSON file named on the command line. Raises BadInput with `path:line:col` diagnostics."""
-    try:
-        os.lstat(path)
-    except FileNotFoundError:
-        raise BadInput([dg.error(path, None, "file-missing", "no such file")]) from None
-    except OSError as exc:  # a folder on the way the user may not read: say so, not "missing"
-        raise BadInput(
-            [dg.error(path, None, "file-unreadable", f"cannot read the file: {exc.strerror}")]
-        ) from None
-    real = os.path.realpath(path)
-    data = read_bytes(
-        path, path, root_real=os.path.dirname(real), max_bytes=limit, check_symlink=False
-    )
-    if isinstance(data, Diagnostic):
-        raise BadInput([data])
-    text = decode(data, path)
-    if isinstance(text, Diagnostic):
-        raise BadInput([text])
-    doc = load_json(text, path)
-    if not doc.ok or any(d.severity is Severity.ERROR for d in doc.diagnostics):
-        raise BadInput(doc.diagnostics)
-    return Loaded(doc, text)
-
-
-@dataclass(slots=True)
-class CatalogueSource:
-    catalogue: Catalogue
-    description: str
-    limit: int | None
-
-
-def resolve_catalogue(gold_path: str) -> CatalogueSource:
-    """The RULE_CATALOGUE of the workspace holding the gold file, else the default one."""
-    from voyage_tui.engine.references.catalogue import parse_catalogue
-    from voyage_tui.engine.references.loaded import default_text, load_catalogue
-    from voyage_tui.engine.workspace.discovery import NoWorkspace
-    from voyage_tui.engine.workspace.model import Workspace
-
-    folder = os.path.dirname(os.path.abspath(gold_path))
-    try:
-        ws = Workspace.load(folder)
-    except NoWorkspace:
-        catalogue, _ = parse_catalogue(
-            default_text("rule-catalogue.yaml"), "(default rule-catalogue.yaml)"
-        )
-        return CatalogueSource(catalogue, "default (no workspace holds the gold file)", None)
-    loaded = load_catalogue(ws)
-    where = os.path.join(str(ws.root), loaded.path)
-    description = (
-        f"default ({_shown(where)} is missing or unreadable)"
-        if loaded.is_default
-        else _shown(where)
-    )
-    return CatalogueSource(loaded.value, description, ws.max_file_bytes)
-
-
-def _shown(path: str) -> str:
-    """A path as short as it reads: relative to the current folder when inside it."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
-
-
-def load_gold(path: str, source: CatalogueSource) -> tuple[dict[str, Any], list[Diagnostic]]:
-    """The gold record and its warnings. Raises BadInput when it is not a valid gold record."""
-    doc = load_input(path, _max_bytes(source.limit)).doc
-    data = doc.data
-    if not is_gold(data):
-        if isinstance(data, dict):
-            schema = data.get("schema")
-            pos = doc.positions.value(("schema",)) if "schema" in data else (1, 1)
-            found = f"its `schema` is {schema!r}" if "schema" in data else "it has no `schema`"
-        else:
-            pos, found = (1, 1), "it is not a JSON object"
-        raise BadInput(
-            [
-                dg.error(
-                    path,
-                    pos,
-                    "not-gold",
-                    f"not a gold record: {found}; a gold file is an object with "
-                    '"schema": "voyage-eval-gold/1"',
-                )
-            ]
-        )
-    problems = check_gold_record(path, data, doc.positions, source.catalogue)
-    errors = [d for d in problems if d.severity is Severity.ERROR]
-    if errors:
-        raise BadInput(
-            sorted(problems, key=Diagnostic.sort_key),
-            f"{path} is not a valid gold record ({plural(len(errors), 'error')}); fix it first "
-            "(`voyage-tui validate` reports the same)",
-        )
-    return data, sorted(problems, key=Diagnostic.sort_key)
-
-
-def load_run(path: str, limit: int) -> Loaded:
-    """The run document (its `data` is a list). Raises BadInput when it is not a run."""
-    loaded = load_input(path, limit)
-    if not isinstance(loaded.data, list):
-        raise BadInput([run_not_list(path, loaded.data, loaded.doc.positions)])
-    return loaded
-
-
-class Locator:
-    """(line, column) of many places in one JSON text: one scan, then a binary search per place
-    (asking `Positions.value` for each would count the newlines before each place again)."""
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        self._values: dict[tuple[object, ...], tuple[int, int]] | None = None
-        self._line_starts: list[int] = []
-
-    def __call__(self, path: tuple[int | str, ...]) -> tuple[int, int] | None:
-        if self._values is None:
-            from voyage_tui.engine.loading.json_scan import ScanError, scan_positions
-
-            try:
-                self._values = scan_positions(self._text)[1]
-            except (ScanError, RecursionError):
-                self._values = {}
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self._text)]
-        for cut in range(len(path), -1, -1):
-            span = self._values.get(tuple(path[:cut]))
-            if span is not None:
-                index = span[0]
-                line = bisect.bisect_right(self._line_starts, index)
-                return line, index - self._line_starts[line - 1] + 1
-        return None
 
 
 # --- text report -------------------------------------------------------------------------------
@@ -417,31 +254,41 @@ def dump_report(payload: dict[str, Any], indent: str = "") -> str:
 # --- the command -------------------------------------------------------------------------------
 
 
-def _bad_input(exc: BadInput) -> int:
-    lines = text_lines(exc.diagnostics, color=use_color(sys.stderr))
+def _refused(diagnostics: Sequence[Diagnostic], note: str = "") -> int:
+    lines = text_lines(sorted(diagnostics, key=Diagnostic.sort_key), color=use_color(sys.stderr))
     if lines:
         print("\n".join(lines), file=sys.stderr)
-    if exc.note:
-        print(f"voyage-tui score: {exc.note}", file=sys.stderr)
+    if note:
+        print(f"voyage-tui score: {note}", file=sys.stderr)
     return 2
 
 
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    choice = choose_catalogue(args.gold, args.catalogue)
+    if choice.problems:
+        return _refused(
+            choice.problems, f"the catalogue {args.catalogue} cannot be used; fix it first"
+        )
+    inputs = ReviewInputs.named(choice)
     try:
-        source = resolve_catalogue(args.gold)
-        gold, warnings = load_gold(args.gold, source)
-        limit = _max_bytes(source.limit)
-        run_file = load_run(args.run, limit)
-        baseline = load_run(args.baseline, limit).data if args.baseline else None
-    except BadInput as exc:
-        return _bad_input(exc)
+        gold_file = inputs.load_gold(args.gold)
+        run_file = inputs.load_run(args.run)
+        baseline = inputs.load_run(args.baseline).data if args.baseline else None
+    except ReviewError as exc:
+        return _refused(exc.diagnostics, exc.note)
+    gold, run_data = gold_file.data, run_file.data
+    assert gold is not None and run_data is not None
+    warnings = sorted(gold_file.diagnostics, key=Diagnostic.sort_key)
     if warnings:
         print("\n".join(text_lines(warnings, color=use_color(sys.stderr))), file=sys.stderr)
+    if not choice.checked and args.format == "json":
+        # The text report says it on its `catalogue` line; JSON has no place for it.
+        print(f"voyage-tui score: catalogue {choice.description}", file=sys.stderr)
 
-    result = score_run(run_file.data, gold)
+    result = score_run(run_data, gold)
     comparison = compare_runs(result, score_run(baseline, gold)) if baseline is not None else None
-    locate: Locate = Locator(run_file.text)
+    locate: Locate = run_file.positions.value
 
     if args.format == "json":
         payload = result.to_json(locate)
@@ -456,7 +303,7 @@ def run(argv: list[str]) -> int:
                     gold_path=args.gold,
                     run_path=args.run,
                     gold=gold,
-                    catalogue=source.description,
+                    catalogue=choice.description,
                     comparison=comparison,
                     baseline_path=args.baseline,
                     min_f1=args.min_f1,

@@ -12,9 +12,10 @@ from textual.widgets import Footer, OptionList, Static
 from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.app.screens.review_modals import PathScreen, RowDetailScreen
 from voyage_tui.app.widgets.diff_list import STYLE, DiffList, column_titles
+from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.review.detail import row_detail
 from voyage_tui.engine.review.export import markdown_table, write_markdown_file
-from voyage_tui.engine.review.inputs import ReviewError, Scored, score_pair
+from voyage_tui.engine.review.inputs import ReviewError, ReviewInputs, Scored
 from voyage_tui.engine.review.rows import (
     MATCHED,
     MISSED,
@@ -86,11 +87,15 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
         Binding("b", "compare", "Compare", show=False, id="diff.compare"),
     ]
 
-    def __init__(self, gold_rel: str, run_rel: str) -> None:
+    def __init__(self, gold_rel: str, run_rel: str, inputs: ReviewInputs | None = None) -> None:
+        """`inputs`: where the files are read and checked; the app's workspace by default."""
         super().__init__()
         self.gold_rel = gold_rel
         self.run_rel = run_rel
+        self.inputs = inputs
         self.scored: Scored | None = None
+        self.problems: list[Diagnostic] | None = None
+        """Why nothing was scored: the gold file's (or the run's) errors, as `score` gives them."""
         self.rows: list[DiffRow] = []
         self.states: tuple[str, ...] = STATES
         self.grouped = False
@@ -98,6 +103,9 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
     def compose(self) -> ComposeResult:
         yield Static(f"{self.run_rel}  vs  {self.gold_rel}", id="diff-title")
         yield Static("scoring…", id="diff-figures")
+        banner = Static("", id="diff-banner")
+        banner.display = False
+        yield banner
         yield Static("", id="diff-columns")
         yield Static(column_titles(), id="diff-column-titles")
         yield DiffList(id="diff-rows")
@@ -107,19 +115,39 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
     def on_mount(self) -> None:
         self.load()
 
+    @property
+    def loose(self) -> bool:
+        """Files named on the command line, outside any workspace the app has open."""
+        return self.inputs is not None and self.inputs.ws is None
+
+    def _inputs(self) -> ReviewInputs:
+        if self.inputs is None:
+            self.inputs = ReviewInputs.of_workspace(self.app.ws)  # type: ignore[attr-defined]
+        return self.inputs
+
     @work(thread=True, exclusive=True, group="diff-load")
     def load(self) -> None:
         try:
-            scored = score_pair(self.app.ws, self.gold_rel, self.run_rel)  # type: ignore[attr-defined]
+            scored = self._inputs().score_pair(self.gold_rel, self.run_rel)
         except ReviewError as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            self.app.call_from_thread(self._failed, exc)
             return
         self.app.call_from_thread(self._loaded, scored)
 
-    def _failed(self, message: str) -> None:
-        self.query_one("#diff-figures", Static).update(
-            Text(f"Cannot score: {message}", style="bold red")
-        )
+    def _failed(self, exc: ReviewError) -> None:
+        """No figures for files that cannot be scored: a banner with their errors instead, the
+        same `voyage-tui score` prints for them."""
+        self.problems = exc.diagnostics
+        self.query_one("#diff-figures", Static).display = False
+        text = Text("Cannot score", style="bold red")
+        text.append(f": {exc.note}\n" if exc.note else "\n", style="red")
+        for diagnostic in exc.diagnostics:
+            text.append(f"  {diagnostic.location()}: ", style="bold")
+            text.append(f"{diagnostic.severity.value} {diagnostic.code}: ", style="red")
+            text.append(diagnostic.message + "\n")
+        banner = self.query_one("#diff-banner", Static)
+        banner.update(text)
+        banner.display = True
 
     def _loaded(self, scored: Scored) -> None:
         self.scored = scored
@@ -132,10 +160,22 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
                 (f"   {self.run_rel}", "dim"),
             )
         )
-        self.query_one("#diff-figures", Static).update(figures_text(scored.score))
+        figures = figures_text(scored.score)
+        note = self._catalogue_note()
+        if note:
+            figures.append("\n")
+            figures.append(note)
+        self.query_one("#diff-figures", Static).update(figures)
         self._render_invalid()
         self._refresh_rows()
         self.query_one(DiffList).focus()
+
+    def _catalogue_note(self) -> Text:
+        """Said once, under the figures, when no catalogue checked the rule keys."""
+        inputs = self.inputs
+        if inputs is None or inputs.catalogue is not None:
+            return Text("")
+        return Text(f"catalogue {inputs.catalogue_note}", style="yellow")
 
     def _render_invalid(self) -> None:
         assert self.scored is not None
@@ -172,7 +212,15 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
     # --- actions -------------------------------------------------------------------------
 
     def action_back(self) -> None:
+        if self.loose:
+            self.app.exit(0)  # the only screen of `voyage-tui diff` on loose files
+            return
         self.app.pop_screen()
+
+    def _in_workspace(self, what: str) -> bool:
+        if self.loose:
+            self.notify(f"{what} needs a workspace; these files are outside one", timeout=3)
+        return not self.loose
 
     def action_next_difference(self) -> None:
         if not self.query_one(DiffList).jump_to_difference(True):
@@ -199,7 +247,7 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
     @work(thread=True, exclusive=True, group="diff-row")
     def show_row(self, row: DiffRow) -> None:
         assert self.scored is not None
-        detail = row_detail(self.app.ws, self.scored, row)  # type: ignore[attr-defined]
+        detail = row_detail(self._inputs().ws, self.scored, row)
         self.app.call_from_thread(self.app.push_screen, RowDetailScreen(detail))
 
     def markdown(self) -> str | None:
@@ -224,7 +272,7 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
         self.notify("Diff copied as a Markdown table", timeout=2)
 
     def action_write_markdown(self) -> None:
-        if self.scored is None:
+        if self.scored is None or not self._in_workspace("Writing a file"):
             return
         folder = self.run_rel.rsplit("/", 1)[0]
         default = f"{folder}/{self.scored.run_name}-diff.md"
@@ -252,9 +300,13 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
         self.app.call_from_thread(self.notify, f"Wrote {rel}", timeout=3)
 
     def action_runs(self) -> None:
+        if not self._in_workspace("The runs list"):
+            return
         from voyage_tui.app.screens.runs import RunsScreen
 
         self.app.push_screen(RunsScreen(self.gold_rel))
 
     def action_compare(self) -> None:
+        if not self._in_workspace("Comparing runs"):
+            return
         self.app.compare_runs(self.gold_rel, self.run_rel)  # type: ignore[attr-defined]

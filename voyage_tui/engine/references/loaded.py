@@ -17,17 +17,10 @@ from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.references.catalogue import Catalogue, parse_catalogue
 from voyage_tui.engine.references.journey import Journey, parse_journey
 from voyage_tui.engine.references.rubric import Rubric, parse_rubric
+from voyage_tui.engine.workspace.classify import CATALOGUE_NAMES
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
 
 T = TypeVar("T")
-
-CATALOGUE_ALTERNATIVES = (
-    "references/rule-catalogue.yaml",
-    "references/rule-catalogue.yml",
-    "references/rule-catalogue.json",
-    "references/rule-catalogue.mjs",
-    "references/rule-catalogue.js",
-)
 
 
 def default_text(name: str) -> str:
@@ -59,20 +52,6 @@ class References:
             *self.catalogue.diagnostics,
             *self.routing_table.diagnostics,
         ]
-
-    def paths(self) -> dict[str, str]:
-        """Workspace-relative path -> which reference it is, for live re-validation. While the
-        catalogue is not named in voyage.toml, any of its accepted names counts: creating
-        rule-catalogue.json where there was none makes it the catalogue."""
-        paths = {
-            self.journey.path: "journey",
-            self.rubric.path: "rubric",
-            self.routing_table.path: "routing_table",
-        }
-        if not self.catalogue_explicit:
-            paths.update((alternative, "catalogue") for alternative in CATALOGUE_ALTERNATIVES)
-        paths[self.catalogue.path] = "catalogue"
-        return paths
 
 
 def _load(
@@ -140,7 +119,7 @@ def load_catalogue(ws: Workspace) -> Loaded[Catalogue]:
     explicit = ws.config.explicitly_set("paths", "rule_catalogue")
     if not explicit and not os.path.lexists(ws.abs(rel)):
         # The catalogue may be YAML, JSON or JS; take whichever the workspace has.
-        for alternative in CATALOGUE_ALTERNATIVES:
+        for alternative in CATALOGUE_NAMES:
             if os.path.lexists(ws.abs(alternative)):
                 rel = alternative
                 break

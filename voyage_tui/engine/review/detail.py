@@ -22,7 +22,8 @@ class RowDetail:
     source: SourceExcerpt | None
 
 
-def row_detail(ws: Workspace, scored: Scored, row: DiffRow) -> RowDetail:
+def row_detail(ws: Workspace | None, scored: Scored, row: DiffRow) -> RowDetail:
+    """`ws`: where to look for the reviewed sources (none for files outside a workspace)."""
     gold_findings: list[dict[str, Any]] = []
     if row.has_gold:
         findings = scored.gold.get("findings")
@@ -42,5 +43,5 @@ def row_detail(ws: Workspace, scored: Scored, row: DiffRow) -> RowDetail:
             if f.file == row.file and f.rule_key == run_key
         )
     line = row.gold_line if row.gold_line is not None else row.run_line
-    source = excerpt(ws, scored.gold_path, scored.gold, row.file, line)
+    source = excerpt(ws, scored.gold_path, scored.gold, row.file, line) if ws else None
     return RowDetail(row, tuple(gold_findings), run_findings, source)

@@ -1,4 +1,6 @@
-"""Reading a gold file and its runs from the workspace for review, through the safe loaders."""
+"""Reading a gold file and its runs for review, through the one loader of gold and run files
+(engine/scoring/files.py) that `score` and `validate` use too: a gold file `score` refuses is
+refused here, with the same diagnostics, and the diff screen shows them instead of figures."""
 
 from __future__ import annotations
 
@@ -6,15 +8,59 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.loading.json_doc import load_json
-from voyage_tui.engine.rules.gold_rules import is_gold
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.references.catalogue import Catalogue
+from voyage_tui.engine.scoring.files import (
+    MAX_NAMED_FILE_BYTES,
+    CatalogueChoice,
+    GoldFile,
+    RunFile,
+    gold_from_text,
+    read_named,
+    run_from_text,
+    unread_gold,
+    unread_run,
+)
 from voyage_tui.engine.scoring.report import RunScore, score_run
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
 
 class ReviewError(Exception):
-    """A gold or run file that cannot be reviewed; the message says which and why."""
+    """A gold or run file that cannot be reviewed: its diagnostics, and a one-line summary."""
+
+    def __init__(self, diagnostics: list[Diagnostic], note: str = "") -> None:
+        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        self.note = note
+        first = self.diagnostics[0] if self.diagnostics else None
+        super().__init__(note or (f"{first.location()}: {first.message}" if first else "unusable"))
+
+
+def _count(errors: list[Diagnostic]) -> str:
+    return plural(len(errors), "error")
+
+
+def refuse_gold(gold: GoldFile) -> None:
+    """Raise ReviewError unless the gold file may be scored against: the one decision `score`,
+    the review screens and (by its errors) `validate` share."""
+    if gold.usable:
+        return
+    note = ""
+    if gold.data is not None:
+        note = (
+            f"{gold.path} is not a valid gold record ({_count(gold.errors)}); fix it first "
+            "(`voyage-tui validate` reports the same)"
+        )
+    raise ReviewError(gold.errors or gold.diagnostics, note)
+
+
+def refuse_run(run: RunFile) -> None:
+    if run.usable:
+        return
+    note = ""
+    if run.data is None and any(d.code == "run-not-list" for d in run.refusals):
+        note = f"{run.path} is not a run: a run is a JSON array of reviewer payloads"
+    raise ReviewError(run.refusals, note)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,39 +81,93 @@ class Scored:
         return folder.rsplit("/", 1)[-1] or self.gold_path
 
 
-def _load(ws: Workspace, rel: str) -> Any:
-    text = ws.read_text(rel)
-    if isinstance(text, Diagnostic):
-        raise ReviewError(f"{rel}: {text.message}")
-    doc = load_json(text, rel)
-    errors = [d for d in doc.diagnostics if d.severity is Severity.ERROR]
-    if not doc.ok or errors:
-        first = (errors or doc.diagnostics)[0]
-        raise ReviewError(f"{first.location()}: {first.message}")
-    return doc.data
+@dataclass(frozen=True, slots=True)
+class ReviewInputs:
+    """Where review reads gold and run files, and the catalogue it checks rule keys against."""
+
+    ws: Workspace | None
+    """Paths are relative to this workspace and read through its safety checks. None: paths as
+    the user gave them (files named on the command line, inside a workspace or not)."""
+    catalogue: Catalogue | None
+    """None: rule keys are not checked (see `catalogue_note`)."""
+    catalogue_note: str = ""
+    limit: int = MAX_NAMED_FILE_BYTES
+
+    @classmethod
+    def of_workspace(cls, ws: Workspace) -> ReviewInputs:
+        """The workspace's files, checked against its catalogue as `validate` checks them."""
+        from voyage_tui.engine.references.loaded import load_catalogue
+
+        loaded = load_catalogue(ws)
+        return cls(ws, loaded.value, loaded.path, ws.max_file_bytes)
+
+    @classmethod
+    def named(cls, choice: CatalogueChoice) -> ReviewInputs:
+        """Files named by the user, checked against the catalogue chosen for them."""
+        return cls(None, choice.catalogue, choice.description, choice.limit)
+
+    def read(self, path: str) -> str | Diagnostic:
+        if self.ws is not None:
+            return self.ws.read_text(path)
+        return read_named(path, self.limit)
+
+    def gold(self, path: str) -> GoldFile:
+        text = self.read(path)
+        if isinstance(text, Diagnostic):
+            return unread_gold(path, text)
+        return gold_from_text(path, text, self.catalogue)
+
+    def run(self, path: str) -> RunFile:
+        text = self.read(path)
+        if isinstance(text, Diagnostic):
+            return unread_run(path, text)
+        return run_from_text(path, text, self.catalogue, check_findings=False)
+
+    def load_gold(self, path: str) -> GoldFile:
+        """A gold file that may be scored against. Raises ReviewError."""
+        gold = self.gold(path)
+        refuse_gold(gold)
+        return gold
+
+    def load_run(self, path: str) -> RunFile:
+        """A run that may be scored. Raises ReviewError."""
+        run = self.run(path)
+        refuse_run(run)
+        return run
+
+    def score_pair(
+        self, gold_path: str, run_path: str, gold: dict[str, Any] | None = None
+    ) -> Scored:
+        """Load and score one run against its gold. Raises ReviewError."""
+        record = gold if gold is not None else self.load_gold(gold_path).data
+        assert record is not None
+        run = self.load_run(run_path)
+        assert run.data is not None
+        return Scored(gold_path, run_path, record, run.data, score_run(run.data, record))
+
+
+# --- the workspace's files (the app's review screens) ---------------------------------------------
 
 
 def load_gold(ws: Workspace, rel: str) -> dict[str, Any]:
-    data = _load(ws, rel)
-    if not is_gold(data):
-        raise ReviewError(f"{rel} is not a voyage-eval-gold/1 record")
-    return data  # type: ignore[no-any-return]
+    gold = ReviewInputs.of_workspace(ws).load_gold(rel).data
+    assert gold is not None
+    return gold
 
 
 def load_run(ws: Workspace, rel: str) -> list[Any]:
-    data = _load(ws, rel)
-    if not isinstance(data, list):
-        raise ReviewError(f"{rel} is not a run: a run is a JSON array of reviewer payloads")
-    return data
+    run = ReviewInputs(ws, None, limit=ws.max_file_bytes).load_run(rel).data
+    assert run is not None
+    return run
 
 
 def score_pair(
     ws: Workspace, gold_rel: str, run_rel: str, gold: dict[str, Any] | None = None
 ) -> Scored:
     """Load and score one run against its gold. Raises ReviewError."""
-    gold = gold if gold is not None else load_gold(ws, gold_rel)
-    payloads = load_run(ws, run_rel)
-    return Scored(gold_rel, run_rel, gold, payloads, score_run(payloads, gold))
+    if gold is not None:  # checked already: the catalogue only ever checks the gold file
+        return ReviewInputs(ws, None, limit=ws.max_file_bytes).score_pair(gold_rel, run_rel, gold)
+    return ReviewInputs.of_workspace(ws).score_pair(gold_rel, run_rel)
 
 
 @dataclass(frozen=True, slots=True)

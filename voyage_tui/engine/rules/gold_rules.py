@@ -18,7 +18,6 @@ from voyage_tui.engine.formats.vocabulary import (
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.references.catalogue import Catalogue
 from voyage_tui.engine.references.findings_table import TableRow
-from voyage_tui.engine.rules.context import FileContext
 from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
 from voyage_tui.engine.scoring.verdict import compute_verdict
 from voyage_tui.engine.suggest import hint
@@ -40,15 +39,30 @@ def is_gold(data: Any) -> bool:
     )
 
 
+def not_gold(rel: str, data: Any, positions: Positions) -> Diagnostic:
+    """A JSON file given as a gold file that is not a gold record at all."""
+    if isinstance(data, dict):
+        pos = positions.value(("schema",)) if "schema" in data else (1, 1)
+        found = f"its `schema` is {data['schema']!r}" if "schema" in data else "it has no `schema`"
+    else:
+        pos, found = (1, 1), "it is not a JSON object"
+    return dg.error(
+        rel,
+        pos,
+        "not-gold",
+        f'not a gold record: {found}; a gold file is an object with "schema": "{GOLD_SCHEMA}"',
+    )
+
+
 def rule_key_problem(
     rel: str,
     positions: Positions,
     path: tuple[Any, ...],
     key: Any,
-    catalogue: Catalogue,
+    catalogue: Catalogue | None,
     field: str,
 ) -> Diagnostic | None:
-    if not isinstance(key, str) or key in catalogue:
+    if catalogue is None or not isinstance(key, str) or key in catalogue:
         return None
     code = "unknown-rule-key" if field == "rule_key" else "unknown-dual-flaggable"
     return dg.error(
@@ -60,18 +74,15 @@ def rule_key_problem(
     )
 
 
-def check_gold(ctx: FileContext, data: dict[Any, Any], positions: Positions) -> list[Diagnostic]:
-    return check_gold_record(ctx.rel, data, positions, ctx.refs.catalogue.value)
-
-
 def check_gold_record(
-    rel: str, data: dict[Any, Any], positions: Positions, catalogue: Catalogue
+    rel: str, data: dict[Any, Any], positions: Positions, catalogue: Catalogue | None
 ) -> list[Diagnostic]:
     """Every rule of SPEC 3.4 on one gold record (the README drift check is separate).
 
     Errors: the record's shape (schema, required fields and their types, severities,
-    owner_reviewer, line >= 0), rule_key or dual_flaggable outside RULE_CATALOGUE, an
-    expected_verdict that computeVerdict disagrees with. Warnings: two findings with the same
+    owner_reviewer, line >= 0), rule_key or dual_flaggable outside RULE_CATALOGUE (not checked
+    without a catalogue: `score` on files no workspace holds), an expected_verdict that
+    computeVerdict disagrees with. Warnings: two findings with the same
     (file, rule_key), a dual_flaggable equal to its own rule_key, blank source or description,
     unknown top-level fields. Info: a gold with no findings.
     """

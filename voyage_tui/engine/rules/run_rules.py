@@ -45,7 +45,11 @@ def run_not_list(rel: str, data: Any, positions: Positions) -> Diagnostic:
     )
 
 
-def check_run(rel: str, data: Any, positions: Positions, catalogue: Catalogue) -> list[Diagnostic]:
+def check_run(
+    rel: str, data: Any, positions: Positions, catalogue: Catalogue | None
+) -> list[Diagnostic]:
+    """The contract's verdict on each payload and finding; rule keys against `catalogue` (not
+    checked without one)."""
     if not isinstance(data, list):
         return [run_not_list(rel, data, positions)]
     out: list[Diagnostic] = []
@@ -69,6 +73,8 @@ def check_run(rel: str, data: Any, positions: Positions, catalogue: Catalogue) -
                     "`voyage-tui score`)",
                 )
             )
+    if catalogue is None:
+        return out
     for p_index, payload in enumerate(data):
         if payload_problems(payload):
             continue  # left out whole, reported above

@@ -16,11 +16,10 @@ from voyage_tui.engine.validation.file_check import (
     check_fixture,
     check_gold_run,
     check_json_candidate,
-    fixture_parts,
 )
-from voyage_tui.engine.validation.item import GOLD, GOLD_RUN, Item
+from voyage_tui.engine.validation.item import GOLD, Item
+from voyage_tui.engine.workspace.classify import FIXTURE_KINDS, JSON_KINDS, PathKind
 from voyage_tui.engine.workspace.config import CONFIG_NAME, parse_config
-from voyage_tui.engine.workspace.layout import TASK_FILE
 from voyage_tui.engine.workspace.model import Workspace
 
 
@@ -44,17 +43,19 @@ def check_buffer(
 def _check_item_buffer(
     ws: Workspace, refs: References, items: dict[str, Item], rel: str, text: str
 ) -> list[Diagnostic]:
-    parts = fixture_parts(ws, rel)
-    if parts is not None:
-        rest = rel[len(f"{ws.fixtures_rel}/{parts[0]}/{parts[1]}") + 1 :]
-        if rest == TASK_FILE:
-            return check_fixture(ws, refs, rel, text).diagnostics
-        if rest.startswith("runs/") and rest.endswith((".yaml", ".yml")):
-            return check_agent_run_file(ws, rel, text).diagnostics
-    item = items.get(rel)
-    if item is not None and item.kind == GOLD_RUN and item.parent:
-        return check_gold_run(ws, refs, rel, item.parent, text).diagnostics
-    if rel.endswith(".json") and (item is None or item.kind == GOLD):
-        checked = check_json_candidate(ws, refs, rel, text)
-        return checked.diagnostics if checked is not None else []
-    return []
+    rules = ws.classifier
+    kind = rules.kind(rel)
+    if kind in FIXTURE_KINDS:
+        return check_fixture(ws, refs, rel, text).diagnostics
+    if kind is PathKind.AGENT_RUN:
+        return check_agent_run_file(ws, rel, text).diagnostics
+    if kind not in JSON_KINDS:
+        return []
+    if kind is PathKind.RUN:
+        # A run of the gold file beside its folder, as on disk (the first by name owns it).
+        folder = rules.run_gold_folder(rel)
+        golds = sorted(p for p, i in items.items() if i.kind == GOLD and i.folder == folder)
+        if golds:
+            return check_gold_run(ws, refs, rel, golds[0], text).diagnostics
+    checked = check_json_candidate(ws, refs, rel, text)
+    return checked.diagnostics if checked is not None else []

@@ -8,7 +8,6 @@ from typing import Any
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER, TRAJECTORY_KIND
-from voyage_tui.engine.loading.json_doc import load_json
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.loading.safe_read import read_bytes
 from voyage_tui.engine.loading.text import decode
@@ -18,10 +17,10 @@ from voyage_tui.engine.references.loaded import References
 from voyage_tui.engine.rules.agent_run_rules import check_agent_run
 from voyage_tui.engine.rules.common import canary_of, root_not_mapping, str_field, text_field
 from voyage_tui.engine.rules.context import FileContext
-from voyage_tui.engine.rules.gold_rules import check_gold, check_readme_drift, is_gold
-from voyage_tui.engine.rules.run_rules import check_run
+from voyage_tui.engine.rules.gold_rules import check_readme_drift
 from voyage_tui.engine.rules.task_rules import check_task, context_refs
 from voyage_tui.engine.rules.trajectory_rules import check_trajectory
+from voyage_tui.engine.scoring.files import gold_from_text, run_from_text
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.validation.item import (
     AGENT_RUN,
@@ -67,13 +66,7 @@ def _load_mapping(
 
 def fixture_parts(ws: Workspace, rel: str) -> tuple[str, str] | None:
     """(class folder, id folder) of `fixtures/<class>/<id>/...`, or None outside that shape."""
-    prefix = ws.fixtures_rel + "/" if ws.fixtures_rel else ""
-    if not rel.startswith(prefix):
-        return None
-    parts = rel[len(prefix) :].split("/")
-    if len(parts) < 3:
-        return None
-    return parts[0], parts[1]
+    return ws.classifier.fixture_parts(rel)
 
 
 def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = None) -> Item:
@@ -180,10 +173,9 @@ def check_json_candidate(
         return _check_gold_text(ws, refs, rel, text)
     data = read_bytes(ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
     if isinstance(data, Diagnostic):
+        # Unread, it cannot be known to be a gold file; one too large to read says so early on.
         if data.code == "file-too-large" and _peek_marker(ws, rel):
             return Item(rel, GOLD, id=rel, diagnostics=[data])
-        if data.code in ("symlink-outside-workspace", "not-a-regular-file") and "/runs/" not in rel:
-            return None
         return None
     if GOLD_MARKER not in data:
         return None
@@ -194,16 +186,14 @@ def check_json_candidate(
 
 
 def _check_gold_text(ws: Workspace, refs: References, rel: str, text: str) -> Item | None:
-    item = Item(rel, GOLD, id=rel)
-    doc = load_json(text, rel)
-    item.diagnostics.extend(doc.diagnostics)
-    if not doc.ok:
+    gold = gold_from_text(rel, text, refs.catalogue.value)
+    if gold.parsed and gold.data is None:
+        return None  # JSON, but not a gold record: most JSON files are not
+    item = Item(rel, GOLD, id=rel, diagnostics=gold.diagnostics)
+    if gold.data is None:
         return item
-    if not is_gold(doc.data):
-        return None
-    ctx = FileContext(ws, refs, rel, text)
-    item.diagnostics.extend(check_gold(ctx, doc.data, doc.positions))
-    item.extra.update(_gold_summary(doc.data))
+    data = gold.data
+    item.extra.update(_gold_summary(data))
     readme_rel = f"{item.folder}/README.md" if item.folder else "README.md"
     item.deps = (readme_rel,)
     if os.path.isfile(ws.abs(readme_rel)):
@@ -213,7 +203,7 @@ def _check_gold_text(ws: Workspace, refs: References, rel: str, text: str) -> It
             if rows is not None:
                 item.extra["readme"] = readme_rel
                 item.diagnostics.extend(
-                    check_readme_drift(rel, doc.data, doc.positions, readme_rel, rows)
+                    check_readme_drift(rel, data, gold.positions, readme_rel, rows)
                 )
     return item
 
@@ -237,11 +227,8 @@ def check_gold_run(
     if isinstance(text, Diagnostic):
         item.diagnostics.append(text)
         return item
-    doc = load_json(text, rel)
-    item.diagnostics.extend(doc.diagnostics)
-    if not doc.ok:
-        return item
-    item.diagnostics.extend(check_run(rel, doc.data, doc.positions, refs.catalogue.value))
-    if isinstance(doc.data, list):
-        item.extra["reviewers"] = len(doc.data)
+    run = run_from_text(rel, text, refs.catalogue.value)
+    item.diagnostics.extend(run.diagnostics)
+    if run.data is not None:
+        item.extra["reviewers"] = len(run.data)
     return item

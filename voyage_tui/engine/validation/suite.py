@@ -8,7 +8,9 @@ and run, a context file its fixture) and recomputes the cheap suite-level rules.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -30,7 +32,6 @@ from voyage_tui.engine.validation.file_check import (
     check_fixture,
     check_gold_run,
     check_json_candidate,
-    fixture_parts,
 )
 from voyage_tui.engine.validation.item import (
     GOLD,
@@ -45,8 +46,16 @@ from voyage_tui.engine.validation.suite_rules import (
     coverage,
     duplicate_ids,
 )
+from voyage_tui.engine.workspace.classify import (
+    FILE_KINDS,
+    FIXTURE_KINDS,
+    JSON_KINDS,
+    TASK_FILE,
+    Classifier,
+    PathKind,
+)
 from voyage_tui.engine.workspace.config import CONFIG_NAME
-from voyage_tui.engine.workspace.layout import TASK_FILE, Layout, scan
+from voyage_tui.engine.workspace.layout import Layout, git_ignored, scan
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
 
 Progress = Callable[[int, int], None]
@@ -80,12 +89,12 @@ class Prepared:
 TASK_JOB, AGENT_RUN_JOB, JSON_JOB, RUN_JOB = "task", "agent-run", "json", "run"
 
 
-def _work_list(layout: Layout) -> list[tuple[str, str]]:
+def _work_list(layout: Layout, rules: Classifier) -> list[tuple[str, str]]:
     """Every file of a full validation as (job kind, path), in the order items are listed."""
     work = [(TASK_JOB, rel) for rel in layout.tasks]
     work += [(AGENT_RUN_JOB, rel) for rel in layout.agent_runs]
     work += [
-        (RUN_JOB if _run_folder_gold(rel) is not None else JSON_JOB, rel)
+        (RUN_JOB if rules.kind(rel) is PathKind.RUN else JSON_JOB, rel)
         for rel in layout.json_candidates
     ]
     return work
@@ -102,14 +111,14 @@ def _check_job(ws: Workspace, refs: References, job: tuple[str, str]) -> Item | 
     return check_json_candidate(ws, refs, rel)
 
 
-def _run_folder_gold(rel: str) -> str | None:
-    """For `<folder>/runs/<name>.json`, the folder that should hold the gold file."""
-    parts = rel.rsplit("/", 2)
-    if len(parts) == 3 and parts[1] == "runs":
-        return parts[0]
-    if len(parts) == 2 and parts[0] == "runs":
-        return ""
-    return None
+def _by_depth(rel: str) -> tuple[int, str]:
+    """Shallow paths first: a gold file before the runs beside it (a run's folder lies deeper
+    than its gold file's), and within one folder by name (the first gold file owns the runs)."""
+    return rel.count("/"), rel
+
+
+def _is_gold(item: Item | None) -> bool:
+    return item is not None and item.kind == GOLD
 
 
 class Suite:
@@ -126,6 +135,9 @@ class Suite:
         self.git = GitChecks()
         self.git_diagnostics: list[Diagnostic] = []
         self._cache: ItemCache | None = None
+        self._dependents_index: dict[str, set[str]] | None = None
+        """Workspace file -> the items that depend on it; built when first needed, then kept
+        up to date by _set_item."""
 
     @classmethod
     def open(
@@ -159,7 +171,7 @@ class Suite:
             item_cache.load()
         reused: dict[str, Item] = {}
         work: list[tuple[str, str]] = []
-        for kind, rel in _work_list(layout):
+        for kind, rel in _work_list(layout, ws.classifier):
             cached = item_cache.fresh(rel) if item_cache is not None else None
             if cached is not None:
                 reused[rel] = cached
@@ -189,6 +201,7 @@ class Suite:
             self.layout_problems = layout.problems
             self._cache = prepared.cache
             self.items = self._check_layout(layout, progress, prepared)
+            self._dependents_index = None
             self._suite_rules()
             if git:
                 self.run_git_checks()
@@ -206,29 +219,46 @@ class Suite:
     def _check_layout(
         self, layout: Layout, progress: Progress | None, prepared: Prepared
     ) -> dict[str, Item]:
-        ws, refs = self.ws, self.refs
+        ws = self.ws
         total = len(layout.tasks) + len(layout.agent_runs) + len(layout.json_candidates)
-        found: dict[str, Item] = dict(prepared.reused)
+        found: dict[str, Item | None] = dict(prepared.reused)
         for (_, rel), item in zip(prepared.tasks.work, prepared.tasks.finish(progress)):
             if item is not None:
                 found[rel] = item
-        # A run is a run of the gold file beside it: only now is it known which JSON files
-        # are gold, so runs were checked unattached and are attached (or dropped) here.
-        gold_by_folder = self._gold_by_folder(found.values())
-        items: dict[str, Item] = {}
-        for kind, rel in _work_list(layout):
+        # A run is a run of the gold file beside its runs/ folder: only now is it known which
+        # JSON files are gold, so runs were checked unattached and are attached (or, with no
+        # gold file there, checked as gold candidates themselves) here, shallowest first.
+        gold_by_folder: dict[str, str] = {}
+        rules = ws.classifier
+        for rel in sorted(layout.json_candidates, key=_by_depth):
             item = found.get(rel)
-            if kind == RUN_JOB:
-                gold = gold_by_folder.get(_run_folder_gold(rel) or "")
-                if gold is None:
-                    item = check_json_candidate(ws, refs, rel)  # not a run after all
-                elif item is not None and item.parent != gold:
-                    item = dataclasses.replace(item, parent=gold, deps=(gold,))
+            if rules.kind(rel) is PathKind.RUN:
+                item = self._as_run(rel, item, gold_by_folder.get(rules.run_gold_folder(rel)))
+                found[rel] = item
+            if _is_gold(item):
+                gold_by_folder.setdefault(rules.folder_of(rel), rel)
+        items: dict[str, Item] = {}
+        for _, rel in _work_list(layout, rules):
+            item = found.get(rel)
             if item is not None:
                 items[rel] = item
         if progress:
             progress(total, total)
         return items
+
+    def _as_run(self, rel: str, item: Item | None, gold: str | None) -> Item | None:
+        """The item of a `runs/*.json` file checked unattached (or taken from the cache), made a
+        run of `gold`; with no gold file beside its folder, a gold candidate instead."""
+        ws, refs = self.ws, self.refs
+        if gold is None:
+            if item is None or item.kind == GOLD_RUN:
+                return check_json_candidate(ws, refs, rel)
+            return item
+        if item is None or item.kind != GOLD_RUN:
+            return check_gold_run(ws, refs, rel, gold)
+        if item.parent != gold:
+            return dataclasses.replace(item, parent=gold, deps=(gold,))
+        return item
 
     @staticmethod
     def _gold_by_folder(items: Iterable[Item]) -> dict[str, str]:
@@ -247,35 +277,49 @@ class Suite:
 
     def revalidate(self, paths: Iterable[str]) -> set[str]:
         """Re-check what `paths` (workspace-relative, created, changed or deleted) touch.
-        Returns the paths of the items that were re-checked, added or removed."""
+        Returns the paths of the items that were re-checked, added or removed.
+
+        Each path is what the classifier says it is, as in the full walk; what only a walk can
+        tell (a folder appearing or going, a file where a folder was, a misplaced task.yaml, a
+        changed .gitignore) re-walks the workspace, so the result is always what a full
+        validate of the workspace as it now is would give."""
         rels = {normalize_rel(p) for p in paths}
         if CONFIG_NAME in rels:
             self.ws = Workspace.from_root(self.ws.root)
             before = set(self.items)
             self.validate_all()
             return before | set(self.items)
+        rules = self.ws.classifier
         touched: set[str] = set()
         recheck: set[str] = set()
         rescan = False
         with gc_paused():
-            references = self.refs.paths()
+            dependents = self._dependents()
             for rel in rels:
-                which = references.get(rel)
-                if which is not None:
-                    recheck |= self._reload_reference(which)
+                kind = rules.kind(rel)
+                role = rules.reference_role(rel) if kind is PathKind.REFERENCE else None
+                if role is not None:
+                    recheck |= self._reload_reference(role)
                     continue
-                target = self._target_of(rel)
-                if target is None:
-                    rescan = rescan or self._is_structural(rel)
-                    continue
-                recheck |= target
+                rescan = rescan or self._needs_walk(rel, kind)
+                if kind in FILE_KINDS:
+                    recheck.add(rel)
+                elif kind in JSON_KINDS:
+                    recheck |= self._json_targets(rel)
+                recheck.update(dependents.get(rel, ()))
+                fixture = rules.fixture_folder(rel)
+                if kind is PathKind.OTHER and fixture is not None:
+                    # Any other file in a fixture's folder may be one of its context files.
+                    task = f"{fixture}/{TASK_FILE}"
+                    if task in self.items:
+                        recheck.add(task)
             if rescan:
                 layout = scan(self.ws, use_git=self.use_git)
                 self.layout_problems = layout.problems
                 fresh = set(layout.tasks) | set(layout.agent_runs) | set(layout.json_candidates)
                 gone = [p for p in self.items if p not in fresh]
                 for path in gone:
-                    del self.items[path]
+                    self._set_item(path, None)
                 touched.update(gone)
                 recheck |= {p for p in fresh if p not in self.items}
             before = self._suite_signature(recheck | touched)
@@ -310,39 +354,55 @@ class Suite:
         self.refs.routing_table = load_routing_table(self.ws)
         return set()
 
-    def _target_of(self, rel: str) -> set[str] | None:
-        """The item paths a changed file affects; None when the change is structural or not
-        the engine's business."""
-        parts = fixture_parts(self.ws, rel)
-        if parts is not None:
-            prefix = f"{self.ws.fixtures_rel}/{parts[0]}/{parts[1]}"
-            rest = rel[len(prefix) + 1 :]
-            if rest == TASK_FILE:
-                return {rel}
-            if (
-                rest.startswith("runs/")
-                and rest.count("/") == 1
-                and rest.endswith((".yaml", ".yml"))
-            ):
-                return {rel}
-            if os.path.isdir(self.ws.abs(rel)):
-                return None
-            if rel.endswith(".json") or rest.startswith("runs/"):
-                return self._json_targets(rel)
-            # Any other file inside a fixture folder may be one of its context files.
-            task = f"{prefix}/{TASK_FILE}"
-            return {task} if task in self.items else None
-        if rel.endswith(".json"):
-            return self._json_targets(rel)
-        if rel.endswith("README.md"):
-            folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
-            return {p for p, i in self.items.items() if i.kind == GOLD and i.folder == folder}
-        return None
+    def _dependents(self) -> dict[str, set[str]]:
+        """Workspace file -> the items whose diagnostics depend on it (context files, the README
+        beside a gold file, a run's gold file)."""
+        if self._dependents_index is None:
+            index: dict[str, set[str]] = {}
+            for path, item in self.items.items():
+                for dep in item.deps:
+                    index.setdefault(dep, set()).add(path)
+            self._dependents_index = index
+        return self._dependents_index
+
+    def _set_item(self, rel: str, item: Item | None) -> None:
+        """Store (or, with None, drop) the item of `rel`, keeping the dependents index true."""
+        index = self._dependents_index
+        if index is not None:
+            old = self.items.get(rel)
+            for dep in old.deps if old is not None else ():
+                index.get(dep, set()).discard(rel)
+            for dep in item.deps if item is not None else ():
+                index.setdefault(dep, set()).add(rel)
+        if item is None:
+            self.items.pop(rel, None)
+        else:
+            self.items[rel] = item
+
+    def _needs_walk(self, rel: str, kind: PathKind) -> bool:
+        """Whether the change at `rel` can only be judged by walking the workspace again."""
+        if kind is PathKind.MISPLACED_TASK:
+            return True
+        if self.use_git and rel.rsplit("/", 1)[-1] == ".gitignore":
+            return True  # which JSON files are gold candidates may have changed
+        absolute = self.ws.abs(rel)
+        if os.path.isdir(absolute) and not os.path.islink(absolute):
+            return True  # a folder appeared or changed
+        prefix = rel + "/"
+        if not os.path.lexists(absolute) and any(p.startswith(prefix) for p in self.items):
+            return True  # a folder holding items went
+        # A layout problem at or around the path (a folder where a file belongs, a folder that
+        # could not be read) may have gone with this change.
+        return any(
+            d.path == rel or d.path.startswith(prefix) or rel.startswith(d.path + "/")
+            for d in self.layout_problems
+        )
 
     def _json_targets(self, rel: str) -> set[str]:
+        """A JSON file and the runs beside it: a gold file appearing, changing or vanishing
+        changes which of them are runs."""
         targets = {rel}
         folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
-        # A gold file appearing, changing or vanishing changes which runs beside it are runs.
         prefix = f"{folder}/runs/" if folder else "runs/"
         targets |= {p for p, i in self.items.items() if i.kind == GOLD_RUN and p.startswith(prefix)}
         runs_dir = self.ws.abs(prefix.rstrip("/"))
@@ -350,50 +410,96 @@ class Suite:
             names = os.listdir(runs_dir) if os.path.isdir(runs_dir) else []
         except OSError:  # unreadable: a full walk reports it (`folder-unreadable`)
             names = []
-        targets.update(prefix + name for name in names if name.endswith(".json"))
+        rules = self.ws.classifier
+        targets.update(prefix + name for name in names if rules.kind(prefix + name) is PathKind.RUN)
         return targets
 
-    def _is_structural(self, rel: str) -> bool:
-        if os.path.isdir(self.ws.abs(rel)):
-            return True
-        prefix = rel + "/"
-        return any(p.startswith(prefix) for p in self.items)
-
     def _recheck(self, paths: set[str]) -> set[str]:
-        ws = self.ws
+        """Check each path again, gold files before the runs beside them; a file that becomes
+        or stops being a gold file re-checks the runs beside it in turn."""
         touched: set[str] = set()
-        # Gold files first: the runs beside them depend on them.
-        ordered = sorted(paths, key=lambda p: (_run_folder_gold(p) is not None, p))
-        for rel in ordered:
-            touched.add(rel)
-            if not os.path.lexists(ws.abs(rel)):
-                self.items.pop(rel, None)
+        ignored = self._ignored_json(paths)
+        gold_by_folder = self._gold_by_folder(self.items.values())
+        rules = self.ws.classifier
+        pending = [_by_depth(p) for p in paths]
+        heapq.heapify(pending)
+        while pending:
+            _, rel = heapq.heappop(pending)
+            if rel in touched:
                 continue
-            item = self._check_one(rel)
-            if item is None:
-                self.items.pop(rel, None)
-            else:
-                self.items[rel] = item
+            touched.add(rel)
+            was_gold = _is_gold(self.items.get(rel))
+            item = None
+            if rel not in ignored and os.path.lexists(self.ws.abs(rel)):
+                item = self._check_one(rel, gold_by_folder)
+            self._set_item(rel, item)
+            if _is_gold(item) != was_gold:
+                folder = rules.folder_of(rel)
+                first = min(
+                    (p for p, i in self.items.items() if i.kind == GOLD and i.folder == folder),
+                    default=None,
+                )
+                if first is None:
+                    gold_by_folder.pop(folder, None)
+                else:
+                    gold_by_folder[folder] = first
+                more = self._json_targets(rel) - touched
+                ignored |= self._ignored_json(more)
+                for path in more:
+                    heapq.heappush(pending, _by_depth(path))
         return touched
 
-    def _check_one(self, rel: str) -> Item | None:
-        ws, refs = self.ws, self.refs
-        # The full walk refuses folders symlinked out of the workspace; a single changed path
-        # must be refused the same way, whichever of its folders is the symlink.
+    def _ignored_json(self, paths: Iterable[str]) -> set[str]:
+        """The JSON paths git ignores: like the full walk, never gold files or runs."""
+        if not self.use_git:
+            return set()
+        rules = self.ws.classifier
+        candidates = [p for p in paths if rules.kind(p) in JSON_KINDS]
+        return git_ignored(self.ws, candidates) if candidates else set()
+
+    def _reachable(self, rel: str) -> bool:
+        """Whether the full walk reaches `rel`: it refuses folders symlinked out of the
+        workspace, and follows a symlinked folder only where a fixture's folders are (a class,
+        a fixture, its runs) or where a configured folder is one."""
+        ws = self.ws
         if not is_within(ws.root_real, os.path.realpath(os.path.dirname(ws.abs(rel)))):
+            return False
+        rules = ws.classifier
+        parts = rel.split("/")
+        roots = rules.roots()
+        for cut in range(1, len(parts)):
+            folder = "/".join(parts[:cut])
+            if (
+                os.path.islink(ws.abs(folder))
+                and not rules.fixture_shape(folder)
+                and folder not in roots
+            ):
+                return False
+        return True
+
+    def _check_one(self, rel: str, gold_by_folder: dict[str, str]) -> Item | None:
+        """The item of one path, decided as the full walk decides it."""
+        ws, refs = self.ws, self.refs
+        rules = ws.classifier
+        kind = rules.kind(rel)
+        if kind not in FILE_KINDS and kind not in JSON_KINDS:
             return None
-        parts = fixture_parts(ws, rel)
-        if parts is not None:
-            rest = rel[len(f"{ws.fixtures_rel}/{parts[0]}/{parts[1]}") + 1 :]
-            if rest == TASK_FILE:
-                return check_fixture(ws, refs, rel)
-            if rest.startswith("runs/") and rest.endswith((".yaml", ".yml")):
-                return check_agent_run_file(ws, rel)
-        if not rel.endswith(".json"):
+        if not self._reachable(rel):
             return None
-        gold_folder = _run_folder_gold(rel)
-        if gold_folder is not None:
-            gold = self._gold_by_folder(self.items.values()).get(gold_folder)
+        try:
+            mode = os.lstat(ws.abs(rel)).st_mode
+        except OSError:
+            mode = 0
+        if stat.S_ISDIR(mode):
+            return None  # a folder where a file belongs is a layout problem (see scan)
+        if kind in FIXTURE_KINDS:
+            return check_fixture(ws, refs, rel)
+        if kind is PathKind.AGENT_RUN:
+            return check_agent_run_file(ws, rel)
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            return None  # a FIFO or device named like a JSON file: the walk lists none
+        if kind is PathKind.RUN:
+            gold = gold_by_folder.get(rules.run_gold_folder(rel))
             if gold is not None:
                 return check_gold_run(ws, refs, rel, gold)
         return check_json_candidate(ws, refs, rel)

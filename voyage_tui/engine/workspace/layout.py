@@ -1,8 +1,10 @@
 """One walk of the workspace that lists every file the engine validates.
 
-Each folder is listed once: fixtures by their fixed shape (`<class>/<id>/task.yaml`, agent runs in
-`<id>/runs/*.yaml`), gold candidates (`*.json`) anywhere under the gold roots, skipping .git, .venv,
-node_modules and (in a git repository) ignored paths.
+What each path is comes from the classifier (classify.py), the same answer live re-validation
+gets; the walk only decides which folders to list (those the classifier says may hold a
+workspace file), lists each once, and reports what it cannot list or must not follow: folders
+that cannot be read, symlinks leading out of the workspace, a folder where a file belongs, a
+task.yaml in the wrong place. JSON files git ignores are dropped (`scan`).
 """
 
 from __future__ import annotations
@@ -13,14 +15,29 @@ from dataclasses import dataclass, field
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.workspace.classify import (
+    FILE_KINDS,
+    FIXTURE_KINDS,
+    JSON_KINDS,
+    NEVER_SEARCHED,
+    RUNS_FOLDER,
+    TASK_FILE,
+    Classifier,
+    PathKind,
+)
 from voyage_tui.engine.workspace.model import Workspace
 
-TASK_FILE = "task.yaml"
-RUNS_FOLDER = "runs"
+__all__ = [
+    "FOLDER_UNREADABLE",
+    "NEVER_SEARCHED",
+    "RUNS_FOLDER",
+    "TASK_FILE",
+    "Layout",
+    "git_ignored",
+    "scan",
+]
+
 FOLDER_UNREADABLE = "folder-unreadable"
-NEVER_SEARCHED = frozenset(
-    {".git", ".venv", "node_modules", ".voyage", "__pycache__", ".hg", ".svn"}
-)
 
 
 @dataclass(slots=True)
@@ -31,6 +48,8 @@ class Layout:
     """fixtures/<class>/<id>/runs/*.yaml"""
     json_candidates: list[str] = field(default_factory=list)
     """*.json under the gold roots (gold files are those whose `schema` says so)."""
+    ratings: list[str] = field(default_factory=list)
+    """ratings/<rater>.jsonl (listed; no rule reads them yet)."""
     problems: list[Diagnostic] = field(default_factory=list)
     """Files that exist but cannot be validated: wrong place, not regular, symlinked out; folders
     that cannot be listed."""
@@ -56,9 +75,10 @@ def _kind_of(entry: os.DirEntry[str]) -> str:
 class _Walker:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
+        self.rules = Classifier.of(ws)
         self.layout = Layout()
-        self.fixtures = ws.fixtures_rel
-        self.gold_roots = ws.gold_roots
+        self.listed: set[str] = set()
+        """Folders already listed, by workspace-relative path (the configured folders nest)."""
 
     def _list(self, path: str, rel: str, *, gold_walk: bool = False) -> list[os.DirEntry[str]]:
         """The folder's entries. One that cannot be listed is an error, never a silent gap in
@@ -85,31 +105,23 @@ class _Walker:
                 self.layout.problems.append(problem)
         return entries
 
-    # A folder symlinked to somewhere inside the workspace is followed; outside, it is refused.
-    def _follow(self, entry: os.DirEntry[str], rel: str) -> bool:
+    def _symlinked_folder(self, entry: os.DirEntry[str], rel: str) -> str | None:
+        """ "dir" for a symlink to a folder inside the workspace (followed), "outside" for one to a
+        folder outside it (refused, with an error), None for a symlink to anything else."""
         real = os.path.realpath(entry.path)
-        if not is_within(self.ws.root_real, real):
-            self.layout.problems.append(
-                dg.error(
-                    rel,
-                    None,
-                    "symlink-outside-workspace",
-                    "this folder is a symlink to outside the workspace; nothing in it was read",
-                )
+        if not os.path.isdir(real):
+            return None
+        if is_within(self.ws.root_real, real):
+            return "dir"
+        self.layout.problems.append(
+            dg.error(
+                rel,
+                None,
+                "symlink-outside-workspace",
+                "this folder is a symlink to outside the workspace; nothing in it was read",
             )
-            return False
-        return os.path.isdir(real)
-
-    def _in_gold(self, rel: str) -> bool:
-        return any(
-            root == "" or rel == root or rel.startswith(root + "/") for root in self.gold_roots
         )
-
-    def _gold_covers_below(self, rel: str) -> bool:
-        return any(
-            root == "" or root == rel or root.startswith(rel + "/") or rel.startswith(root + "/")
-            for root in self.gold_roots
-        )
+        return "outside"
 
     def _inside(self, rel: str) -> bool:
         """A configured folder (fixtures, a gold root) that resolves outside the workspace, by a
@@ -129,90 +141,63 @@ class _Walker:
         return False
 
     def walk(self) -> Layout:
-        fixtures_abs = self.ws.abs(self.fixtures)
-        if os.path.isdir(fixtures_abs) and self._inside(self.fixtures):
-            self._walk_fixtures(fixtures_abs)
-        for root in dict.fromkeys(self.gold_roots):
-            if (
-                root != self.fixtures
-                and os.path.isdir(self.ws.abs(root))
-                and not self._inside(root)
-            ):
+        rules = self.rules
+        for root in rules.roots():
+            if root in self.listed or not rules.may_hold(root):
                 continue
-            self._walk_generic(self.ws.abs(root), root)
+            if os.path.isdir(self.ws.abs(root)) and not self._inside(root):
+                continue
+            self._walk(root)
         return self.layout
 
-    def _join(self, rel: str, name: str) -> str:
-        return f"{rel}/{name}" if rel else name
-
-    def _walk_fixtures(self, fixtures_abs: str) -> None:
-        fixtures = self.fixtures
-        in_gold = self._in_gold
-        for class_entry in self._list(fixtures_abs, fixtures):
-            class_rel = self._join(fixtures, class_entry.name)
-            kind = _kind_of(class_entry)
-            if kind == "symlink" and class_entry.name not in NEVER_SEARCHED:
-                if not self._follow(class_entry, class_rel):
-                    continue
-                kind = "dir"
-            if kind == "file":
-                if class_entry.name == TASK_FILE:
-                    self._misplaced(class_rel)
-                elif class_entry.name.endswith(".json") and in_gold(class_rel):
-                    self.layout.json_candidates.append(class_rel)
+    def _walk(self, start: str) -> None:
+        rules, layout = self.rules, self.layout
+        stack = [(start, self.ws.abs(start), rules.folder(start))]
+        while stack:
+            folder, folder_abs, here = stack.pop()
+            if folder in self.listed:
                 continue
-            if kind != "dir" or class_entry.name in NEVER_SEARCHED:
-                continue
-            for fixture_entry in self._list(class_entry.path, class_rel):
-                fixture_rel = self._join(class_rel, fixture_entry.name)
-                fkind = _kind_of(fixture_entry)
-                if fkind == "symlink":
-                    if not self._follow(fixture_entry, fixture_rel):
+            self.listed.add(folder)
+            # The fixtures' own folders are always reported when unreadable; the rest of the
+            # walk looks for gold files, and git may ignore a folder of it.
+            gold_walk = not here.holds_fixtures
+            for entry in self._list(folder_abs, folder, gold_walk=gold_walk):
+                name = entry.name
+                rel = f"{folder}/{name}" if folder else name
+                kind = _kind_of(entry)
+                if kind == "symlink" and here.fixture_shape(name):
+                    followed = self._symlinked_folder(entry, rel)
+                    if followed == "outside":
                         continue
-                    fkind = "dir"
-                if fkind == "file":
-                    if fixture_entry.name == TASK_FILE:
-                        self._misplaced(fixture_rel)
-                    elif fixture_entry.name.endswith(".json") and in_gold(fixture_rel):
-                        self.layout.json_candidates.append(fixture_rel)
+                    if followed == "dir":
+                        kind = "dir"
+                if kind == "dir":
+                    if here.kind(name) in FILE_KINDS:
+                        self._folder_in_place_of_file(rel)
+                    if here.may_hold(name):
+                        stack.append((rel, entry.path, here.child(name, rules)))
                     continue
-                if fkind == "dir":
-                    self._walk_fixture_folder(
-                        fixture_entry.path, fixture_rel, self._gold_covers_below(fixture_rel)
-                    )
-
-    def _walk_fixture_folder(self, folder_abs: str, folder_rel: str, gold_below: bool) -> None:
-        in_gold = self._in_gold
-        for entry in self._list(folder_abs, folder_rel):
-            name = entry.name
-            rel = self._join(folder_rel, name)
-            kind = _kind_of(entry)
-            if name == TASK_FILE:
-                self._task_entry(entry, rel, kind)
-            elif name == RUNS_FOLDER and kind in ("dir", "symlink"):
-                if kind == "symlink" and not self._follow(entry, rel):
+                what = here.kind(name)
+                if what is PathKind.OTHER:
                     continue
-                for run in self._list(entry.path, rel):
-                    run_rel = self._join(rel, run.name)
-                    if run.name.endswith((".yaml", ".yml")):
-                        self.layout.agent_runs.append(run_rel)
-                    elif gold_below and run.name.endswith(".json") and in_gold(run_rel):
-                        self.layout.json_candidates.append(run_rel)
-            elif gold_below and kind == "file" and name.endswith(".json") and in_gold(rel):
-                self.layout.json_candidates.append(rel)
-            elif gold_below and kind == "dir" and name not in NEVER_SEARCHED:
-                self._walk_generic(entry.path, rel, fixtures_done=True)
+                if what in FIXTURE_KINDS:
+                    # Symlinks and FIFOs too: reading the file checks (and reports) them unread.
+                    layout.tasks.append(rel)
+                elif what is PathKind.AGENT_RUN:
+                    layout.agent_runs.append(rel)
+                elif what is PathKind.MISPLACED_TASK:
+                    self._misplaced(rel)
+                elif kind == "other":
+                    continue  # a FIFO or device named like a gold file or a rating: not one
+                elif what in JSON_KINDS:
+                    layout.json_candidates.append(rel)
+                elif what is PathKind.RATING:
+                    layout.ratings.append(rel)
 
-    def _task_entry(self, entry: os.DirEntry[str], rel: str, kind: str) -> None:
-        if kind in ("file", "symlink"):
-            # Symlinks are checked again, unread, when the file is read.
-            self.layout.tasks.append(rel)
-            return
-        what = "a folder" if kind == "dir" else "not a regular file (a FIFO, device or socket)"
+    def _folder_in_place_of_file(self, rel: str) -> None:
+        name = rel.rsplit("/", 1)[-1]
         self.layout.problems.append(
-            dg.error(
-                rel, None, "not-a-regular-file", f"task.yaml here is {what}; it was not opened"
-            )
+            dg.error(rel, None, "not-a-regular-file", f"{name} here is a folder; it was not opened")
         )
 
     def _misplaced(self, rel: str) -> None:
@@ -225,25 +210,6 @@ class _Walker:
                 "move it into a folder named after its id",
             )
         )
-
-    def _walk_generic(self, start_abs: str, start_rel: str, fixtures_done: bool = False) -> None:
-        stack = [(start_abs, start_rel)]
-        fixtures = self.fixtures
-        while stack:
-            folder_abs, folder_rel = stack.pop()
-            if not fixtures_done and (
-                folder_rel == fixtures or (fixtures and folder_rel.startswith(fixtures + "/"))
-            ):
-                continue  # walked above, by its shape
-            for entry in self._list(folder_abs, folder_rel, gold_walk=True):
-                name = entry.name
-                rel = self._join(folder_rel, name)
-                kind = _kind_of(entry)
-                if kind == "dir":
-                    if name not in NEVER_SEARCHED:
-                        stack.append((entry.path, rel))
-                elif name.endswith(".json") and kind in ("file", "symlink") and self._in_gold(rel):
-                    self.layout.json_candidates.append(rel)
 
 
 def scan(ws: Workspace, *, use_git: bool = True) -> Layout:
@@ -259,6 +225,7 @@ def scan(ws: Workspace, *, use_git: bool = True) -> Layout:
     layout.problems.extend(unreadable.values())
     layout.tasks.sort()
     layout.agent_runs.sort()
+    layout.ratings.sort()
     layout.json_candidates = sorted(dict.fromkeys(layout.json_candidates))
     return layout
 

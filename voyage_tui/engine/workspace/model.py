@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -12,6 +13,9 @@ from voyage_tui.engine.loading.safe_read import is_within, read_bytes
 from voyage_tui.engine.loading.text import decode
 from voyage_tui.engine.workspace.config import CONFIG_NAME, VoyageConfig, parse_config
 from voyage_tui.engine.workspace.discovery import find_workspace
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.workspace.classify import Classifier
 
 
 def normalize_rel(path: str) -> str:
@@ -28,6 +32,7 @@ class Workspace:
     root_real: str = ""
     fixtures_rel: str = ""
     """Workspace-relative fixtures folder, normalised once (it is asked for every file)."""
+    _classifier: Classifier | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.root_real = os.path.realpath(self.root)
@@ -70,6 +75,15 @@ class Workspace:
     def rel(self, path: str | os.PathLike[str]) -> str:
         relative = os.path.relpath(os.path.abspath(path), self.root)
         return "" if relative == "." else relative.replace(os.sep, "/")
+
+    @property
+    def classifier(self) -> Classifier:
+        """What each path of this workspace is (see classify.py), built once."""
+        if self._classifier is None:
+            from voyage_tui.engine.workspace.classify import Classifier
+
+            self._classifier = Classifier.of(self)
+        return self._classifier
 
     @property
     def gold_roots(self) -> list[str]:

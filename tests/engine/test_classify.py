@@ -1,0 +1,130 @@
+"""One decision per path: what a workspace path is (task, trajectory, agent run, gold, run,
+rating, reference, ...) is decided by one function, which the full walk and live re-validation
+both follow (tests/engine/test_live_agrees_with_full.py checks that they agree)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+from tests.engine.test_live_agrees_with_full import PROPERTY, _write, file_sets
+from voyage_tui.engine.workspace.classify import PathKind, classify
+from voyage_tui.engine.workspace.config import VoyageConfig
+from voyage_tui.engine.workspace.layout import scan
+from voyage_tui.engine.workspace.model import Workspace
+
+T = "fixtures/bug-diagnosis/t1/task.yaml"
+
+# --- the classifier ------------------------------------------------------------------------------
+
+
+def _ws(tmp_path: Path, **paths: object) -> Workspace:
+    config = VoyageConfig.model_validate({"paths": paths}) if paths else VoyageConfig()
+    return Workspace(tmp_path, config)
+
+
+KINDS = {
+    "fixtures/bug-diagnosis/t1/task.yaml": PathKind.TASK,
+    "fixtures/trajectories/tr1/task.yaml": PathKind.TRAJECTORY,
+    "fixtures/bug-diagnosis/t1/runs/run-1.yaml": PathKind.AGENT_RUN,
+    "fixtures/bug-diagnosis/t1/runs/run-1.yml": PathKind.AGENT_RUN,
+    "fixtures/trajectories/tr1/runs/run-1.yaml": PathKind.AGENT_RUN,
+    "fixtures/gold/jwt-auth/gold.json": PathKind.GOLD,
+    "gold.json": PathKind.GOLD,
+    "corpus/deep/er/gold.json": PathKind.GOLD,
+    "fixtures/bug-diagnosis/t1/runs/sub/a.json": PathKind.GOLD,
+    "fixtures/gold/jwt-auth/runs/run-perfect.json": PathKind.RUN,
+    "runs/r.json": PathKind.RUN,
+    "corpus/runs/runs/r.json": PathKind.RUN,
+    "ratings/alice.jsonl": PathKind.RATING,
+    "references/journey.md": PathKind.REFERENCE,
+    "references/routing-table.md": PathKind.REFERENCE,
+    "references/rule-catalogue.yaml": PathKind.REFERENCE,
+    "references/rule-catalogue.json": PathKind.REFERENCE,
+    "rubric.md": PathKind.REFERENCE,
+    "voyage.toml": PathKind.CONFIG,
+    "fixtures/task.yaml": PathKind.MISPLACED_TASK,
+    "fixtures/bug-diagnosis/task.yaml": PathKind.MISPLACED_TASK,
+    # other: not a file the engine validates
+    "fixtures/bug-diagnosis/t1/runs/sub/a.yaml": PathKind.OTHER,
+    "fixtures/bug-diagnosis/t1/notes.md": PathKind.OTHER,
+    "fixtures/bug-diagnosis/t1/repo/task.yaml": PathKind.OTHER,
+    "fixtures/bug-diagnosis/t1/runs/notes.txt": PathKind.OTHER,
+    "fixtures/bug-diagnosis/t1/task.yml": PathKind.OTHER,
+    "corpus/runs/r.yaml": PathKind.OTHER,
+    "ratings/sub/alice.jsonl": PathKind.OTHER,
+    "ratings/alice.json": PathKind.GOLD,  # any *.json where gold files are searched
+    "README.md": PathKind.OTHER,
+    "node_modules/pkg/gold.json": PathKind.OTHER,
+    ".git/gold.json": PathKind.OTHER,
+    "corpus/.venv/runs/r.json": PathKind.OTHER,
+    "fixtures/.voyage/t1/task.yaml": PathKind.OTHER,
+    "fixtures/bug-diagnosis/__pycache__/task.yaml": PathKind.OTHER,
+    "": PathKind.OTHER,
+    "../elsewhere/gold.json": PathKind.OTHER,
+}
+
+
+@pytest.mark.parametrize("rel", KINDS)
+def test_each_kind_for_representative_paths(tmp_path: Path, rel: str) -> None:
+    assert classify(_ws(tmp_path), rel) is KINDS[rel]
+
+
+def test_the_configured_folders_decide(tmp_path: Path) -> None:
+    ws = _ws(
+        tmp_path,
+        fixtures="suite",
+        gold=["corpus"],
+        ratings="people/ratings",
+        journey="docs/journey.md",
+        rule_catalogue="docs/rules.json",
+    )
+    assert classify(ws, "suite/refactor/r1/task.yaml") is PathKind.TASK
+    assert classify(ws, "suite/trajectories/x/task.yaml") is PathKind.TRAJECTORY
+    assert classify(ws, "fixtures/refactor/r1/task.yaml") is PathKind.OTHER
+    assert classify(ws, "corpus/g.json") is PathKind.GOLD
+    assert classify(ws, "corpus/runs/r.json") is PathKind.RUN
+    assert classify(ws, "elsewhere/g.json") is PathKind.OTHER  # outside the gold folders
+    assert classify(ws, "suite/refactor/r1/runs/r.json") is PathKind.OTHER
+    assert classify(ws, "people/ratings/bo.jsonl") is PathKind.RATING
+    assert classify(ws, "ratings/bo.jsonl") is PathKind.OTHER
+    assert classify(ws, "docs/journey.md") is PathKind.REFERENCE
+    assert classify(ws, "docs/rules.json") is PathKind.REFERENCE
+    # a catalogue named in voyage.toml is the only one: the usual names are ordinary files
+    assert classify(ws, "references/rule-catalogue.yaml") is PathKind.OTHER
+
+
+# --- the walk lists what the classifier names ---
+
+
+def _kinds_found(root: Path) -> dict[str, str]:
+    layout = scan(Workspace.from_root(root), use_git=False)
+    return {
+        **{rel: "task" for rel in layout.tasks},
+        **{rel: "agent-run" for rel in layout.agent_runs},
+        **{rel: "json" for rel in layout.json_candidates},
+    }
+
+
+WALKED = {
+    PathKind.TASK: "task",
+    PathKind.TRAJECTORY: "task",
+    PathKind.AGENT_RUN: "agent-run",
+    PathKind.GOLD: "json",
+    PathKind.RUN: "json",
+}
+
+
+@PROPERTY
+@given(file_sets)
+def test_the_walk_lists_exactly_what_the_classifier_names(rels: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for rel in rels:
+            _write(root, rel)
+        ws = Workspace.from_root(root)
+        expected = {rel: WALKED[k] for rel in rels if (k := classify(ws, rel)) in WALKED}
+        assert _kinds_found(root) == expected

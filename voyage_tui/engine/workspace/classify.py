@@ -1,0 +1,306 @@
+"""What a workspace path is: the one decision the full walk (layout.scan), live re-validation
+(Suite.revalidate) and the editor's buffer check all take from here, so they can never disagree
+about a file.
+
+The answer depends on the path and the workspace's configuration only, never on the file's
+content: whether a `*.json` file is in fact a gold record is read from its `schema`, and whether
+a `runs/*.json` file is a run depends on a gold file beside its `runs/` folder (see
+Suite._check_layout). Which paths git ignores is asked of git by the walk (layout.scan) and by
+re-validation alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER
+from voyage_tui.engine.workspace.config import CONFIG_NAME
+from voyage_tui.engine.workspace.model import Workspace, normalize_rel
+
+TASK_FILE = "task.yaml"
+RUNS_FOLDER = "runs"
+AGENT_RUN_SUFFIXES = (".yaml", ".yml")
+GOLD_SUFFIX = ".json"
+RATING_SUFFIX = ".jsonl"
+NEVER_SEARCHED = frozenset(
+    {".git", ".venv", "node_modules", ".voyage", "__pycache__", ".hg", ".svn"}
+)
+"""Folder names never looked into, wherever they are: nothing below one is a workspace file."""
+
+CATALOGUE_NAMES = (
+    "references/rule-catalogue.yaml",
+    "references/rule-catalogue.yml",
+    "references/rule-catalogue.json",
+    "references/rule-catalogue.mjs",
+    "references/rule-catalogue.js",
+)
+"""Where the rule catalogue is looked for while voyage.toml does not name it (first found wins)."""
+
+
+class PathKind(StrEnum):
+    TASK = "task"
+    """`<fixtures>/<class>/<id>/task.yaml`"""
+    TRAJECTORY = "trajectory"
+    """`<fixtures>/trajectories/<id>/task.yaml`"""
+    AGENT_RUN = "agent-run"
+    """`<fixtures>/<class>/<id>/runs/<run>.yaml` (or .yml), directly in the runs folder."""
+    GOLD = "gold"
+    """A `*.json` file under the gold folders: a gold file when its `schema` says so."""
+    RUN = "run"
+    """A `runs/<name>.json` file under the gold folders: a run of the gold file in the folder
+    holding `runs/`; where that folder holds none, it may itself be a gold file."""
+    RATING = "rating"
+    """`<ratings>/<rater>.jsonl`"""
+    REFERENCE = "reference"
+    """journey.md, the routing table, the rule catalogue, the rubric."""
+    CONFIG = "config"
+    """voyage.toml"""
+    MISPLACED_TASK = "misplaced"
+    """A task.yaml directly in the fixtures folder or in a class folder (error
+    `misplaced-task-file`)."""
+    OTHER = "other"
+    """Anything else: a context file, a README beside a gold file, a repository's sources."""
+
+
+FIXTURE_KINDS = frozenset({PathKind.TASK, PathKind.TRAJECTORY})
+JSON_KINDS = frozenset({PathKind.GOLD, PathKind.RUN})
+FILE_KINDS = frozenset({PathKind.TASK, PathKind.TRAJECTORY, PathKind.AGENT_RUN})
+"""Kinds whose file is opened whatever it turns out to be (a FIFO gets a diagnostic); a folder
+in their place is a layout error."""
+
+
+def _split(rel: str) -> tuple[str, ...]:
+    return tuple(rel.split("/")) if rel else ()
+
+
+def _under(parts: tuple[str, ...], root: tuple[str, ...]) -> bool:
+    """`parts` is `root` or below it."""
+    return parts[: len(root)] == root
+
+
+_NOTHING: frozenset[str] = frozenset()
+
+
+@dataclass(slots=True)
+class FolderRules:
+    """The classifier's answers for the entries of one folder, worked out once for the folder:
+    the walk asks about every file of the workspace, one folder at a time."""
+
+    parts: tuple[str, ...]
+    searched: bool
+    """False below a NEVER_SEARCHED folder or outside the workspace: nothing here is anything."""
+    is_root: bool
+    fixture_depth: int | None
+    """How deep this folder's entries lie below the fixtures folder (1: class folders), or None
+    outside it."""
+    in_trajectories: bool
+    """This folder is below `<fixtures>/trajectories/`."""
+    named_runs: bool
+    in_gold: bool
+    is_ratings: bool
+    references: frozenset[str]
+    """Names of the reference files in this folder."""
+    toward_roots: frozenset[str]
+    """Names of the entries that are, or lead to, a configured folder."""
+
+    @property
+    def holds_fixtures(self) -> bool:
+        """This is the fixtures folder, a class folder, a fixture's folder or its runs folder."""
+        depth = self.fixture_depth
+        return depth is not None and (depth <= 3 or (depth == 4 and self.named_runs))
+
+    def kind(self, name: str) -> PathKind:
+        if not self.searched:
+            return PathKind.OTHER
+        if self.is_root and name == CONFIG_NAME:
+            return PathKind.CONFIG
+        if name in self.references:
+            return PathKind.REFERENCE
+        depth = self.fixture_depth
+        if depth is not None:
+            if name == TASK_FILE:
+                if depth == 3:
+                    return PathKind.TRAJECTORY if self.in_trajectories else PathKind.TASK
+                if depth < 3:
+                    return PathKind.MISPLACED_TASK
+            elif depth == 4 and self.named_runs and name.endswith(AGENT_RUN_SUFFIXES):
+                return PathKind.AGENT_RUN
+        if self.is_ratings and name.endswith(RATING_SUFFIX):
+            return PathKind.RATING
+        if self.in_gold and name.endswith(GOLD_SUFFIX):
+            return PathKind.RUN if self.named_runs else PathKind.GOLD
+        return PathKind.OTHER
+
+    def child(self, name: str, rules: Classifier) -> FolderRules:
+        """The rules of the subfolder `name` (what Classifier.folder gives, derived cheaply)."""
+        parts = (*self.parts, name)
+        depth = self.fixture_depth
+        if depth is not None:
+            depth += 1
+        elif parts == rules.fixtures:
+            depth = 1
+        return FolderRules(
+            parts=parts,
+            searched=self.searched and name not in NEVER_SEARCHED and name not in ("..", "."),
+            is_root=False,
+            fixture_depth=depth,
+            in_trajectories=self.in_trajectories
+            or (self.fixture_depth == 1 and name == TRAJECTORIES_FOLDER),
+            named_runs=name == RUNS_FOLDER,
+            in_gold=self.in_gold or parts in rules.gold_roots,
+            is_ratings=parts == rules.ratings,
+            references=rules.references_in.get(parts, _NOTHING),
+            toward_roots=rules.toward_roots.get(parts, _NOTHING),
+        )
+
+    def may_hold(self, name: str) -> bool:
+        """Whether anything below the entry `name` (a folder) can be a workspace file."""
+        if not self.searched or name in NEVER_SEARCHED:
+            return False
+        if self.in_gold or name in self.toward_roots:
+            return True
+        return self.fixture_shape(name)
+
+    def fixture_shape(self, name: str) -> bool:
+        """Whether the entry `name` is a class folder, a fixture's folder or a fixture's runs
+        folder: the folders a symlink may stand for (followed while it stays inside)."""
+        depth = self.fixture_depth
+        if not self.searched or depth is None:
+            return False
+        return depth <= 2 or (depth == 3 and name == RUNS_FOLDER)
+
+
+@dataclass(frozen=True, slots=True)
+class Classifier:
+    """The classification rules of one workspace configuration (built once, asked per path)."""
+
+    fixtures: tuple[str, ...]
+    gold_roots: tuple[tuple[str, ...], ...]
+    ratings: tuple[str, ...]
+    references: dict[str, str]
+    """Workspace-relative path -> which reference (journey, rubric, routing_table, catalogue)."""
+    references_in: dict[tuple[str, ...], frozenset[str]]
+    """Folder -> the names of the reference files in it."""
+    toward_roots: dict[tuple[str, ...], frozenset[str]]
+    """Folder -> the names of its entries that are, or lead to, a configured folder."""
+
+    @classmethod
+    def of(cls, ws: Workspace) -> Classifier:
+        paths = ws.config.paths
+        references = {
+            normalize_rel(paths.journey): "journey",
+            normalize_rel(paths.rubric): "rubric",
+            normalize_rel(paths.routing_table): "routing_table",
+        }
+        if not ws.config.explicitly_set("paths", "rule_catalogue"):
+            references.update((name, "catalogue") for name in CATALOGUE_NAMES)
+        references[normalize_rel(paths.rule_catalogue)] = "catalogue"
+        fixtures = _split(ws.fixtures_rel)
+        gold_roots = tuple(dict.fromkeys(_split(root) for root in ws.gold_roots))
+        ratings = _split(ws.ratings_rel)
+        references_in: dict[tuple[str, ...], set[str]] = {}
+        for rel in references:
+            parts = _split(rel)
+            if parts:
+                references_in.setdefault(parts[:-1], set()).add(parts[-1])
+        toward: dict[tuple[str, ...], set[str]] = {}
+        for root in (fixtures, ratings, *gold_roots):
+            for cut in range(len(root)):
+                toward.setdefault(root[:cut], set()).add(root[cut])
+        return cls(
+            fixtures=fixtures,
+            gold_roots=gold_roots,
+            ratings=ratings,
+            references=references,
+            references_in={k: frozenset(v) for k, v in references_in.items()},
+            toward_roots={k: frozenset(v) for k, v in toward.items()},
+        )
+
+    def folder(self, folder: str) -> FolderRules:
+        """The rules for the entries of the workspace-relative folder `folder`."""
+        parts = _split(folder)
+        fixtures = self.fixtures
+        depth: int | None = None
+        in_trajectories = False
+        if parts[: len(fixtures)] == fixtures:
+            depth = len(parts) - len(fixtures) + 1
+            in_trajectories = depth >= 2 and parts[len(fixtures)] == TRAJECTORIES_FOLDER
+        return FolderRules(
+            parts=parts,
+            searched=NEVER_SEARCHED.isdisjoint(parts) and ".." not in parts and "." not in parts,
+            is_root=not parts,
+            fixture_depth=depth,
+            in_trajectories=in_trajectories,
+            named_runs=bool(parts) and parts[-1] == RUNS_FOLDER,
+            in_gold=any(parts[: len(root)] == root for root in self.gold_roots),
+            is_ratings=parts == self.ratings,
+            references=self.references_in.get(parts, _NOTHING),
+            toward_roots=self.toward_roots.get(parts, _NOTHING),
+        )
+
+    # --- paths ---------------------------------------------------------------------------------
+
+    def kind(self, rel: str) -> PathKind:
+        """What the workspace-relative, `/`-separated path `rel` is."""
+        if not rel:
+            return PathKind.OTHER
+        folder, _, name = rel.rpartition("/")
+        return self.folder(folder).kind(name)
+
+    def may_hold(self, folder: str) -> bool:
+        """Whether anything below the folder `folder` can be a workspace file: the walk looks
+        into exactly these folders."""
+        if not folder:
+            return True
+        parent, _, name = folder.rpartition("/")
+        return self.folder(parent).may_hold(name)
+
+    def fixture_shape(self, folder: str) -> bool:
+        """The fixtures folder's class folders, fixture folders and their runs folders."""
+        if not folder:
+            return False
+        parent, _, name = folder.rpartition("/")
+        return self.folder(parent).fixture_shape(name)
+
+    def reference_role(self, rel: str) -> str | None:
+        """Which reference `rel` is (journey, rubric, routing_table, catalogue), or None."""
+        return self.references.get(rel) if self.kind(rel) is PathKind.REFERENCE else None
+
+    def fixture_parts(self, rel: str) -> tuple[str, str] | None:
+        """(class folder, id folder) of a path at or below `<fixtures>/<class>/<id>/`."""
+        parts = _split(rel)
+        n = len(self.fixtures)
+        if len(parts) < n + 3 or not _under(parts, self.fixtures):
+            return None
+        return parts[n], parts[n + 1]
+
+    def fixture_folder(self, rel: str) -> str | None:
+        """`<fixtures>/<class>/<id>` for a path below a fixture's folder, else None."""
+        parts = self.fixture_parts(rel)
+        if parts is None:
+            return None
+        return "/".join((*self.fixtures, *parts))
+
+    @staticmethod
+    def folder_of(rel: str) -> str:
+        return rel.rsplit("/", 1)[0] if "/" in rel else ""
+
+    @staticmethod
+    def run_gold_folder(rel: str) -> str:
+        """For a RUN path `<folder>/runs/<name>.json`: the folder its gold file sits in."""
+        parts = rel.split("/")
+        return "/".join(parts[:-2])
+
+    def roots(self) -> list[str]:
+        """The configured folders the walk starts from: fixtures, the gold folders, ratings."""
+        return list(
+            dict.fromkeys(
+                "/".join(root) for root in (self.fixtures, *self.gold_roots, self.ratings)
+            )
+        )
+
+
+def classify(ws: Workspace, rel: str) -> PathKind:
+    """What the workspace-relative path `rel` is in `ws`."""
+    return ws.classifier.kind(rel)
