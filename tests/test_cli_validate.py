@@ -5,6 +5,7 @@ re-validation agreeing with a fresh full validation."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -232,6 +233,82 @@ def test_github_escapes_newlines_and_separators(make_workspace, capsys, monkeypa
     assert "file=fixtures/bug-diagnosis/a%2Cb%3Ac/task.yaml,line=1,col=5" in out
     for line in out.splitlines():
         assert "\r" not in line
+
+
+def _github(root: Path, capsys, monkeypatch) -> list[str]:
+    monkeypatch.chdir(root)
+    _, out, _ = cli(["validate", str(root), "--no-git", "--format", "github"], capsys)
+    return out.splitlines()[:-1]
+
+
+def _files_of(annotations: list[str]) -> dict[str, str | None]:
+    """title (code) -> the file= of its annotation (None: no file=)."""
+    found: dict[str, str | None] = {}
+    for line in annotations:
+        props = line.split("::")[1].split(" ", 1)[1].split(",")
+        values = dict(p.split("=", 1) for p in props)
+        found[values["title"]] = values.get("file")
+    return found
+
+
+def test_github_points_suite_level_errors_at_a_file_never_a_folder(
+    make_workspace, capsys, monkeypatch
+):
+    root = make_workspace(
+        {
+            T: task_yaml("t1"),
+            "fixtures/bug-diagnosis/t2/task.yaml": task_yaml("t1").replace("id: t1", "id: t2"),
+            "fixtures/refactor/t2/task.yaml": task_yaml("t2", "refactor"),
+            "voyage.toml": "",
+        },
+        coverage=False,
+    )
+    (root / "fixtures/refactor/t3/task.yaml").mkdir(parents=True)  # a folder named task.yaml
+    annotations = _github(root, capsys, monkeypatch)
+    files = _files_of(annotations)
+    assert files["adversarial-coverage"] == "voyage.toml"
+    assert files["not-a-regular-file"] == "voyage.toml"
+    duplicates = [a for a in annotations if "title=duplicate-id" in a]
+    assert {a.split("file=")[1].split(",")[0] for a in duplicates} == {
+        "fixtures/bug-diagnosis/t2/task.yaml",
+        "fixtures/refactor/t2/task.yaml",
+    }
+    for line in annotations:
+        file = line.split("file=")[1].split(",")[0] if "file=" in line else None
+        assert file is None or (root / file).is_file() or not (root / file).exists(), line
+    # Moved off its folder, the annotation still says which folder it is about.
+    [coverage] = [a for a in annotations if "title=adversarial-coverage" in a]
+    assert coverage.endswith(
+        "::fixtures: the suite has no 'adversarial' and no "
+        "'no-change-needed' fixture; adversarial coverage is mandatory so a "
+        "bundle cannot win by reflexively minimising"
+    )
+
+
+def test_github_without_voyage_toml_leaves_a_folder_diagnostic_without_a_file(
+    make_workspace, capsys, monkeypatch
+):
+    root = make_workspace({T: task_yaml("t1")}, coverage=False)
+    files = _files_of(_github(root, capsys, monkeypatch))
+    assert files["adversarial-coverage"] is None
+
+
+def test_github_points_an_unreadable_folder_at_voyage_toml(make_workspace, capsys, monkeypatch):
+    root = make_workspace({T: task_yaml("t1"), "voyage.toml": ""})
+    locked = str(root / "fixtures/bug-diagnosis")
+    real_scandir = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if os.fspath(path) == locked:  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", locked)
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    annotations = _github(root, capsys, monkeypatch)
+    [line] = [a for a in annotations if "title=folder-unreadable" in a]
+    assert line.startswith(
+        "::error file=voyage.toml,title=folder-unreadable::fixtures/bug-diagnosis: "
+    )
 
 
 # --- text ----------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ NOT_CODES = frozenset(
         "voyage-tui",  # the program's name (the cache folder's)
         "cat-file",  # git subcommands
         "check-ignore",
+        "check-attr",
         "ls-files",
         "rev-list",
         "rev-parse",

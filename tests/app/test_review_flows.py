@@ -15,6 +15,7 @@ from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.review_modals import PathScreen, PickScreen, RowDetailScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.app.widgets.diff_list import DiffList
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
 GOLD = "fixtures/gold/jwt-auth/gold.json"
@@ -243,4 +244,4 @@ async def test_diff_header_shows_the_score_commands_figures(root: Path, run: str
         assert ("✓ match" in text) == report["verdict_match"]
         if report["invalid_findings"]:
             invalid = str(screen.query_one("#diff-invalid").content)
-            assert f"{len(report['invalid_findings'])} invalid finding(s)" in invalid
+            assert plural(len(report["invalid_findings"]), "invalid finding") in invalid

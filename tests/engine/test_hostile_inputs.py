@@ -488,9 +488,16 @@ def test_file_shapes(make_workspace, text, code, where):
             "class: bug-diagnosis",
             "class: no",
             (2, 8),
-            ["`class` must be text", "boolean false", "quote"],
+            # a closed vocabulary: its choices, and why `no` is not text (quoting it would
+            # not make it one of them)
+            ["`class` must be one of: bug-diagnosis, ", "boolean false", "YAML reads yes/no"],
         ),
-        ("visibility: public", "visibility: yes", (6, 13), ["boolean true", "quote"]),
+        (
+            "visibility: public",
+            "visibility: yes",
+            (6, 13),
+            ["`visibility` must be one of: public, holdout, not the boolean true (YAML reads"],
+        ),
         ("expected_boundary: unit", "expected_boundary: [unit]", (5, 20), ["a list"]),
         ("id: t1", "id: {name: t1}", (1, 5), ["a mapping"]),
         (

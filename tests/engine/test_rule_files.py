@@ -175,7 +175,7 @@ CASES: dict[tuple[str, str], list[Expect]] = {
     ("missing-field", "ground-truth"): [e("missing-field", T, 1, 1, "`ground_truth`")],
     ("wrong-type", "prompt-number"): [e("wrong-type", T, 3, 9, "`prompt` must be text", "42")],
     ("wrong-type", "class-boolean"): [
-        e("wrong-type", T, 2, 8, "`class` must be text", "boolean false", "quote")
+        e("wrong-type", T, 2, 8, "`class` must be one of: ", "boolean false", "YAML reads yes/no")
     ],
     ("wrong-type", "key-number"): [e("wrong-type", T, 7, 1, "key `1`", "quote")],
     ("wrong-type", "scoring-note"): [e("wrong-type", T, 8, 16, "`correctness`")],

@@ -80,7 +80,7 @@ def test_exposure_clean_exits_0(capsys, repo: Repo) -> None:
 def test_exposure_usage_errors_exit_2(capsys, exposed: Repo, args: list[str]) -> None:
     code = None
     try:
-        code, _, err = run(capsys, "exposure", str(exposed.root), *args)
+        code, _, _err = run(capsys, "exposure", str(exposed.root), *args)
     except SystemExit as exc:
         code = exc.code
     assert code == 2

@@ -188,6 +188,24 @@ def test_ignore_paths_and_the_fixtures_folder_are_not_searched(ws: Repo) -> None
     assert exposure(ws.root).exposed == []
 
 
+def test_a_prompt_copied_into_agent_markdown_is_a_content_leak_by_default(repo: Repo) -> None:
+    # The commonest leak: a holdout's prompt pasted into the agent's own Markdown instructions.
+    # With no `ignore_paths` in voyage.toml, Markdown is searched like any other tracked file.
+    repo.commit(base_files() | {H1: holdout_yaml("h1")})
+    leaked = repo.commit(
+        {"agent/AGENTS.md": f"# Instructions\n\nWhen asked: {LEAKY_PROMPT}\n"}, who=CONTRIBUTOR
+    )
+    report = exposure(repo.root)
+    assert signals(report) == [("content-leak", leaked, "Bob Builder <bob@agents.example>")]
+    assert "agent/AGENTS.md:3" in report.by_path()[H1].signals[0].detail
+
+
+def test_the_default_ignores_no_path() -> None:
+    from voyage_tui.engine.workspace.config import parse_config
+
+    assert parse_config("")[0].holdout.ignore_paths == []
+
+
 def test_a_leak_in_a_file_edited_later_is_traced_to_the_commit_that_wrote_it(ws: Repo) -> None:
     ws.commit({"src/notes.txt": "first line\n"})
     leaked = ws.commit({"src/notes.txt": f"first line\n{LEAKY_TRUTH}\n"}, who=CONTRIBUTOR)

@@ -122,7 +122,7 @@ def test_no_repository_is_one_clear_warning(tmp_path: Path) -> None:
     found = git_diags(suite)
     assert [d.code for d in found] == ["git-no-repository"]
     assert found[0].severity.value == "warning"
-    assert "2 trajectory SHA(s) unchecked" in found[0].message
+    assert "2 trajectory SHAs unchecked" in found[0].message
     assert "--no-git" in found[0].message
 
 
@@ -274,3 +274,32 @@ def test_git_missing_from_path_is_a_warning(
     found = git_diags(Suite.open(repo.root))
     assert [d.code for d in found] == ["git-unavailable"]
     assert shutil.which("git")  # the real one is still there for the other tests
+
+
+def test_a_partial_clone_fetches_nothing_and_answers_every_sha(
+    repo: Repo, history: dict[str, str], tmp_path: Path
+) -> None:
+    # A missing object makes git try its promisor remote; nothing may be fetched, and cat-file
+    # may die on that object: the SHAs after it are still answered, the same way every time.
+    upstream = Repo(tmp_path / "upstream").init()
+    upstream.commit({"x.txt": "x\n"})
+    repo.git("config", "core.repositoryFormatVersion", "1")
+    repo.git("config", "extensions.partialClone", "origin")
+    repo.git("remote", "add", "origin", f"file://{upstream.root}")
+    repo.git("config", "remote.origin.promisor", "true")
+    other = "feedface" * 5
+    repo.write(
+        trajectory("gone", MISSING)
+        | trajectory("ok", history["second"])
+        | trajectory("other", other)
+        | trajectory("blob", history["blob"])
+    )
+    for _ in range(5):
+        suite = Suite.open(repo.root)
+        assert one(suite, "gone").code == "sha-not-fetched"
+        assert one(suite, "other").code == "sha-not-fetched"
+        assert "partial clone" in one(suite, "gone").message
+        assert one(suite, "ok") is None
+        assert one(suite, "blob").code == "sha-not-commit"
+    assert repo.git("cat-file", "-t", history["second"]) == "commit"
+    assert not (repo.root / ".git" / "FETCH_HEAD").exists()

@@ -145,3 +145,25 @@ def test_a_file_the_workspace_lacks_has_no_excerpt(ws: Workspace) -> None:
     scored = score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-invents.json")
     row = next(r for r in diff_rows(scored.score) if r.file == "README.md")
     assert row_detail(ws, scored, row).source is None
+
+
+def test_markdown_export_writes_a_file_scoped_line_as_the_screen_does(make_workspace) -> None:
+    # Line 0 means "the whole file": the diff screen shows `(file)`, and so does the export.
+    finding = {"file": "README.md", "line": 0, "rule_key": "hardcoded-secret", "severity": "MAJOR"}
+    gold = {
+        "schema": "voyage-eval-gold/1",
+        "source": "reviews/pr-1.md",
+        "description": "A file-scoped finding.",
+        "expected_verdict": "WARN",
+        "findings": [finding | {"owner_reviewer": "correctness"}],
+    }
+    invalid = {"file": "a.py", "line": "7", "rule_key": "hardcoded-secret", "severity": "MAJOR"}
+    run = [{"reviewer": "correctness", "findings": [finding, invalid]}]
+    root = make_workspace(
+        {"gold/pr-1/gold.json": json.dumps(gold), "gold/pr-1/runs/run-1.json": json.dumps(run)}
+    )
+    scored = score_pair(Workspace.load(root), "gold/pr-1/gold.json", "gold/pr-1/runs/run-1.json")
+    text = markdown_table(scored.gold_name, scored.run_name, scored.score, diff_rows(scored.score))
+    assert "| = matched | `README.md` | `hardcoded-secret` | MAJOR (file) | MAJOR (file) |" in text
+    assert "line 0" not in text
+    assert "\n1 invalid finding left out of the score:\n" in text

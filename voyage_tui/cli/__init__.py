@@ -123,6 +123,18 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout = stdout
 
 
+def _command_at(args: list[str]) -> int | None:
+    """Where the subcommand's name stands: the first argument that is not an option, when it
+    names a command. Options may come before it (`voyage-tui --no-git validate`); anything else
+    (`voyage-tui --no-git fixtures`) is the app's PATH and options, in any order."""
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return None
+        if not arg.startswith("-") or arg == "-":
+            return index if arg in COMMANDS else None
+    return None
+
+
 def _dispatch(args: list[str]) -> int:
     if args and args[0] in ("-h", "--help"):
         print(_usage())
@@ -132,12 +144,10 @@ def _dispatch(args: list[str]) -> int:
 
         print(f"voyage-tui {__version__}")
         return 0
-    if args and args[0] in COMMANDS:
-        module = import_module(COMMANDS[args[0]][0])
-        return int(module.run(args[1:]))
-    if args and args[0].startswith("-"):
-        print(_usage(), file=sys.stderr)
-        return 2
+    at = _command_at(args)
+    if at is not None:
+        module = import_module(COMMANDS[args[at]][0])
+        return int(module.run(args[:at] + args[at + 1 :]))
     from voyage_tui.cli import open_cmd
 
     return int(open_cmd.run(args))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
 if TYPE_CHECKING:
@@ -14,12 +16,30 @@ if TYPE_CHECKING:
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse exits 2 on a usage error already; this keeps the message on stderr, short."""
+    """argparse exits 2 on a usage error already; this keeps the message on stderr, short, and
+    names what was not understood: `unknown option --bogus` rather than argparse's
+    `unrecognized arguments`, which lumps options and stray values together."""
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(2)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.error(self._not_understood(extras))
+        return parsed
+
+    def _not_understood(self, extras: list[str]) -> str:
+        options = [a for a in extras if a.startswith("-") and a != "-"]
+        if options:
+            name = options[0].split("=", 1)[0]
+            known = [o for action in self._actions for o in action.option_strings]
+            return f"unknown option {name}{hint(name, known)}"
+        return f"unexpected argument {extras[0]!r}"
 
 
 def no_workspace(exc: NoWorkspace) -> int:

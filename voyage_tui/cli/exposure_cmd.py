@@ -1,10 +1,11 @@
 """`voyage-tui exposure [PATH] [--format text|json] [--retire ID [--commit]]`.
 
 Reports the holdout fixtures a contributor has seen (SPEC 4 and 6): exit 1 when any is exposed,
-0 otherwise, 2 for a usage error, no workspace, or a folder of fixtures that cannot be read (the
-holdouts in it are unknown, so the report cannot say all clear). `--retire ID` makes that
-holdout public (changing only its `visibility:` value) and, with `--commit`, commits that one
-file; exit 1 when the retire is refused or its commit fails.
+0 otherwise, 2 for a usage error, no workspace, a repository whose history git cannot read (the
+leaks found in the work tree are still reported), or a folder of fixtures that cannot be read (the
+holdouts in it are unknown, so the report cannot say all clear). `--retire ID` makes that holdout
+public (changing only its `visibility:` value) and, with `--commit`, commits that one file; exit 1
+when the retire is refused or its commit fails.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, comp
 from voyage_tui.engine.git.retire import RetireError, retire_holdout
 from voyage_tui.engine.validation.item import Item
 from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.layout import FOLDER_UNREADABLE
 
@@ -31,7 +33,7 @@ def build_parser() -> Parser:
         description="Report the holdout fixtures a contributor has seen: commits by non-custodians, "
         "commits that also changed the agent bundle, passages or canaries found in other tracked "
         "files. Exit 1 when any holdout is exposed, 0 otherwise, 2 for a usage error, no "
-        "workspace, or a folder that cannot be read.",
+        "workspace, a repository whose history cannot be read, or a folder that cannot be read.",
     )
     parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -65,6 +67,8 @@ def run(argv: list[str]) -> int:
         print(dumps(report.to_json()))
     else:
         print("\n".join(text_lines(report, color=use_color(sys.stdout))))
+    if report.history_error is not None:
+        return 2  # the history could not be read: what was found is shown, but it cannot pass
     if report.exposed:
         return 1
     return 2 if unread else 0
@@ -95,7 +99,7 @@ def _share(report: ExposureReport) -> str:
 def text_lines(report: ExposureReport, color: bool = False) -> list[str]:
     total = len(report.holdouts)
     lines = [
-        f"{total} holdout{'s' if total != 1 else ''}: {len(report.exposed)} exposed, "
+        f"{plural(total, 'holdout')}: {len(report.exposed)} exposed, "
         f"{len(report.not_tracked)} not tracked; {_share(report)}"
     ]
     for holdout in report.exposed:

@@ -8,8 +8,14 @@ from voyage_tui.engine.workspace.model import Workspace
 
 
 def run(argv: list[str]) -> int:
-    parser = Parser(prog="voyage-tui", description="Open the app on the workspace at PATH.")
-    parser.add_argument("path", nargs="?", default=None)
+    parser = Parser(
+        prog="voyage-tui",
+        description="Open the app on the workspace at PATH. Options go before or after PATH.",
+        epilog="`voyage-tui --help` lists the commands (validate, score, exposure, ...).",
+    )
+    parser.add_argument(
+        "path", nargs="?", default=None, help="the workspace or a folder in it (default: here)"
+    )
     parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
     parser.add_argument(
         "--no-watch", action="store_true", help="do not watch the workspace for changes"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import groupby
 from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.wording import plural
 
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
@@ -31,14 +32,10 @@ def text_lines(diagnostics: Iterable[Diagnostic], color: bool = False) -> list[s
     return lines
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def summary_line(files: int, errors: int, warnings: int, infos: int) -> str:
     return (
-        f"{_plural(files, 'file')} checked: {_plural(errors, 'error')}, "
-        f"{_plural(warnings, 'warning')}, {_plural(infos, 'info')}"
+        f"{plural(files, 'file')} checked: {plural(errors, 'error')}, "
+        f"{plural(warnings, 'warning')}, {plural(infos, 'info')}"
     )
 
 
@@ -69,19 +66,34 @@ def _escape_property(value: str) -> str:
 _GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
-def github_lines(diagnostics: Iterable[Diagnostic], prefix: str = "") -> list[str]:
+def github_lines(
+    diagnostics: Iterable[Diagnostic],
+    prefix: str = "",
+    *,
+    is_folder: Callable[[str], bool] = lambda path: False,
+    anchor: str | None = None,
+) -> list[str]:
     """GitHub Actions workflow commands: each becomes an annotation on the file and line.
     `prefix` is the workspace's folder relative to where the job runs (the repository root), as
-    GitHub resolves `file=` from there, not from the workspace."""
+    GitHub resolves `file=` from there, not from the workspace.
+
+    GitHub annotates files, not folders: a diagnostic about a folder (the suite's coverage, a
+    folder that cannot be read) goes on `anchor` (the workspace's voyage.toml), or on no file
+    when there is none, and its message starts with the folder it is about."""
     lines = []
     for d in diagnostics:
-        props = [f"file={_escape_property(prefix + d.path)}"]
-        if d.line is not None:
-            props.append(f"line={d.line}")
-        if d.column is not None:
-            props.append(f"col={d.column}")
+        path: str | None = d.path
+        line, column, message = d.line, d.column, d.message
+        if is_folder(d.path):
+            path, line, column = anchor, None, None
+            message = f"{d.path or '.'}: {message}"
+        props = [] if path is None else [f"file={_escape_property(prefix + path)}"]
+        if line is not None:
+            props.append(f"line={line}")
+        if column is not None:
+            props.append(f"col={column}")
         props.append(f"title={_escape_property(d.code)}")
-        lines.append(f"::{_GITHUB_LEVEL[d.severity]} {','.join(props)}::{_escape_data(d.message)}")
+        lines.append(f"::{_GITHUB_LEVEL[d.severity]} {','.join(props)}::{_escape_data(message)}")
     return lines
 
 

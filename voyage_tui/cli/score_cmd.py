@@ -33,6 +33,7 @@ from voyage_tui.engine.rules.gold_rules import check_gold_record, is_gold
 from voyage_tui.engine.rules.run_rules import run_not_list
 from voyage_tui.engine.scoring.compare import BaselineComparison, compare_runs
 from voyage_tui.engine.scoring.report import Locate, RunScore, score_run
+from voyage_tui.engine.wording import plural
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 """Files named on the command line are read up to max(this, the workspace's max_file_bytes):
@@ -199,8 +200,8 @@ def load_gold(path: str, source: CatalogueSource) -> tuple[dict[str, Any], list[
     if errors:
         raise BadInput(
             sorted(problems, key=Diagnostic.sort_key),
-            f"{path} is not a valid gold record ({len(errors)} error"
-            f"{'' if len(errors) == 1 else 's'}); fix it first (`voyage-tui validate` reports the same)",
+            f"{path} is not a valid gold record ({plural(len(errors), 'error')}); fix it first "
+            "(`voyage-tui validate` reports the same)",
         )
     return data, sorted(problems, key=Diagnostic.sort_key)
 
@@ -292,9 +293,10 @@ def text_report(
     findings = gold.get("findings") if isinstance(gold.get("findings"), list) else []
     contract = result.contract
     lines = [
-        f"gold       {gold_path}  ({len(findings)} findings, {result.gold_keys} keys)",
-        f"run        {run_path}  ({len(contract.reviewers)} reviewers, "
-        f"{len(contract.findings)} merged findings, {len(contract.invalid)} invalid)",
+        f"gold       {gold_path}  ({plural(len(findings), 'finding')}, "
+        f"{plural(result.gold_keys, 'key')})",
+        f"run        {run_path}  ({plural(len(contract.reviewers), 'reviewer')}, "
+        f"{plural(len(contract.findings), 'merged finding')}, {len(contract.invalid)} invalid)",
         f"catalogue  {catalogue}",
         "",
         f"figures    {_figures(result)}",

@@ -13,7 +13,9 @@ from voyage_tui.cli.render import (
     summary_line,
     text_lines,
 )
+from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
 
@@ -43,6 +45,16 @@ def _github_prefix(root: os.PathLike[str] | str) -> str:
     return rel.replace(os.sep, "/") + "/"
 
 
+def _github(suite: Suite, diagnostics: list[Diagnostic]) -> list[str]:
+    ws = suite.ws
+
+    def is_folder(rel: str) -> bool:
+        return rel in ("", ".") or os.path.isdir(ws.abs(rel))
+
+    anchor = CONFIG_NAME if os.path.isfile(ws.abs(CONFIG_NAME)) else None
+    return github_lines(diagnostics, _github_prefix(ws.root), is_folder=is_folder, anchor=anchor)
+
+
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -69,7 +81,7 @@ def run(argv: list[str]) -> int:
             )
         )
     elif args.format == "github":
-        for line in github_lines(diagnostics, _github_prefix(suite.ws.root)):
+        for line in _github(suite, diagnostics):
             print(line)
         print(summary_line(summary.files, summary.errors, summary.warnings, summary.infos))
     else:

@@ -24,6 +24,7 @@ from voyage_tui.engine.review.rows import (
     only,
 )
 from voyage_tui.engine.scoring.report import RunScore
+from voyage_tui.engine.wording import plural
 
 FILTER_TITLES = {
     STATES: "all rows",
@@ -136,7 +137,8 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
             widget.display = False
             return
         text = Text(
-            f"! {len(invalid)} invalid finding(s) left out of the score\n", style="bold magenta"
+            f"! {plural(len(invalid), 'invalid finding')} left out of the score\n",
+            style="bold magenta",
         )
         for finding in invalid:
             where = f"finding {finding.index}" if finding.index is not None else "whole payload"

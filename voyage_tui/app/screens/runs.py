@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
 from voyage_tui.engine.validation.item import GOLD_RUN
+from voyage_tui.engine.wording import plural
 
 
 def ranked_renderable(run: RankedRun, mark: str) -> Table:
@@ -53,7 +54,7 @@ class RunsScreen(Screen[None]):
 ## Runs of a gold file
 
 Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` marks a run
-(first mark: the baseline) · `c` compares the marked run(s) with the highlighted one.
+(first mark: the baseline) · `c` compares each marked run with the highlighted one.
 """
 
     BINDINGS = [
@@ -100,7 +101,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         self.ranked = ranked
         summary = self.query_one("#runs-summary", Static)
         summary.update(
-            Text(f"{len(ranked)} runs, best F1 first", style="dim")
+            Text(f"{plural(len(ranked), 'run')}, best F1 first", style="dim")
             if ranked
             else Text("No runs beside this gold file (runs/*.json).", style="dim")
         )

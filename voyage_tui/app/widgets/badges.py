@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from voyage_tui.engine.wording import plural as plural  # the one helper, kept importable here
+
 ERROR_MARK = "✗"
 WARNING_MARK = "!"
 CLEAN_MARK = "✓"
@@ -15,7 +17,3 @@ def status_badge(errors: int, warnings: int) -> Text:
     if warnings:
         return Text(f"{WARNING_MARK}{warnings}", style="bold yellow")
     return Text(CLEAN_MARK, style="green")
-
-
-def plural(n: int, word: str, plural_word: str | None = None) -> str:
-    return f"{n:,} {word if n == 1 else (plural_word or word + 's')}"

@@ -15,6 +15,7 @@ from textual.widgets import Markdown, Static
 
 from voyage_tui.engine.details import MISSING, RECORDED, SKIPPED, TRAVERSED, Detail
 from voyage_tui.engine.validation.item import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY
+from voyage_tui.engine.wording import plural
 
 PHASE_MARKS = {TRAVERSED: ("✓", "green"), SKIPPED: ("↷", "yellow"), MISSING: ("·", "dim")}
 GATE_MARKS = {"pass": ("✓", "green"), "conditional": ("◐", "yellow"), "blocked": ("✗", "red")}
@@ -197,7 +198,7 @@ def gold_run_widgets(detail: Detail) -> list[Widget]:
             continue
         findings = payload.get("findings") if isinstance(payload.get("findings"), list) else []
         text.append(f"{payload.get('reviewer', '?')}", style="bold")
-        text.append(f"  {len(findings)} findings\n", style="dim")
+        text.append(f"  {plural(len(findings), 'finding')}\n", style="dim")
         for finding in findings:
             if isinstance(finding, dict):
                 text.append(

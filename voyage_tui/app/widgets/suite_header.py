@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from voyage_tui.app.widgets.badges import plural
 from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.wording import plural
 
 
 def header_text(view: SuiteView) -> Text:
@@ -37,7 +37,7 @@ class SuiteHeader(Static):
 
     def show_loading(self, done: int, total: int, root: str) -> None:
         if total:
-            self.update(f"{root} · loading {done:,} of {total:,} files…")
+            self.update(f"{root} · loading {done:,} of {plural(total, 'file')}…")
         else:
             self.update(f"{root} · loading…")
 

@@ -32,6 +32,7 @@ from voyage_tui.engine.git.exposure import (
 from voyage_tui.engine.git.repo import GitUnavailable, open_repo
 from voyage_tui.engine.git.sha_check import (
     MISSING,
+    NOT_FETCHED,
     SHALLOW_MISSING,
     UNCHECKED,
     UNREADABLE,
@@ -42,6 +43,7 @@ from voyage_tui.engine.git.sha_check import (
 )
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.validation.item import TRAJECTORY, Item
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -51,6 +53,7 @@ GIT_CODES = frozenset(
         "sha-not-commit",
         "sha-unreachable",
         "sha-shallow-missing",
+        "sha-not-fetched",
         "sha-unreadable",
         "sha-unchecked",
         "sha-wrong-algorithm",
@@ -148,7 +151,10 @@ class GitChecks:
         if not shas:
             return
         try:
-            with open_repo(sha_repo_path(ws)) as repo:
+            # `[git] repo`, set by hand, may name a bare repository; one inside the workspace
+            # (a committed folder) is refused, and "." alone never opens one.
+            explicit = ws.config.explicitly_set("git", "repo")
+            with open_repo(sha_repo_path(ws), bare_ok=explicit, workspace=ws.root_real) as repo:
                 outcomes, problem = check_shas(repo, shas)
         except GitUnavailable as exc:
             self._sha_problem = exc
@@ -185,6 +191,17 @@ class GitChecks:
                     "sha-shallow-missing",
                     f"final_head_sha {sha} is not in {repo}, which is a shallow clone, so it could "
                     "not be checked; fetch the full history (`git fetch --unshallow`)",
+                )
+            ]
+        if kind == NOT_FETCHED:
+            return [
+                dg.warning(
+                    rel,
+                    pos,
+                    "sha-not-fetched",
+                    f"final_head_sha {sha} is not in {repo}, which is a partial clone, and "
+                    "voyage-tui fetches nothing, so it could not be checked; fetch it "
+                    f"(`git fetch origin {sha}`) or check the SHA",
                 )
             ]
         if kind == UNREADABLE:
@@ -287,7 +304,7 @@ class GitChecks:
                         None,
                         exc.code,
                         f"final_head_sha could not be checked against {_repo_label(ws)}: "
-                        f"{exc.message}; {unchecked} trajectory SHA(s) unchecked. Run in a clone, "
+                        f"{exc.message}; {plural(unchecked, 'trajectory SHA')} unchecked. Run in a clone, "
                         "set [git] repo in voyage.toml, or pass --no-git",
                     )
                 )
@@ -314,7 +331,7 @@ def summarize(found: HoldoutExposure) -> str:
             continue
         if kind in (FOREIGN_AUTHOR, CO_CHANGE):
             latest = signals[-1]
-            count = f"{len(signals)} commit{'s' if len(signals) != 1 else ''}"
+            count = plural(len(signals), "commit")
             parts.append(
                 f"{kind} ({count}, latest {(latest.commit or '')[:10]} by {latest.author})"
             )

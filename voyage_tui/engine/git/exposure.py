@@ -4,14 +4,23 @@ A fixed number of git processes, whatever the number of fixtures or commits:
 - one `git log --name-only --no-renames -z` over every branch, tag, remote-tracking branch and
   HEAD (merges list no files, so a merge never counts as touching a fixture): `foreign-author`,
   `co-change`, and the commits of each file where a leak was found;
-- one `git ls-files`: the tracked files (a holdout's task.yaml missing there and from history is
-  `not-tracked`) and those changed in the work tree;
+- one `git ls-files -s`: the tracked files (a holdout's task.yaml missing there and from history
+  is `not-tracked`) and their blob ids in the index;
 - one read of the tracked files, in Python, for canaries (`canary-leak`) and, outside the
   fixtures folder, distinctive passages (`content-leak`); leaks.py says why this is not a
-  `git grep`;
+  `git grep`. A file holding a leak is hashed here, as git would store it, to tell whether the
+  work tree changed it: `git ls-files -m` would stat every tracked file and could run filters;
 - for leaking lines the history cannot settle (usually none), `git blame`, at most
   MAX_BLAMED_FILES files, side by side.
 The tracked files are read while git log writes the history. Public fixtures are never reported.
+
+In a shallow clone the commits the clone was cut at show every file they hold as changed, so
+they prove nothing about who changed a holdout: no `foreign-author` or `co-change` comes from
+them, and no leak is credited to them. The commits after them are whole and still count.
+
+When the repository is there but its history or index cannot be read (a bad HEAD, a missing or
+corrupt commit or tree, a broken packed-refs, a corrupt index, no git), the report says so in
+`history_error`: it holds only the leaks the work tree shows and must not pass.
 """
 
 from __future__ import annotations
@@ -22,11 +31,12 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from voyage_tui.engine.git.leaks import CANARY, Hit, LeakScanner
+from voyage_tui.engine.git.leaks import CANARY, Hit, LeakScanner, blob_id, read_scanned
 from voyage_tui.engine.git.passages import distinctive_passages
 from voyage_tui.engine.git.paths import PathMatcher
-from voyage_tui.engine.git.repo import GitRepo, GitUnavailable, Result, open_repo
+from voyage_tui.engine.git.repo import GitRepo, GitUnavailable, Result, Running, open_repo
 from voyage_tui.engine.validation.item import Item
+from voyage_tui.engine.workspace.layout import NEVER_SEARCHED
 from voyage_tui.engine.workspace.model import Workspace
 
 FOREIGN_AUTHOR = "foreign-author"
@@ -45,7 +55,7 @@ history pass settles) are traced to the commit that wrote them with `git blame`,
 leak in any further file is credited to the latest commit that changed the file."""
 
 _LOG_FORMAT = "%x1e%H%x1f%aN%x1f%aE%x1f%as"
-_NEUTRAL = ("-c", "log.follow=false", "-c", "log.showSignature=false", "-c", "diff.relative=false")
+_NEUTRAL = ("-c", "log.follow=false", "-c", "diff.relative=false")
 """User settings that would change the output parsed here are switched off for these commands."""
 
 
@@ -94,6 +104,9 @@ class ExposureReport:
     holdouts: list[HoldoutExposure] = field(default_factory=list)
     warnings: list[tuple[str, str]] = field(default_factory=list)
     """(code, message) of what could not be checked: no repository, a shallow clone, ..."""
+    history_error: str | None = None
+    """Why the repository's history or index could not be read, when it could not: the report
+    then holds only what the work tree shows, so it must not pass."""
 
     @property
     def exposed(self) -> list[HoldoutExposure]:
@@ -122,6 +135,7 @@ class ExposureReport:
             "with_canary": self.with_canary,
             "canary_share": round(self.canary_share, 4),
             "warnings": [{"code": c, "message": m} for c, m in self.warnings],
+            "history_error": self.history_error,
         }
 
 
@@ -179,7 +193,8 @@ def compute_exposure(
 ) -> ExposureReport:
     """The exposure of every holdout among `items` (the suite's items; public fixtures are read
     only to tell boilerplate from distinctive passages). Never raises for a git problem: what
-    cannot be checked is a warning of the report."""
+    cannot be checked is a warning of the report (and `history_error` when a repository is
+    there but cannot be read)."""
     all_items = list(items)
     holdout_items = holdouts_of(all_items)
     report = ExposureReport(
@@ -214,6 +229,10 @@ def _untracked_everywhere(report: ExposureReport, why: str) -> None:
             )
 
 
+_SHALLOW_NOTE = " (the clone is shallow: the commit that wrote it is not known)"
+_UNREAD_NOTE = " (the history could not be read: the commit that wrote it is not known)"
+
+
 class _Computation:
     def __init__(
         self,
@@ -227,25 +246,26 @@ class _Computation:
         self.repo = repo
         self.items = items
         self.report = report
-        info = repo.info()
-        if info.bare or info.toplevel is None:
+        if repo.work_tree is None:
             raise GitUnavailable(
                 "git-bare-repository",
                 f"{repo.path} is a bare repository; it has no work tree holding the fixtures",
             )
-        self.info = info
+        # The work tree is the one the `.git` entry was found in: known without asking git, so
+        # the work tree is still searched when git cannot read the repository.
+        self.toplevel = os.path.realpath(repo.work_tree)
         prefix = posixpath.normpath(
-            os.path.relpath(ws.root_real, info.toplevel).replace(os.sep, "/")
+            os.path.relpath(ws.root_real, self.toplevel).replace(os.sep, "/")
         )
         if prefix.startswith(".."):
             raise GitUnavailable(
                 "git-no-repository",
-                f"the workspace {ws.root} is outside the repository {info.toplevel}",
+                f"the workspace {ws.root} is outside the repository {self.toplevel}",
             )
         self.prefix = "" if prefix == "." else prefix + "/"
         self.holdouts = [
             _Holdout(item, posixpath.normpath(self.prefix + item.folder), exposure)
-            for item, exposure in zip(holdout_items, report.holdouts)
+            for item, exposure in zip(holdout_items, report.holdouts, strict=True)
         ]
         self.by_folder = {h.folder: h for h in self.holdouts}
         fixtures = (
@@ -256,6 +276,9 @@ class _Computation:
         self.custodians = Custodians(holdout_cfg.custodians)
         self.bundle = PathMatcher(holdout_cfg.bundle_paths)
         self.ignored = PathMatcher(holdout_cfg.ignore_paths)
+        self.object_format = "sha1"
+        self.boundary: set[str] = set()
+        """The commits a shallow clone was cut at."""
 
     # workspace-relative path of a repository path (`../x` when outside the workspace)
     def ws_rel(self, repo_path: str) -> str:
@@ -280,16 +303,39 @@ class _Computation:
             return None
         return self.by_folder.get(f"{base}{parts[0]}/{parts[1]}")
 
-    def run(self) -> None:
-        if self.info.shallow:
+    def _unreadable(self, why: str) -> None:
+        """The repository is there but git cannot read it: say so once, go on with the work tree."""
+        if self.report.history_error is None:
+            self.report.history_error = why
             self.report.warnings.append(
                 (
-                    "exposure-shallow",
-                    "the repository is a shallow clone: history before its depth was not read, "
-                    "so older exposure is not seen; fetch the full history (`git fetch --unshallow`,"
-                    " or `fetch-depth: 0` in CI)",
+                    "exposure-history-unreadable",
+                    f"the repository's history cannot be read ({why}), so exposure by commits "
+                    "is unknown and only leaks in the work tree are reported; repair the "
+                    "repository (`git fsck`, or a fresh clone)",
                 )
             )
+
+    def run(self) -> None:
+        try:
+            info = self.repo.info()
+        except GitUnavailable as exc:
+            self._unreadable(exc.message)
+            info = None
+        if info is not None:
+            self.object_format = info.object_format
+            if info.shallow:
+                self.boundary = self.repo.shallow_commits()
+                self.report.warnings.append(
+                    (
+                        "exposure-shallow",
+                        "the repository is a shallow clone: history before its depth was not "
+                        "read, and the commits it was cut at prove nothing (they seem to change "
+                        "every file), so no foreign-author or co-change comes from them and no "
+                        "leak is credited to them; fetch the full history (`git fetch "
+                        "--unshallow`, or `fetch-depth: 0` in CI)",
+                    )
+                )
         # Passages are chosen, tracked files searched and leaking lines blamed while git log is
         # still writing the history. It writes to a file, not a pipe: a pipe would stall git
         # whenever this thread holds the GIL for a long string operation.
@@ -300,8 +346,17 @@ class _Computation:
         finally:
             os.unlink(history_file)
 
+    def _start(self, args: list[str]) -> Running | None:
+        if self.report.history_error is not None:
+            return None
+        try:
+            return self.repo.start(args)
+        except GitUnavailable as exc:
+            self._unreadable(exc.message)
+            return None
+
     def _run_with_history(self, history_file: str) -> None:
-        log = self.repo.start(
+        log = self._start(
             [
                 *_NEUTRAL,
                 "log",
@@ -312,31 +367,64 @@ class _Computation:
                 "HEAD",
                 "--name-only",
                 "--no-renames",
+                "--no-ext-diff",
+                "--no-textconv",
                 "-z",
                 f"--format={_LOG_FORMAT}",
                 f"--output={history_file}",
             ]
         )
         self._patterns()
-        # Every tracked file (tag H, S, ...) and, tagged C, those changed in the work tree.
-        listing = self.repo.run(["ls-files", "-z", "-t", "-c", "-m"])
-        if not listing.ok:
-            raise GitUnavailable(
-                "git-check-failed", f"`git ls-files` failed: {listing.first_error()}"
-            )
-        tracked: list[str] = []
-        changed: set[str] = set()
-        for entry in listing.out.decode("utf-8", "surrogateescape").split("\x00"):
-            if len(entry) > 2:
-                (changed.add if entry[0] in "CR" else tracked.append)(entry[2:])
+        # Every tracked file and its blob in the index: the index, not the work tree, so
+        # nothing is stat'ed or filtered.
+        listing = self._start(["ls-files", "-z", "-s"])
+        listed = listing.wait() if listing is not None else None
+        index: dict[str, str] | None = None
+        if listed is not None and listed.ok:
+            index = _index_entries(listed.out)
+        elif listed is not None:
+            self._unreadable(f"`git ls-files` failed: {listed.first_error()}")
+        tracked = list(index) if index is not None else self._work_tree_files()
         hits = self._collect(self._scan(tracked))
-        result = log.wait()
-        if result.ok:
-            with open(history_file, "rb") as written:
-                result.out = written.read()
-        touches = self._history(result, set(hits))
-        self._tracked(set(tracked))
+        touches: dict[str, list[tuple[str, str, str]]] = {}
+        if log is not None:
+            result = log.wait()
+            if result.ok:
+                with open(history_file, "rb") as written:
+                    result.out = written.read()
+            touches = self._history(result, set(hits))
+        if index is not None:
+            self._tracked(set(index))
+        changed = self._changed(hits, index)
         self._report_leaks(hits, self._attribute(hits, touches, changed))
+
+    def _work_tree_files(self) -> list[str]:
+        """Without an index, the files of the work tree (repository-relative), so leaks are
+        still found; folders that never hold the project's own text are skipped."""
+        found: list[str] = []
+        for folder, dirs, files in os.walk(self.toplevel):
+            dirs[:] = sorted(d for d in dirs if d not in NEVER_SEARCHED)
+            rel = os.path.relpath(folder, self.toplevel).replace(os.sep, "/")
+            base = "" if rel == "." else rel + "/"
+            found.extend(base + name for name in sorted(files))
+        return found
+
+    def _changed(
+        self,
+        hits: dict[str, dict[int, list[tuple[str, _Holdout, str]]]],
+        index: dict[str, str] | None,
+    ) -> set[str]:
+        """The files holding a leak whose work-tree bytes are not the blob in the index (hashed
+        here, raw: a file git would convert on the way in counts as changed, which costs only a
+        blame)."""
+        if index is None:
+            return set(hits)
+        out: set[str] = set()
+        for path in hits:
+            data = read_scanned(os.path.join(self.toplevel, path))
+            if data is None or blob_id(data, self.object_format) != index.get(path):
+                out.add(path)
+        return out
 
     # --- history -------------------------------------------------------------------------------
 
@@ -348,7 +436,8 @@ class _Computation:
             message = log.first_error()
             if "does not have any commits" in message or "bad default revision" in message:
                 return last_change  # no commit yet: no history to expose anything
-            raise GitUnavailable("git-check-failed", f"`git log` failed: {message}")
+            self._unreadable(f"`git log` failed: {message}")
+            return last_change
         custodians, bundle, holdout_of, ws_rel = (
             self.custodians,
             self.bundle,
@@ -390,7 +479,12 @@ class _Computation:
                         (fields[0], f"{fields[1]} <{fields[2]}>", fields[3].strip())
                     )
             if touched:
-                self._commit_signals(fields, touched, bundle_files, custodians)
+                if fields[0].lower() in self.boundary:
+                    # A shallow clone's cut: it seems to add every file it holds.
+                    for holdout in touched.values():
+                        holdout.in_history = True
+                else:
+                    self._commit_signals(fields, touched, bundle_files, custodians)
         return last_change
 
     def _commit_signals(
@@ -482,8 +576,7 @@ class _Computation:
             return canary if canary and len(self.canaries.get(canary, ())) == 1 else None
 
         scanner = LeakScanner(self.content, self.canaries)
-        assert self.info.toplevel is not None
-        return scanner.scan(self.info.toplevel, tracked, passages_wanted, expected)
+        return scanner.scan(self.toplevel, tracked, passages_wanted, expected)
 
     def _collect(self, found: list[Hit]) -> dict[str, dict[int, list[tuple[str, _Holdout, str]]]]:
         """path -> line -> [(kind, holdout, text)], without a canary in its own folder."""
@@ -508,26 +601,43 @@ class _Computation:
         """(path, line) -> (commit, author, date, note) of each leaking line:
         - a file committed once and unchanged since: that commit wrote every line of it;
         - otherwise `git blame` of the lines, for at most MAX_BLAMED_FILES files, side by side;
-        - beyond that, the latest commit that changed the file, said to be only that."""
+        - beyond that, the latest commit that changed the file, said to be only that.
+        A shallow clone's cut commit is credited with nothing; without a history, nothing is."""
         out: dict[tuple[str, int], tuple[str | None, str, str | None, str]] = {}
+        if self.report.history_error is not None:
+            for path in hits:
+                out.update({(path, line): (None, "", None, _UNREAD_NOTE) for line in hits[path]})
+            return out
+        boundary = self.boundary
+
+        def credit(
+            path: str, lines: Iterable[int], sha: str, author: str, date: str | None, note: str
+        ) -> None:
+            if sha.lower() in boundary:
+                out.update({(path, line): (None, "", None, _SHALLOW_NOTE) for line in lines})
+            else:
+                out.update({(path, line): (sha, author, date, note) for line in lines})
+
         to_blame = []
         for path in sorted(hits):
             commits = touches.get(path, [])
             if len(commits) == 1 and path not in changed:
-                sha, author, date = commits[0]
-                out.update({(path, line): (sha, author, date, "") for line in hits[path]})
+                credit(path, hits[path], *commits[0], "")
             elif len(to_blame) < MAX_BLAMED_FILES:
                 to_blame.append(path)
             elif commits:
-                sha, author, date = commits[0]
                 note = " (the file's latest commit; not traced to the line)"
-                out.update({(path, line): (sha, author, date, note) for line in hits[path]})
+                credit(path, hits[path], *commits[0], note)
         started = []
         for path in to_blame:
-            args = ["blame", "--porcelain"]
+            # The work-tree file against history: no textconv; filters are emptied for every
+            # command (repo.py).
+            args = ["blame", "--porcelain", "--no-textconv"]
             for line in sorted(hits[path]):
                 args += ["-L", f"{line},{line}"]
-            started.append((path, self.repo.start([*args, "--", path])))
+            running = self._start([*args, "--", path])
+            if running is not None:
+                started.append((path, running))
         for path, running in started:
             result = running.wait()
             if not result.ok:
@@ -536,7 +646,7 @@ class _Computation:
                 if sha is None:
                     out[(path, line)] = (None, "", None, " (not committed yet)")
                 else:
-                    out[(path, line)] = (sha, author, date, "")
+                    credit(path, (line,), sha, author, date, "")
         return out
 
     def _report_leaks(
@@ -556,6 +666,20 @@ class _Computation:
                     holdout.report.signals.append(
                         Signal(kind, commit, author or None, detail, date)
                     )
+
+
+def _index_entries(listing: bytes) -> dict[str, str]:
+    """path -> blob id from `git ls-files -z -s` (`<mode> <blob> <stage>\t<path>`); of a path in
+    conflict, the first stage listed."""
+    entries: dict[str, str] = {}
+    for record in listing.split(b"\0"):
+        meta, tab, raw_path = record.partition(b"\t")
+        if not tab or not raw_path:
+            continue
+        fields = meta.split(b" ")
+        blob = fields[1].decode("ascii", "replace") if len(fields) > 1 else ""
+        entries.setdefault(raw_path.decode("utf-8", "surrogateescape"), blob)
+    return entries
 
 
 def _clip(text: str, limit: int = 60) -> str:

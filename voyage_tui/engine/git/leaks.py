@@ -18,6 +18,7 @@ number of holdouts:
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
@@ -73,10 +74,10 @@ class PassageIndex:
         tokens = text.split()
         keys = self.by_key.keys()
         shifted = [tokens[n:] for n in range(KEY_WORDS)]
-        if keys.isdisjoint(zip(*shifted)):
+        if keys.isdisjoint(zip(*shifted, strict=False)):
             return []
         out: list[tuple[str, int]] = []
-        for key in keys & set(zip(*shifted)):
+        for key in keys & set(zip(*shifted, strict=False)):
             for passage in self.by_key[key]:
                 start = text.find(passage)
                 while start >= 0:
@@ -201,6 +202,19 @@ def _place(blob, starts: list[int], files, offset: int, newline) -> tuple[str, i
 
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def blob_id(data: bytes, object_format: str = "sha1") -> str:
+    """The id git gives these bytes stored as a blob (no filter, no line-end conversion)."""
+    digest = hashlib.sha256() if object_format == "sha256" else hashlib.sha1()
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def read_scanned(full: str) -> bytes | None:
+    """A file's bytes as the scan reads them (None where it reads nothing)."""
+    return _read(full)
 
 
 def _read(full: str) -> bytes | None:

@@ -24,6 +24,7 @@ MISSING = "missing"
 WRONG_LENGTH = "wrong-length"
 UNREADABLE = "unreadable"
 SHALLOW_MISSING = "shallow-missing"
+NOT_FETCHED = "not-fetched"
 UNCHECKED = "unchecked"
 
 
@@ -55,21 +56,21 @@ def check_shas(repo: GitRepo, shas: Iterable[str]) -> tuple[dict[str, ShaOutcome
             ask.append(sha)
     if not ask:
         return outcomes, None
-    result = repo.run(["cat-file", "--batch-check"], stdin="".join(f"{s}\n" for s in ask).encode())
-    lines = result.out.decode("utf-8", "replace").splitlines()
-    corrupt = set(_OBJECT_NAME.findall(result.err.lower()))
+    answers, err, problem = _batch_check(repo, ask)
+    corrupt = set(_OBJECT_NAME.findall(err.lower()))
     commits: list[str] = []
-    for n, sha in enumerate(ask):
-        if n >= len(lines):
-            outcomes[sha] = ShaOutcome(UNCHECKED, note=result.first_error())
+    for sha in ask:
+        if sha not in answers:
+            outcomes[sha] = ShaOutcome(UNCHECKED, note=problem)
             continue
-        fields = lines[n].split()
-        kind = fields[1] if len(fields) > 1 else MISSING
+        kind = answers[sha]
         if kind == MISSING:
             if sha.lower() in corrupt:
-                outcomes[sha] = ShaOutcome(UNREADABLE, note=_mentioning(result.err, sha.lower()))
+                outcomes[sha] = ShaOutcome(UNREADABLE, note=_mentioning(err, sha.lower()))
             elif info.shallow:
                 outcomes[sha] = ShaOutcome(SHALLOW_MISSING)
+            elif repo.partial_clone:
+                outcomes[sha] = ShaOutcome(NOT_FETCHED)
             else:
                 outcomes[sha] = ShaOutcome(MISSING)
         elif kind == COMMIT:
@@ -83,6 +84,34 @@ def check_shas(repo: GitRepo, shas: Iterable[str]) -> tuple[dict[str, ShaOutcome
             reachable = None if unreachable is None else sha.lower() not in unreachable
             outcomes[sha] = ShaOutcome(COMMIT, reachable)
     return outcomes, problem
+
+
+def _batch_check(repo: GitRepo, ask: list[str]) -> tuple[dict[str, str], str, str]:
+    """sha -> object type or MISSING, from `git cat-file --batch-check`; git's stderr; and why
+    the SHAs without an answer have none.
+
+    In a partial clone, git tries to fetch an object it lacks; with no transport allowed the
+    fetch fails and cat-file may die on that object (a write to the dead fetch process). That
+    object is then missing here, and cat-file is asked again about the ones after it."""
+    answers: dict[str, str] = {}
+    errors: list[str] = []
+    pending = ask
+    while pending:
+        result = repo.run(
+            ["cat-file", "--batch-check"], stdin="".join(f"{s}\n" for s in pending).encode()
+        )
+        errors.append(result.err)
+        lines = result.out.decode("utf-8", "replace").splitlines()
+        for sha, line in zip(pending, lines, strict=False):
+            fields = line.split()
+            answers[sha] = fields[1] if len(fields) > 1 else MISSING
+        if len(lines) >= len(pending):
+            break
+        if not repo.partial_clone:
+            return answers, "".join(errors), result.first_error()
+        answers[pending[len(lines)]] = MISSING
+        pending = pending[len(lines) + 1 :]
+    return answers, "".join(errors), ""
 
 
 def _mentioning(err: str, sha: str) -> str:

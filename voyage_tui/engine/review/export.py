@@ -12,6 +12,7 @@ import re
 from voyage_tui.engine.atomic import write_inside
 from voyage_tui.engine.review.rows import DiffRow
 from voyage_tui.engine.scoring.report import RunScore
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -36,7 +37,8 @@ def _side(line: int | None, severity: str | None, rule_key: str | None = None) -
     if severity:
         parts.append(severity)
     if line is not None:
-        parts.append(f"line {line}")
+        # Line 0 is a file-scoped finding; the diff screen shows it as `(file)` too.
+        parts.append(f"line {line}" if line else "(file)")
     return " ".join(parts)
 
 
@@ -67,7 +69,7 @@ def markdown_table(gold_name: str, run_name: str, score: RunScore, rows: list[Di
         )
     invalid = score.invalid_findings
     if invalid:
-        lines += ["", f"{len(invalid)} invalid finding(s) left out of the score:"]
+        lines += ["", f"{plural(len(invalid), 'invalid finding')} left out of the score:"]
         for finding in invalid:
             where = f"finding {finding.index}" if finding.index is not None else "the whole payload"
             lines.append(f"- {finding.reviewer}, {where}: {'; '.join(finding.problems)}")

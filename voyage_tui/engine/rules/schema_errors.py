@@ -7,8 +7,9 @@ rules with better messages, so their errors are skipped here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -41,23 +42,32 @@ _EXPECTED = {
     "dict_type": "a mapping",
     "model_type": "a mapping",
     "model_attributes_type": "a mapping",
+    "none_required": "empty (null)",
+    "bytes_type": "text",
 }
 
+# pydantic names each member of a union in the error's location (`transcript.str`,
+# `transcript.list[any]`): those steps are types, not places in the file.
+_TYPE_STEP = re.compile(r"^(?:str|int|float|bool|bytes|none|any|[a-z-]+\[.*\])$")
 
-def describe(value: Any, json: bool = False) -> str:
+
+def describe(value: Any, json: bool = False, *, quote_hint: bool = True) -> str:
     """How a person would name the value they wrote, in YAML's words (with a hint where YAML's
-    typing surprises) or, with `json`, in JSON's."""
+    typing surprises) or, with `json`, in JSON's. `quote_hint=False` leaves out the advice to
+    quote a value, for a place where text would be wrong too."""
     if value is None:
         return "null" if json else "empty (null)"
     if isinstance(value, bool):
         if json:
             return "true" if value else "false"
         return (
-            f"the boolean {str(value).lower()} (YAML reads yes/no/on/off/true/false as booleans; "
-            "quote the value to make it text)"
+            f"the boolean {str(value).lower()} (YAML reads yes/no/on/off/true/false as booleans"
+            + ("; quote the value to make it text)" if quote_hint else ")")
         )
     if isinstance(value, (int, float)):
-        return f"the number {value!r}" + ("" if json else " (quote it to make it text)")
+        return f"the number {value!r}" + (
+            " (quote it to make it text)" if quote_hint and not json else ""
+        )
     if isinstance(value, str):
         return f"the text {value!r}"
     if isinstance(value, list):
@@ -90,6 +100,23 @@ def _field_help(models: Iterable[type[BaseModel]]) -> dict[str, str]:
     return help_
 
 
+def _model_names(models: Iterable[type[BaseModel]]) -> set[str]:
+    """The names of the models reachable from `models`: a union member that is a model is
+    named by its class in an error's location (`context.FileRef`)."""
+    names: set[str] = set()
+    todo: list[Any] = list(models)
+    while todo:
+        kind = todo.pop()
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            if kind.__name__ in names:
+                continue
+            names.add(kind.__name__)
+            todo.extend(info.annotation for info in kind.model_fields.values())
+        else:
+            todo.extend(get_args(kind))
+    return names
+
+
 def _label(loc: tuple[Any, ...]) -> str:
     parts: list[str] = []
     for step in loc:
@@ -98,6 +125,78 @@ def _label(loc: tuple[Any, ...]) -> str:
         else:
             parts.append(("." if parts else "") + str(step))
     return "".join(parts)
+
+
+def _sentence(about: str) -> str:
+    """A field's description as the end of a sentence: 'Stable, unique ...' -> 'stable, ...',
+    but 'ISO 8601, UTC' stays as written."""
+    about = about.rstrip(".")
+    if len(about) > 1 and about[1].isupper():
+        return about
+    return about[:1].lower() + about[1:]
+
+
+def _either(expected: list[str]) -> str:
+    unique = list(dict.fromkeys(expected))
+    return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + " or " + unique[-1]
+
+
+def _from_pydantic(message: str) -> str:
+    """pydantic's own words as the end of `must be ...`: 'Input should be a valid URL' -> 'a
+    valid URL', for an error this module has no sentence of its own for."""
+    for lead in ("Input should be ", "Value error, ", "Assertion failed, "):
+        if message.startswith(lead):
+            return message[len(lead) :]
+    return f"a valid value ({message})"
+
+
+def plain_problem(
+    err: Mapping[str, Any], where: str, *, json: bool = False, choices: tuple[str, ...] = ()
+) -> str:
+    """One pydantic error as a person would say it: "`line` must be a whole number, not the
+    text '7'". For the errors that are only about the value's type or range; `translate` says
+    the rest (missing fields, closed vocabularies) with more to go on."""
+    kind = err["type"]
+    value = err.get("input")
+    ctx = err.get("ctx") or {}
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        bound = {
+            "greater_than_equal": f"{ctx.get('ge')} or more",
+            "greater_than": f"more than {ctx.get('gt')}",
+            "less_than_equal": f"{ctx.get('le')} or less",
+            "less_than": f"less than {ctx.get('lt')}",
+        }[kind]
+        return f"`{where}` is {value!r}; it must be {bound}"
+    if kind in ("string_too_short", "too_short"):
+        return f"`{where}` is empty; fill it in"
+    if kind in ("string_too_long", "too_long"):
+        most = ctx.get("max_length")
+        return f"`{where}` is too long; it may hold at most {most}" + (
+            " characters" if kind == "string_too_long" else " items"
+        )
+    if kind == "literal_error" or choices:
+        listed = (
+            ", ".join(choices)
+            if choices
+            else str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
+        )
+        return f"`{where}` must be one of: {listed}, not {describe(value, json, quote_hint=False)}"
+    expected = _EXPECTED.get(kind)
+    if expected is None:
+        return f"`{where}` must be {_from_pydantic(str(err.get('msg', '')))}, not " + describe(
+            value, json, quote_hint=False
+        )
+    text = expected == "text"
+    problem = f"`{where}` must be {expected}, not {describe(value, json, quote_hint=text)}"
+    if text and isinstance(value, list) and not json:
+        name = where.rsplit(".", 1)[-1]
+        problem += f"; to keep several lines, write `{name}: |` and the lines indented below it"
+    return problem
+
+
+def plain_error(err: Mapping[str, Any], *, json: bool = False) -> str:
+    """`plain_problem` for an error of a model validated on its own (a voyage.toml section)."""
+    return plain_problem(err, _label(tuple(err["loc"])), json=json)
 
 
 def translate(
@@ -112,26 +211,45 @@ def translate(
 ) -> list[Diagnostic]:
     """One diagnostic per offending place. `base` prefixes each location (for payload items
     validated one by one inside a bigger document)."""
+    models = tuple(models)
     help_ = _field_help(models)
+    model_names = _model_names(models)
+    json = rel.endswith(".json")
     out: list[Diagnostic] = []
-    seen: set[tuple[Any, ...]] = set()
+    # A value that matches no member of a union gets one error per member: they are told as
+    # one problem at the value ("must be text or a list"), in the order pydantic gave them.
+    places: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    in_union: set[tuple[Any, ...]] = set()
     for err in exc.errors(include_url=False):
-        loc = tuple(err["loc"])
+        loc = tuple(
+            step
+            for step in err["loc"]
+            if not (isinstance(step, str) and (_TYPE_STEP.match(step) or step in model_names))
+        )
         if loc and loc[0] in skip:
             continue
-        if loc in seen:
-            continue
-        seen.add(loc)
+        places.setdefault(loc, []).append(err)
+        if len(loc) < len(err["loc"]):
+            in_union.add(loc)
+    # A union member that got inside the value (a list whose item is wrong) says more than the
+    # members that refused the value outright: only its errors are told.
+    for loc in [u for u in in_union if any(o[: len(u)] == u and o != u for o in in_union)]:
+        del places[loc]
+    for loc, errs in places.items():
+        err = errs[0]
         kind = err["type"]
-        if kind == "invalid_key":
+        if kind == "invalid_key" or (loc and loc[-1] == "[key]"):
             # pydantic names the offending key in `input` (its `loc` holds it as text).
             key = err.get("input")
+            place = loc[:-1] if kind == "invalid_key" else loc[:-2]
+            key = key if kind == "invalid_key" else loc[-2]
             out.append(
                 dg.error(
                     rel,
-                    positions.key(base + loc[:-1] + (key,)),
+                    positions.key(base + place + (key,)),
                     "wrong-type",
-                    f"{key_problem(key)}: keys are field names",
+                    # a model's keys are its fields; a mapping's (`scores`) are its own
+                    key_problem(key) + (": keys are field names" if kind == "invalid_key" else ""),
                 )
             )
             continue
@@ -146,47 +264,28 @@ def translate(
                     positions.value(path[:-1]),
                     "missing-field",
                     f"required field `{where}` is missing; add it"
-                    + (f": {about[0].lower()}{about[1:].rstrip('.')}" if about else ""),
+                    + (f": {_sentence(about)}" if about else ""),
                 )
             )
             continue
         value = err.get("input")
-        if kind == "literal_error":
-            choices = (vocabularies or {}).get(name, ())
-            if isinstance(value, str):
-                choice_text = (
-                    ", ".join(choices) if choices else err.get("ctx", {}).get("expected", "")
-                )
-                out.append(
-                    dg.error(
-                        rel,
-                        positions.value(path),
-                        VOCABULARY_CODES.get(name, "invalid-value"),
-                        f"`{where}` is {value!r}, which is not one of: {choice_text}"
-                        f"{hint(value, choices)}",
-                    )
-                )
-                continue
-            expected = "text"
-        elif kind in ("string_too_short", "too_short"):
-            out.append(
-                dg.error(
-                    rel, positions.value(path), "empty-field", f"`{where}` is empty; fill it in"
-                )
-            )
-            continue
-        elif kind in ("greater_than_equal", "greater_than"):
-            limit = err.get("ctx", {}).get("ge", err.get("ctx", {}).get("gt"))
+        choices = tuple((vocabularies or {}).get(name, ()))
+        if kind == "literal_error" and isinstance(value, str):
+            choice_text = ", ".join(choices) if choices else err.get("ctx", {}).get("expected", "")
             out.append(
                 dg.error(
                     rel,
                     positions.value(path),
-                    "value-out-of-range",
-                    f"`{where}` is {value!r}; it must be {limit} or more"
-                    + (" (0 means file-scoped)" if name == "line" else ""),
+                    VOCABULARY_CODES.get(name, "invalid-value"),
+                    f"`{where}` is {value!r}, which is not one of: {choice_text}"
+                    f"{hint(value, choices)}",
                 )
             )
             continue
+        if kind in ("string_too_short", "too_short"):
+            code = "empty-field"
+        elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+            code = "value-out-of-range"
         elif kind == "extra_forbidden":
             out.append(
                 dg.error(
@@ -195,15 +294,17 @@ def translate(
             )
             continue
         else:
-            expected = _EXPECTED.get(kind, err.get("msg", "a different value").lower())
-        out.append(
-            dg.error(
-                rel,
-                positions.value(path),
-                "wrong-type",
-                f"`{where}` must be {expected}, not {describe(value)}",
+            code = "wrong-type"
+        if len(errs) > 1 and all(e["type"] in _EXPECTED for e in errs):
+            expected = _either([_EXPECTED[e["type"]] for e in errs])
+            message = f"`{where}` must be {expected}, not {describe(value, json, quote_hint=False)}"
+        else:
+            message = plain_problem(
+                err, where, json=json, choices=choices if kind == "literal_error" else ()
             )
-        )
+            if code == "value-out-of-range" and name == "line":
+                message += " (0 means file-scoped)"
+        out.append(dg.error(rel, positions.value(path), code, message))
     return out
 
 

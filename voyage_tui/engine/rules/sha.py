@@ -6,6 +6,7 @@ import re
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Position
+from voyage_tui.engine.wording import plural
 
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 
@@ -31,7 +32,7 @@ def check_sha_format(rel: str, sha: str, where: Position) -> list[Diagnostic]:
                 rel,
                 where,
                 "sha-abbreviated",
-                f"final_head_sha {value!r} is abbreviated ({len(value)} digits); the verdict must "
+                f"final_head_sha {value!r} is abbreviated ({plural(len(value), 'digit')}); the verdict must "
                 "bind to one exact commit: write the full SHA (`git rev-parse <sha>`)",
             )
         ]
@@ -40,7 +41,7 @@ def check_sha_format(rel: str, sha: str, where: Position) -> list[Diagnostic]:
             rel,
             where,
             "sha-invalid",
-            f"final_head_sha has {len(value)} hex digits; a commit SHA has 40 (or 64 in a "
+            f"final_head_sha has {plural(len(value), 'hex digit')}; a commit SHA has 40 (or 64 in a "
             "SHA-256 repository)",
         )
     ]

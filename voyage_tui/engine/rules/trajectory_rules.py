@@ -24,6 +24,7 @@ from voyage_tui.engine.rules.pipes import Entry, entry_position, split_pipes
 from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
 from voyage_tui.engine.rules.sha import check_sha_format
 from voyage_tui.engine.suggest import closest, hint
+from voyage_tui.engine.wording import plural
 
 PHASE_ENTRY = re.compile(r"^(\d+)\s*:\s*(.+)$", re.DOTALL)
 SKIPPED_PHASE_ENTRY = re.compile(r"^(\d+)\s*:\s*([^:]+?)\s*:\s*(.*)$", re.DOTALL)
@@ -99,7 +100,7 @@ def _full_path(
                     rel,
                     positions.value(("phases",)),
                     "full-path-missing-phases",
-                    f"a full-path trajectory traverses all {len(journey.phases)} journey phases; "
+                    f"a full-path trajectory traverses all {plural(len(journey.phases), 'journey phase')}; "
                     f"missing: {', '.join(missing)}",
                 )
             )
@@ -111,7 +112,7 @@ def _full_path(
                     rel,
                     positions.value(("gates",)),
                     "full-path-missing-gates",
-                    f"a full-path trajectory records all {len(journey.gate_numbers)} gates; "
+                    f"a full-path trajectory records all {plural(len(journey.gate_numbers), 'gate')}; "
                     f"missing: {', '.join(missing_gates)}",
                 )
             )

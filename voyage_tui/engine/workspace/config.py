@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.rules.schema_errors import plain_error
 from voyage_tui.engine.suggest import hint
 
 CONFIG_NAME = "voyage.toml"
@@ -40,7 +41,9 @@ class HoldoutConfig(BaseModel):
 
     custodians: list[str] = Field(default_factory=list)
     bundle_paths: list[str] = Field(default_factory=list)
-    ignore_paths: list[str] = Field(default_factory=lambda: ["*.md"])
+    # Nothing is skipped by default: a holdout's prompt pasted into an agent's Markdown
+    # instructions is the commonest leak, so Markdown is searched like any other file.
+    ignore_paths: list[str] = Field(default_factory=list)
 
 
 class LimitsConfig(BaseModel):
@@ -179,14 +182,15 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
             try:
                 model.model_validate({key: item})
             except ValidationError as exc:
-                problem = exc.errors(include_url=False)[0]["msg"]
+                # TOML names its values as JSON does (true, a list, the text '...')
+                problem = plain_error(exc.errors(include_url=False)[0], json=True)
                 default = known[key].get_default(call_default_factory=True)
                 diagnostics.append(
                     dg.error(
                         rel,
                         _locate(text, section, key),
                         "config-invalid",
-                        f"[{section}] {key}: {problem}; the default {default!r} is used",
+                        f"[{section}] {problem}; the default {default!r} is used",
                     )
                 )
                 continue

@@ -8,7 +8,6 @@ node_modules and (in a git repository) ignored paths.
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass, field
 
 from voyage_tui.engine import diagnostics as dg
@@ -265,17 +264,26 @@ def scan(ws: Workspace, *, use_git: bool = True) -> Layout:
 
 
 def git_ignored(ws: Workspace, paths: list[str]) -> set[str]:
-    """The paths git ignores, asked in one `git check-ignore` process; empty outside a repo."""
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(ws.root), "check-ignore", "-z", "--stdin"],
-            input="\0".join(paths).encode() + b"\0",
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    """The paths git ignores, asked in one `git check-ignore` process; empty outside a repo.
+    The repository is the one a `.git` entry names, and git runs with the settings that keep
+    it from running anything the repository names (engine/git/repo.py). Names are passed as
+    the bytes they are on disk, so a name that is not UTF-8 is asked about like any other."""
+    from voyage_tui.engine.git.repo import find_repository, run_plain
+
+    location = find_repository(str(ws.root))
+    if location is None or location.work_tree is None:
         return set()
-    if proc.returncode not in (0, 1):
+    prefix = os.path.relpath(ws.root_real, os.path.realpath(location.work_tree))
+    if prefix.startswith(".."):
         return set()
-    return {p for p in proc.stdout.decode("utf-8", "replace").split("\0") if p}
+    base = "" if prefix == "." else prefix.replace(os.sep, "/") + "/"
+    asked = {os.fsencode(base + p): p for p in paths}
+    proc = run_plain(
+        location,
+        ["check-ignore", "-z", "--stdin"],
+        b"".join(raw + b"\0" for raw in asked),
+        timeout=30,
+    )
+    if proc is None or proc.returncode not in (0, 1):
+        return set()
+    return {asked[raw] for raw in proc.stdout.split(b"\0") if raw in asked}
