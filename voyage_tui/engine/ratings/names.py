@@ -23,6 +23,9 @@ _FORBIDDEN = frozenset('/\\:*?"<>|')
 _RUNS_OF_DASHES = re.compile(r"-{2,}")
 
 
+_OUTSIDE_A_REPOSITORY = ("git", "--no-pager", "-c", "safe.bareRepository=explicit")
+
+
 class RaterNameError(ValueError):
     """No usable rater name: the message says why and what to do."""
 
@@ -71,19 +74,27 @@ def clean_rater_name(name: str) -> str:
 
 def git_user_name(ws: Workspace) -> str | None:
     """git's `user.name` as a commit in the workspace would take it (the repository's own
-    setting first, then the user's), or None. Reading a setting runs nothing the workspace
-    names."""
-    try:
-        proc = subprocess.run(
-            ["git", "-C", str(ws.root), "config", "--get", "user.name"],
-            capture_output=True,
-            timeout=10,
-            check=False,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if proc.returncode != 0:
+    setting first, then the user's and the system's), or None. Inside a repository git runs as
+    every git process of the tool does (engine/git/repo.py); outside one, a folder that only
+    looks like a repository is not taken for one. Reading a setting runs nothing."""
+    from voyage_tui.engine.git.repo import find_repository, run_plain
+
+    location = find_repository(str(ws.root))
+    if location is not None:
+        proc = run_plain(location, ["config", "--get", "user.name"], b"", 10)
+    else:
+        try:
+            proc = subprocess.run(
+                [*_OUTSIDE_A_REPOSITORY, "config", "--get", "user.name"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=10,
+                check=False,
+                cwd=str(ws.root),
+            )
+        except (OSError, subprocess.SubprocessError):
+            proc = None
+    if proc is None or proc.returncode != 0:
         return None
     name = proc.stdout.decode("utf-8", "replace").strip()
     return name or None
