@@ -31,6 +31,8 @@ class Layout:
     """fixtures/<class>/<id>/runs/*.yaml"""
     json_candidates: list[str] = field(default_factory=list)
     """*.json under the gold roots (gold files are those whose `schema` says so)."""
+    ratings: list[str] = field(default_factory=list)
+    """`<ratings>/*.jsonl`: the raters' files (engine/ratings)."""
     problems: list[Diagnostic] = field(default_factory=list)
     """Files that exist but cannot be validated: wrong place, not regular, symlinked out; folders
     that cannot be listed."""
@@ -257,6 +259,10 @@ def scan(ws: Workspace, *, use_git: bool = True) -> Layout:
             layout.json_candidates = [p for p in layout.json_candidates if p not in ignored]
             unreadable = {rel: d for rel, d in unreadable.items() if f"{rel}/" not in ignored}
     layout.problems.extend(unreadable.values())
+    from voyage_tui.engine.ratings.store import list_ratings_files
+
+    layout.ratings, ratings_problems = list_ratings_files(ws)
+    layout.problems.extend(ratings_problems)
     layout.tasks.sort()
     layout.agent_runs.sort()
     layout.json_candidates = sorted(dict.fromkeys(layout.json_candidates))
