@@ -300,3 +300,46 @@ def test_a_record_reads_back_as_it_was_written(note, fixture_id, duration, retra
     assert parsed.diagnostics == []
     [line] = parsed.lines
     assert line.rating == written
+
+
+_VARIANTS = [
+    {},
+    {"scores": None},
+    {"note": "x", "duration_s": 3},
+    *({"drop": name} for name in ("fixture_id", "run_id", "rater", "scores", "rated_at", "blind")),
+    {"fixture_id": 3},
+    {"fixture_id": ""},
+    {"scores": {"correctness": "4"}},
+    {"scores": {"correctness": 4.0}},
+    {"scores": {"correctness": True}},
+    {"scores": [4]},
+    {"note": None},
+    {"blind": "yes"},
+    {"rated_at": 20261120},
+    {"duration_s": -1},
+    {"duration_s": "3"},
+]
+
+
+@pytest.mark.parametrize("change", _VARIANTS)
+def test_what_the_schema_model_refuses_the_checks_refuse(change):
+    from pydantic import ValidationError
+
+    from voyage_tui.engine.formats.rating import RatingRecord
+
+    data = record()
+    for name, value in change.items():
+        if name == "drop":
+            del data[value]
+        else:
+            data[name] = value
+    try:
+        RatingRecord.model_validate(data)
+        model_ok = True
+    except ValidationError:
+        model_ok = False
+    parsed = parse_ratings((json.dumps(data) + "\n").encode(), ALICE)
+    checks_ok = not any(d.severity.value == "error" for d in parsed.diagnostics)
+    assert model_ok or not checks_ok, (change, parsed.diagnostics)
+    if change in ({}, {"scores": None}, {"note": "x", "duration_s": 3}):
+        assert model_ok and checks_ok

@@ -1,8 +1,9 @@
 """Rater records: one JSON object per line of `ratings/<rater>.jsonl`.
 
 The JSON Schema of a record (`voyage-tui schema rating`). The engine checks the files with
-engine/ratings/records.py and rules.py, which give each problem its own code and line; a test
-keeps this model and those checks in agreement.
+engine/ratings/records.py and rules.py, which give each problem its own code and line and are
+stricter still (a blank id, an empty `scores`, a `rated_at` that is not a UTC time); a test
+keeps every record this model refuses refused by those checks too.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class RatingRecord(BaseModel):
         "retraction (an undo: the run is unrated again)."
     )
     note: str = Field(default="", description="The rater's note.")
-    rated_at: str = Field(description="When the record was made: ISO 8601, UTC.")
+    rated_at: str = Field(description="ISO 8601, UTC.")
     blind: bool = Field(description="Whether the agent's label was hidden from the rater.")
     duration_s: float | None = Field(
         default=None, ge=0, description="Seconds spent on the item."
