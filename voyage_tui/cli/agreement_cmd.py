@@ -21,6 +21,7 @@ from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -106,7 +107,7 @@ def _tell_problems(store: RatingStore, rubric_problems: list[Diagnostic]) -> boo
     )
     if left_out:
         print(
-            f"voyage-tui agreement: {left_out} problem{'s' if left_out != 1 else ''} in the "
+            f"voyage-tui agreement: {plural(left_out, 'problem')} in the "
             "ratings files left records out; `voyage-tui validate` lists them",
             file=sys.stderr,
         )
@@ -137,7 +138,7 @@ def text_lines(report: AgreementReport, ratings_folder: str) -> list[str]:
     if not report.raters:
         return [f"No ratings yet (in {ratings_folder}/): nothing to compare."]
     names = _printable(", ".join(report.raters))
-    lines = [f"Agreement of {len(report.raters)} rater{'s' * (len(report.raters) != 1)}: {names}"]
+    lines = [f"Agreement of {plural(len(report.raters), 'rater')}: {names}"]
     lines += ["", "Krippendorff's alpha (ordinal), all raters"]
     width = max([len(d) for d in report.dimensions] + [len("dimension")])
     lines.append(f"  {'dimension'.ljust(width)}   alpha  items  ratings")

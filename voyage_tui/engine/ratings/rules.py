@@ -25,6 +25,7 @@ from voyage_tui.engine.ratings.records import (
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.references.rubric import Dimension, Rubric
 from voyage_tui.engine.suggest import hint
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
 RATER_MISMATCH = "rating-rater-mismatch"
@@ -100,7 +101,7 @@ def check_parsed(
             checked.ratings.append(rating)
     for (fixture_id, run_id), lines in deleted.items():
         count = len(lines)
-        records = "this record" if count == 1 else f"these {count} records"
+        records = "this record" if count == 1 else f"these {plural(count, 'record')}"
         checked.diagnostics.append(
             dg.warning(
                 parsed.path,
