@@ -24,6 +24,4 @@ class RatingRecord(BaseModel):
     note: str = Field(default="", description="The rater's note.")
     rated_at: str = Field(description="ISO 8601, UTC.")
     blind: bool = Field(description="Whether the agent's label was hidden from the rater.")
-    duration_s: float | None = Field(
-        default=None, ge=0, description="Seconds spent on the item."
-    )
+    duration_s: float | None = Field(default=None, ge=0, description="Seconds spent on the item.")
