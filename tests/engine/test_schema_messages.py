@@ -64,7 +64,7 @@ def test_a_missing_required_field_says_what_it_holds(make_workspace):
 def test_a_description_that_starts_with_an_acronym_keeps_its_capitals():
     with pytest.raises(ValidationError) as caught:
         RatingRecord.model_validate(
-            {"fixture_id": "t1", "run_id": "r1", "rater": "ana", "scores": {}}
+            {"fixture_id": "t1", "run_id": "r1", "rater": "ana", "scores": {}, "blind": True}
         )
     [d] = translate(caught.value, "ratings/ana.jsonl", NoPositions(), models=(RatingRecord,))
     assert d.message == "required field `rated_at` is missing; add it: ISO 8601, UTC"
@@ -82,7 +82,14 @@ def test_a_value_that_fits_no_member_of_a_union_is_one_problem(make_workspace):
 def test_a_mapping_key_that_is_not_text_is_named_as_a_key():
     with pytest.raises(ValidationError) as caught:
         RatingRecord.model_validate(
-            {"fixture_id": "t1", "run_id": "r1", "rater": "ana", "scores": {1: 3}, "rated_at": "x"}
+            {
+                "fixture_id": "t1",
+                "run_id": "r1",
+                "rater": "ana",
+                "scores": {1: 3},
+                "rated_at": "x",
+                "blind": True,
+            }
         )
     [d] = translate(caught.value, "ratings/ana.jsonl", NoPositions(), models=(RatingRecord,))
     assert d.message == 'the key `1` is read as a number, not text; quote it (`"1"`)'

@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("voyage_tui.cli.score_cmd", "score a recorded run against its gold file"),
     "exposure": ("voyage_tui.cli.exposure_cmd", "report holdout fixtures a contributor has seen"),
     "schema": ("voyage_tui.cli.schema_cmd", "print the JSON Schema of a file format"),
+    "agreement": ("voyage_tui.cli.agreement_cmd", "how far the raters agree, per rubric dimension"),
     "diff": ("voyage_tui.cli.diff_cmd", "open the app on the gold-vs-run diff of GOLD and RUN"),
 }
 

@@ -17,6 +17,7 @@ TRAJECTORY = "trajectory"
 GOLD = "gold"
 GOLD_RUN = "gold-run"
 AGENT_RUN = "agent-run"
+RATING = "rating"
 
 
 @dataclass(slots=True)

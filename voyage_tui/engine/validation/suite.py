@@ -18,6 +18,9 @@ from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.checks import GitChecks
 from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.ratings.history import deleted_run_pairs
+from voyage_tui.engine.ratings.rules import check_ratings_file
+from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.references.loaded import (
     References,
     load_catalogue,
@@ -34,8 +37,10 @@ from voyage_tui.engine.validation.file_check import (
     check_json_candidate,
 )
 from voyage_tui.engine.validation.item import (
+    AGENT_RUN,
     GOLD,
     GOLD_RUN,
+    RATING,
     TASK,
     TRAJECTORY,
     Item,
@@ -138,6 +143,11 @@ class Suite:
         self._dependents_index: dict[str, set[str]] | None = None
         """Workspace file -> the items that depend on it; built when first needed, then kept
         up to date by _set_item."""
+        # Ratings name agent runs: they are checked after the runs, against these pairs, and
+        # against the runs git history once held (asked once per full validation, if at all).
+        self._run_pairs: frozenset[PairKey] = frozenset()
+        self._history: set[PairKey] | None = None
+        self._history_asked = False
 
     @classmethod
     def open(
@@ -202,6 +212,8 @@ class Suite:
             self._cache = prepared.cache
             self.items = self._check_layout(layout, progress, prepared)
             self._dependents_index = None
+            self._history_asked = False
+            self._check_ratings(layout.ratings)
             self._suite_rules()
             if git:
                 self.run_git_checks()
@@ -209,7 +221,8 @@ class Suite:
     def save_cache(self) -> None:
         """Record the items for the next start (only when the load used a cache)."""
         if self._cache is not None:
-            self._cache.save(self.items)
+            # Ratings depend on every agent run: they are checked afresh each time.
+            self._cache.save({p: i for p, i in self.items.items() if i.kind != RATING})
 
     def run_git_checks(self) -> None:
         """final_head_sha and holdout exposure over the whole suite (no-op without git)."""
@@ -267,6 +280,47 @@ class Suite:
             by_folder.setdefault(item.folder, item.path)
         return by_folder
 
+    # --- ratings ---------------------------------------------------------------------------------
+
+    def _check_ratings(self, paths: Iterable[str]) -> set[str]:
+        """Check ratings files against the agent runs now in the suite; returns their paths."""
+        runs = RunIndex.from_items(self.items)
+        self._run_pairs = frozenset(runs.by_pair)
+        rubric = self.refs.rubric.value
+        done: set[str] = set()
+        for rel in paths:
+            done.add(rel)
+            if not os.path.lexists(self.ws.abs(rel)):
+                self.items.pop(rel, None)
+                continue
+            checked = check_ratings_file(self.ws, rubric, rel, runs, self._deleted_runs)
+            self.items[rel] = Item(
+                rel,
+                RATING,
+                id=checked.rater,
+                diagnostics=checked.diagnostics,
+                extra={"ratings": len(checked.ratings)},
+            )
+        return done
+
+    def _deleted_runs(self) -> set[PairKey] | None:
+        if not self.use_git:
+            return None
+        if not self._history_asked:
+            self._history_asked = True
+            self._history = deleted_run_pairs(self.ws)
+        return self._history
+
+    def _runs_moved(self, touched: set[str], kinds_before: dict[str, str]) -> bool:
+        """Whether the (fixture_id, run_id) pairs ratings are checked against changed."""
+        kinds = {AGENT_RUN, TASK, TRAJECTORY}
+        if not any(
+            kinds_before.get(p) in kinds or (p in self.items and self.items[p].kind in kinds)
+            for p in touched
+        ):
+            return False
+        return frozenset(RunIndex.from_items(self.items).by_pair) != self._run_pairs
+
     def _suite_rules(self) -> None:
         fixtures = list(self.fixtures())
         self.suite_diagnostics = duplicate_ids(fixtures) + adversarial_coverage(
@@ -292,14 +346,20 @@ class Suite:
         rules = self.ws.classifier
         touched: set[str] = set()
         recheck: set[str] = set()
+        ratings: set[str] = set()
+        all_ratings = False
         rescan = False
         with gc_paused():
             dependents = self._dependents()
             for rel in rels:
                 kind = rules.kind(rel)
+                if kind is PathKind.RATING:
+                    ratings.add(rel)
+                    continue
                 role = rules.reference_role(rel) if kind is PathKind.REFERENCE else None
                 if role is not None:
                     recheck |= self._reload_reference(role)
+                    all_ratings = all_ratings or role == "rubric"
                     continue
                 rescan = rescan or self._needs_walk(rel, kind)
                 if kind in FILE_KINDS:
@@ -317,13 +377,19 @@ class Suite:
                 layout = scan(self.ws, use_git=self.use_git)
                 self.layout_problems = layout.problems
                 fresh = set(layout.tasks) | set(layout.agent_runs) | set(layout.json_candidates)
-                gone = [p for p in self.items if p not in fresh]
+                gone = [p for p in self.items if p not in fresh and p not in layout.ratings]
                 for path in gone:
                     self._set_item(path, None)
                 touched.update(gone)
                 recheck |= {p for p in fresh if p not in self.items}
+                ratings |= set(layout.ratings)
             before = self._suite_signature(recheck | touched)
+            kinds_before = {p: self.items[p].kind for p in recheck if p in self.items}
             touched |= self._recheck(recheck)
+            if all_ratings or self._runs_moved(touched, kinds_before):
+                ratings |= {p for p, i in self.items.items() if i.kind == RATING}
+            if ratings:
+                touched |= self._check_ratings(sorted(ratings))
             # The suite-level rules read only ids, kinds and classes: when the re-checked items
             # kept theirs (the usual edit), skip the pass over every fixture.
             if rescan or self._suite_signature(touched) != before:

@@ -49,7 +49,7 @@ class Layout:
     json_candidates: list[str] = field(default_factory=list)
     """*.json under the gold roots (gold files are those whose `schema` says so)."""
     ratings: list[str] = field(default_factory=list)
-    """ratings/<rater>.jsonl (listed; no rule reads them yet)."""
+    """`<ratings>/*.jsonl`: the raters' files (engine/ratings)."""
     problems: list[Diagnostic] = field(default_factory=list)
     """Files that exist but cannot be validated: wrong place, not regular, symlinked out; folders
     that cannot be listed."""

@@ -1,0 +1,260 @@
+"""Agreement: kappa against scikit-learn and alpha against the krippendorff package on random
+data, the undefined cases as None with a reason, and the most disputed items."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import krippendorff
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import cohen_kappa_score
+
+from tests.ratings.common import rating, rubric
+from voyage_tui.engine.ratings.agreement import (
+    ALL_SAME,
+    NO_OVERLAP,
+    NO_SHARED_ITEM,
+    ONE_RATER,
+    compute_agreement,
+    ordinal_alpha,
+    quadratic_kappa,
+)
+
+SCALES = [list(range(1, 6)), list(range(0, 11)), [1, 2, 3], list(range(-2, 3))]
+
+
+@st.composite
+def two_raters(draw: st.DrawFn) -> tuple[list[int], list[int], list[int]]:
+    labels = draw(st.sampled_from(SCALES))
+    n = draw(st.integers(min_value=1, max_value=40))
+    a = draw(st.lists(st.sampled_from(labels), min_size=n, max_size=n))
+    b = draw(st.lists(st.sampled_from(labels), min_size=n, max_size=n))
+    return a, b, labels
+
+
+@settings(max_examples=400, deadline=None)
+@given(two_raters())
+def test_kappa_matches_scikit_learn(data):
+    a, b, labels = data
+    ours = quadratic_kappa(a, b, labels)
+    with np.errstate(all="ignore"), _quiet():
+        theirs = cohen_kappa_score(a, b, weights="quadratic", labels=labels)
+    if ours is None:
+        assert math.isnan(theirs), "undefined only where scikit-learn has no value either"
+        assert len(set(a) | set(b)) == 1
+    else:
+        assert abs(ours - theirs) <= 1e-9
+
+
+def test_kappa_depends_on_the_whole_scale():
+    # Only 1, 2 and 5 are used: over the used scores alone (scikit-learn's default) 2 and 5 are
+    # neighbours; over the scale they are three apart.
+    a, b = [1, 2, 5, 5, 2], [2, 1, 5, 1, 5]
+    used = cohen_kappa_score(a, b, weights="quadratic")
+    assert quadratic_kappa(a, b, [1, 2, 5]) == pytest.approx(used, abs=1e-12)
+    assert quadratic_kappa(a, b, [1, 2, 5]) != pytest.approx(
+        quadratic_kappa(a, b, [1, 2, 3, 4, 5]), abs=1e-3
+    )
+    theirs = cohen_kappa_score(a, b, weights="quadratic", labels=[1, 2, 3, 4, 5])
+    assert quadratic_kappa(a, b, [1, 2, 3, 4, 5]) == pytest.approx(theirs, abs=1e-12)
+
+
+@st.composite
+def reliability(draw: st.DrawFn) -> tuple[list[dict[str, int]], list[int]]:
+    values = draw(st.sampled_from(SCALES))
+    raters = [f"r{i}" for i in range(draw(st.integers(min_value=2, max_value=5)))]
+    units = draw(
+        st.lists(
+            st.dictionaries(st.sampled_from(raters), st.sampled_from(values), max_size=len(raters)),
+            min_size=1,
+            max_size=30,
+        )
+    )
+    return units, values
+
+
+def _matrix(units: list[dict[str, int]]) -> np.ndarray:
+    raters = sorted({r for u in units for r in u})
+    data = np.full((len(raters), len(units)), np.nan)
+    for column, unit in enumerate(units):
+        for rater, score in unit.items():
+            data[raters.index(rater), column] = score
+    return data
+
+
+@settings(max_examples=300, deadline=None)
+@given(reliability())
+def test_alpha_matches_the_krippendorff_package(data):
+    units, values = data
+    ours = ordinal_alpha(units, values)
+    pairable = [u for u in units if len(u) >= 2]
+    if ours is None:
+        # undefined: fewer than two raters, nothing pairable, or no variation to speak of
+        assert (
+            len({r for u in units for r in u}) < 2
+            or not pairable
+            or len({s for u in pairable for s in u.values()}) < 2
+        )
+        return
+    with _quiet():
+        theirs = krippendorff.alpha(
+            reliability_data=_matrix(units), level_of_measurement="ordinal", value_domain=values
+        )
+    assert abs(ours - theirs) <= 1e-9
+
+
+def test_alpha_of_krippendorffs_worked_example():
+    """The ordinal example of the krippendorff package (Krippendorff 2011's data): 0.815."""
+    rows = [
+        [1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+        [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None],
+    ]
+    units = [
+        {f"c{r}": row[u] for r, row in enumerate(rows) if row[u] is not None}
+        for u in range(len(rows[0]))
+    ]
+    alpha = ordinal_alpha(units, [1, 2, 3, 4, 5])
+    assert alpha is not None and round(alpha, 3) == 0.815
+
+
+class _quiet:
+    def __enter__(self) -> None:
+        import warnings
+
+        self._catch = warnings.catch_warnings()
+        self._catch.__enter__()
+        warnings.simplefilter("ignore")
+
+    def __exit__(self, *exc: object) -> None:
+        self._catch.__exit__(*exc)
+
+
+# --- the report ---------------------------------------------------------------------------------
+
+
+def R(rater: str, run_id: str, correctness: int, scope: int, note: str = "", fixture: str = "t1"):
+    return rating(
+        fixture_id=fixture,
+        run_id=run_id,
+        rater=rater,
+        scores={"correctness": correctness, "scope": scope},
+        note=note,
+    )
+
+
+def test_one_rater_gives_no_figure_and_says_why():
+    report = compute_agreement([R("alice", "a", 4, 3), R("alice", "b", 2, 1)], rubric())
+    assert report.raters == ["alice"]
+    assert report.dimensions["correctness"].alpha is None
+    assert report.dimensions["correctness"].reason == ONE_RATER
+    assert report.pairs == []
+    assert "NaN" not in json.dumps(report.to_json())
+
+
+def test_raters_without_a_shared_item_give_no_figure():
+    report = compute_agreement([R("alice", "a", 4, 3), R("bob", "b", 2, 1)], rubric())
+    assert report.dimensions["scope"].reason == NO_SHARED_ITEM
+    [kappa_c, kappa_s] = report.pairs
+    assert (kappa_c.kappa, kappa_c.items, kappa_c.reason) == (None, 0, NO_OVERLAP)
+    assert kappa_s.reason == NO_OVERLAP
+
+
+def test_every_rating_the_same_gives_no_figure():
+    report = compute_agreement(
+        [R("alice", "a", 4, 3), R("bob", "a", 4, 3), R("alice", "b", 4, 3), R("bob", "b", 4, 3)],
+        rubric(),
+    )
+    d = report.dimensions["correctness"]
+    assert (d.alpha, d.items, d.ratings, d.reason) == (None, 2, 4, ALL_SAME)
+    assert report.pairs[0].kappa is None and report.pairs[0].reason == ALL_SAME
+    text = json.dumps(report.to_json(), allow_nan=False)  # raises on a NaN
+    assert '"alpha": null' in text
+
+
+def test_the_report_counts_items_and_ratings_and_lists_pairs_in_order():
+    ratings = [
+        R("alice", "a", 5, 5),
+        R("bob", "a", 4, 5),
+        R("carol", "a", 5, 3),
+        R("alice", "b", 1, 1),
+        R("bob", "b", 2, 1),
+        R("carol", "c", 3, 3),  # carol alone on c: not pairable
+    ]
+    report = compute_agreement(ratings, rubric())
+    d = report.dimensions["correctness"]
+    assert (d.items, d.ratings) == (2, 5)
+    assert d.alpha is not None and -1 <= d.alpha <= 1
+    assert [(p.raters, p.dimension, p.items) for p in report.pairs] == [
+        (("alice", "bob"), "correctness", 2),
+        (("alice", "bob"), "scope", 2),
+        (("alice", "carol"), "correctness", 1),
+        (("alice", "carol"), "scope", 1),
+        (("bob", "carol"), "correctness", 1),
+        (("bob", "carol"), "scope", 1),
+    ]
+    payload = report.to_json()
+    assert set(payload) == {"raters", "dimensions", "pairs", "disputed"}
+    assert set(payload["dimensions"]["scope"]) == {"alpha", "items", "ratings", "reason"}
+    assert set(payload["pairs"][0]) == {"raters", "dimension", "kappa", "items", "reason"}
+
+
+def test_the_most_disputed_items_come_first_with_every_raters_scores_and_note():
+    ratings = [
+        R("alice", "calm", 4, 3, "fine"),
+        R("bob", "calm", 4, 3, "fine too"),
+        R("alice", "split", 5, 3, "great"),
+        R("bob", "split", 1, 3, "wrong outcome"),
+        R("alice", "close", 3, 3),
+        R("bob", "close", 4, 5),
+    ]
+    report = compute_agreement(ratings, rubric())
+    assert [(d.run_id, d.spread) for d in report.disputed] == [("split", 4), ("close", 2)]
+    top = report.disputed[0]
+    assert top.widest == ["correctness"]
+    assert [(r.rater, r.note) for r in top.ratings] == [
+        ("alice", "great"),
+        ("bob", "wrong outcome"),
+    ]
+    assert report.to_json()["disputed"][0]["ratings"][1] == {
+        "rater": "bob",
+        "scores": {"correctness": 1, "scope": 3},
+        "note": "wrong outcome",
+    }
+    assert compute_agreement(ratings, rubric(), disputed=1).disputed == report.disputed[:1]
+
+
+def test_scores_off_the_scale_and_retractions_are_left_out():
+    ratings = [
+        R("alice", "a", 4, 3),
+        R("bob", "a", 9, 3),  # validate reports it; the figures leave it out
+        rating(fixture_id="t1", run_id="a", rater="carol", scores=None),
+    ]
+    report = compute_agreement(ratings, rubric())
+    assert report.raters == ["alice", "bob"]
+    assert report.dimensions["correctness"].items == 0
+    assert report.dimensions["scope"].items == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from("abc"), st.sampled_from("wxyz"), st.integers(1, 5), st.integers(1, 5)
+        ),
+        max_size=30,
+    )
+)
+def test_the_report_never_holds_a_nan(data):
+    ratings = [R(rater, run, c, s) for rater, run, c, s in data]
+    report = compute_agreement(ratings, rubric())
+    json.dumps(report.to_json(), allow_nan=False)
+    for d in report.dimensions.values():
+        assert (d.alpha is None) == (d.reason is not None)
+    for p in report.pairs:
+        assert (p.kappa is None) == (p.reason is not None)

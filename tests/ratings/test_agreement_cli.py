@@ -1,0 +1,178 @@
+"""`voyage-tui agreement`: its JSON shape, its exit codes, the sample workspace, no Textual."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from tests.conftest import REPO, SAMPLE_FIXTURES
+from tests.ratings.common import jsonl, record, workspace_files
+from tests.test_no_textual import probe
+from voyage_tui.cli import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["agreement", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def two_raters(make_workspace, **extra_files: str):
+    return make_workspace(
+        {
+            **workspace_files(),
+            "ratings/alice.jsonl": jsonl(
+                record("t1", "run-a", "alice", {"correctness": 5, "scope": 5}),
+                record("t1", "run-b", "alice", {"correctness": 2, "scope": 1}, note="too big"),
+                record("t2", "run-a", "alice", {"correctness": 4, "scope": 3}),
+            ),
+            "ratings/bob.jsonl": jsonl(
+                record("t1", "run-a", "bob", {"correctness": 4, "scope": 5}),
+                record("t1", "run-b", "bob", {"correctness": 1, "scope": 5}, note="fine size"),
+                record("t2", "run-a", "bob", {"correctness": 4, "scope": 3}),
+            ),
+            **extra_files,
+        }
+    )
+
+
+def test_json_has_the_spec_shape(make_workspace, capsys):
+    root = two_raters(make_workspace)
+    code, out, _ = run(capsys, str(root), "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert set(payload) == {"raters", "dimensions", "pairs", "disputed"}
+    assert payload["raters"] == ["alice", "bob"]
+    assert list(payload["dimensions"]) == ["correctness", "scope"]
+    for figures in payload["dimensions"].values():
+        assert set(figures) == {"alpha", "items", "ratings", "reason"}
+        assert (figures["items"], figures["ratings"]) == (3, 6)
+    assert [(p["raters"], p["dimension"], p["items"]) for p in payload["pairs"]] == [
+        (["alice", "bob"], "correctness", 3),
+        (["alice", "bob"], "scope", 3),
+    ]
+    top = payload["disputed"][0]
+    assert (top["fixture_id"], top["run_id"], top["spread"]) == ("t1", "run-b", 4)
+    assert [r["note"] for r in top["ratings"]] == ["too big", "fine size"]
+
+
+def test_text_names_the_figures_and_the_disputed_items(make_workspace, capsys):
+    root = two_raters(make_workspace)
+    code, out, _ = run(capsys, str(root))
+    assert code == 0
+    assert "Krippendorff's alpha" in out and "Cohen's kappa" in out
+    assert "t1 / run-b: spread 4 (scope)" in out
+    assert "“fine size”" in out
+
+
+def test_min_alpha_fails_ci_when_a_dimension_is_below_it(make_workspace, capsys):
+    root = two_raters(make_workspace)
+    payload = json.loads(run(capsys, str(root), "--format", "json")[1])
+    scope = payload["dimensions"]["scope"]["alpha"]
+    correctness = payload["dimensions"]["correctness"]["alpha"]
+    assert scope < correctness
+    code, _, err = run(capsys, str(root), "--min-alpha", str(scope + 0.01))
+    assert code == 1
+    assert "scope" in err and "correctness" not in err
+    assert run(capsys, str(root), "--min-alpha", str(scope - 0.01))[0] == 0
+
+
+def test_an_undefined_alpha_is_null_not_nan_and_does_not_fail_min_alpha(make_workspace, capsys):
+    root = make_workspace(
+        {**workspace_files(), "ratings/alice.jsonl": jsonl(record(), record(run_id="run-b"))}
+    )
+    code, out, _ = run(capsys, str(root), "--format", "json", "--min-alpha", "0.9")
+    assert code == 0
+    assert "NaN" not in out
+    payload = json.loads(out)
+    assert payload["dimensions"]["correctness"]["alpha"] is None
+    assert payload["dimensions"]["correctness"]["reason"] == "only one rater scored this dimension"
+    assert payload["pairs"] == []
+
+
+def test_no_ratings_yet(make_workspace, capsys):
+    root = make_workspace(workspace_files())
+    code, out, _ = run(capsys, str(root))
+    assert code == 0
+    assert "No ratings yet" in out
+    code, out, _ = run(capsys, str(root), "--format", "json")
+    assert json.loads(out)["raters"] == []
+
+
+def test_records_with_errors_are_left_out_and_said_so(make_workspace, capsys):
+    root = two_raters(
+        make_workspace,
+        **{"ratings/carol.jsonl": jsonl(record(rater="carol", scores={"correctness": 9}))},
+    )
+    code, out, err = run(capsys, str(root), "--format", "json")
+    assert code == 0
+    assert json.loads(out)["raters"] == ["alice", "bob"]
+    assert "1 problem in the ratings files" in err and "validate" in err
+
+
+def test_an_unreadable_ratings_file_exits_2(make_workspace, capsys):
+    root = two_raters(make_workspace, **{"voyage.toml": "[limits]\nmax_file_bytes = 300\n"})
+    code, out, err = run(capsys, str(root), "--format", "json")
+    assert code == 2
+    assert json.loads(out)["raters"] == []
+    assert "file-too-large" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--min-alpha", "nan"], ["--min-alpha", "x"], ["--format", "xml"], ["--disputed", "-1"]],
+)
+def test_usage_errors_exit_2(make_workspace, capsys, argv):
+    root = two_raters(make_workspace)
+    with pytest.raises(SystemExit) as info:
+        main(["agreement", str(root), *argv])
+    assert info.value.code == 2
+
+
+def test_no_workspace_exits_2(tmp_path, capsys):
+    code, _, err = run(capsys, str(tmp_path))
+    assert code == 2 and "voyage-tui:" in err
+
+
+def test_a_note_cannot_steer_the_terminal(make_workspace, capsys):
+    evil = "\x1b]0;pwned\x07\x1b[2J"
+    root = make_workspace(
+        {
+            **workspace_files(),
+            "ratings/alice.jsonl": jsonl(record(scores={"correctness": 1, "scope": 1}, note=evil)),
+            "ratings/bob.jsonl": jsonl(record(rater="bob", scores={"correctness": 5, "scope": 5})),
+        }
+    )
+    code, out, _ = run(capsys, str(root))
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\x1b]0;pwned" in out
+
+
+@pytest.mark.skipif(not SAMPLE_FIXTURES.is_dir(), reason="the sample workspace is not there")
+def test_the_sample_workspace_shows_real_agreement(capsys, tmp_path):
+    root = tmp_path / "sample"
+    root.mkdir()
+    shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
+    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    code, out, err = run(capsys, str(root), "--format", "json")
+    assert code == 0, err
+    payload = json.loads(out)
+    assert payload["raters"] == ["alice", "bob", "carol"]
+    for name, figures in payload["dimensions"].items():
+        assert figures["alpha"] is not None and 0 < figures["alpha"] < 1, name
+        assert figures["items"] >= 8
+    assert all(p["kappa"] is not None for p in payload["pairs"])
+    assert len({tuple(p["raters"]) for p in payload["pairs"]}) == 3
+    assert payload["disputed"][0]["spread"] >= 2
+    assert err == ""
+
+
+def test_agreement_loads_no_textual_module(make_workspace):
+    root = two_raters(make_workspace)
+    result = probe(["agreement", str(root), "--format", "json"])
+    assert result["code"] == 0
+    assert result["printed"]
+    assert result["textual"] == []

@@ -1,0 +1,98 @@
+"""Who the rater is: --rater, else git's user.name, else the OS user; and which file is theirs."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from tests.ratings.common import load_ws, workspace_files
+from voyage_tui.engine.ratings import names
+from voyage_tui.engine.ratings.names import (
+    RaterNameError,
+    clean_rater_name,
+    rater_name_problem,
+    ratings_file_rel,
+    resolve_rater,
+)
+
+
+def git(root, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+@pytest.fixture
+def no_global_git(monkeypatch, tmp_path):
+    """git without the machine's own settings: no user.name unless the repository sets one."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+
+
+def test_an_explicit_name_wins(make_workspace, no_global_git):
+    root = make_workspace(workspace_files())
+    git(root, "init", "-q")
+    git(root, "config", "user.name", "Git Person")
+    assert resolve_rater(load_ws(root), "carol") == "carol"
+
+
+def test_git_user_name_comes_next(make_workspace, no_global_git):
+    root = make_workspace(workspace_files())
+    git(root, "init", "-q")
+    git(root, "config", "user.name", "Ada Lovelace")
+    assert resolve_rater(load_ws(root)) == "Ada Lovelace"
+
+
+def test_the_os_user_comes_last(make_workspace, no_global_git, monkeypatch):
+    root = make_workspace(workspace_files())  # not a git repository
+    monkeypatch.setattr(names.getpass, "getuser", lambda: "osuser")
+    assert resolve_rater(load_ws(root)) == "osuser"
+    git(root, "init", "-q")  # a repository without user.name: still the OS user
+    assert resolve_rater(load_ws(root)) == "osuser"
+
+
+def test_no_name_at_all_asks_for_rater(make_workspace, no_global_git, monkeypatch):
+    root = make_workspace(workspace_files())
+
+    def nobody() -> str:
+        raise KeyError("no passwd entry")
+
+    monkeypatch.setattr(names.getpass, "getuser", nobody)
+    with pytest.raises(RaterNameError, match="--rater"):
+        resolve_rater(load_ws(root))
+
+
+def test_a_hostile_git_name_is_cleaned_into_a_file_name(make_workspace, no_global_git):
+    root = make_workspace(workspace_files())
+    git(root, "init", "-q")
+    git(root, "config", "user.name", "../../etc/passwd")
+    rater = resolve_rater(load_ws(root))
+    assert rater_name_problem(rater) is None
+    assert "/" not in rater and not rater.startswith(".")
+    assert ratings_file_rel(load_ws(root), rater) == f"ratings/{rater}.jsonl"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", " alice", "a/b", "a\\b", "..", ".hidden", "-rf", "bell\x07", "a:b", "x" * 65, "dot."],
+)
+def test_an_explicit_name_that_cannot_be_a_file_name_is_refused(make_workspace, name):
+    root = make_workspace(workspace_files())
+    with pytest.raises(RaterNameError, match="cannot be used"):
+        resolve_rater(load_ws(root), name)
+
+
+@pytest.mark.parametrize("name", ["alice", "Ada Lovelace", "Zoë", "o'brien", "r2-d2"])
+def test_ordinary_names_are_fine(name):
+    assert rater_name_problem(name) is None
+    assert clean_rater_name(name) == name
+
+
+def test_a_name_differing_only_in_case_joins_the_existing_file(make_workspace):
+    root = make_workspace({**workspace_files(), "ratings/Alice.jsonl": ""})
+    assert resolve_rater(load_ws(root), "alice") == "Alice"
+    root2 = make_workspace({"ratings/alice.jsonl": ""})
+    assert resolve_rater(load_ws(root2), "alice") == "alice"

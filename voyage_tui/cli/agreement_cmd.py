@@ -1,0 +1,177 @@
+"""`voyage-tui agreement [PATH] [--format text|json] [--min-alpha X] [--disputed N]`.
+
+How far the raters agree, per rubric dimension (SPEC 3.8 and 6): Krippendorff's alpha (ordinal)
+over all raters, Cohen's kappa (quadratic weights) per pair of raters, and the items they
+disagree on most. Reads only the rubric and the ratings files; `validate` checks the runs the
+records name. Exit 0; 1 when `--min-alpha` is given and a dimension's alpha is below it; 2 for a
+usage error, no workspace, or a ratings file or folder that cannot be read (its ratings are
+missing from the figures, so they cannot be trusted).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import unicodedata
+from collections.abc import Iterable
+
+from voyage_tui.cli.common import Parser, no_workspace
+from voyage_tui.cli.render import dumps
+from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
+from voyage_tui.engine.ratings.store import RatingStore
+from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.wording import plural
+from voyage_tui.engine.workspace.discovery import NoWorkspace
+from voyage_tui.engine.workspace.model import Workspace
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="voyage-tui agreement",
+        description="How far the raters agree: Krippendorff's alpha (ordinal) per rubric "
+        "dimension over all raters, Cohen's kappa (quadratic weights) per pair of raters, and "
+        "the most disputed items. Exit 1 when --min-alpha is given and a dimension falls "
+        "below it, 2 for a usage error, no workspace, or an unreadable ratings file.",
+    )
+    parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--min-alpha",
+        type=float,
+        metavar="X",
+        help="exit 1 when any dimension's alpha is below X (an alpha that cannot be computed, "
+        "with one rater say, is not below)",
+    )
+    parser.add_argument(
+        "--disputed",
+        type=int,
+        default=5,
+        metavar="N",
+        help="list the N most disputed items (default 5; 0 for none)",
+    )
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.min_alpha is not None and not math.isfinite(args.min_alpha):
+        parser.error(f"--min-alpha must be a number, not {args.min_alpha}")
+    if args.disputed < 0:
+        parser.error("--disputed must be 0 or more")
+    try:
+        ws = Workspace.load(args.path)
+    except NoWorkspace as exc:
+        return no_workspace(exc)
+    rubric = load_rubric(ws)
+    store = RatingStore.load(ws, rubric.value)
+    report = compute_agreement(store.effective().values(), rubric.value, disputed=args.disputed)
+    if args.format == "json":
+        print(dumps(report.to_json()))
+    else:
+        print("\n".join(text_lines(report, ws.ratings_rel or ".")))
+    unreadable = _tell_problems(store, [d for d in rubric.diagnostics if _loud(d)])
+    if unreadable:
+        return 2
+    if args.min_alpha is not None:
+        below = report.below(args.min_alpha)
+        if below:
+            listed = ", ".join(
+                f"{d.dimension} ({d.alpha:.3f})" for d in below if d.alpha is not None
+            )
+            print(
+                f"voyage-tui agreement: alpha below {args.min_alpha:g}: {listed}",
+                file=sys.stderr,
+            )
+            return 1
+    return 0
+
+
+def _loud(diagnostic: Diagnostic) -> bool:
+    return diagnostic.severity is not Severity.INFO
+
+
+def _tell_problems(store: RatingStore, rubric_problems: list[Diagnostic]) -> bool:
+    """Say on stderr what was left out; True when a file or folder could not be read at all."""
+    unreadable = list(store.problems)
+    unreadable += [d for f in store.files.values() if not f.readable for d in f.diagnostics]
+    for d in [*rubric_problems, *unreadable]:
+        print(f"{d.location()}: {d.severity.value} {d.code}: {d.message}", file=sys.stderr)
+    left_out = sum(
+        1
+        for f in store.files.values()
+        if f.readable
+        for d in f.diagnostics
+        if d.severity is Severity.ERROR or d.code == "rating-torn-line"
+    )
+    if left_out:
+        print(
+            f"voyage-tui agreement: {plural(left_out, 'problem')} in the "
+            "ratings files left records out; `voyage-tui validate` lists them",
+            file=sys.stderr,
+        )
+    return bool(unreadable)
+
+
+# --- text -------------------------------------------------------------------------------------
+
+
+def _printable(text: str) -> str:
+    """Text from the files, safe to print: a control character (an escape sequence that would
+    steer the terminal, a newline inside a note) or a lone surrogate is shown as its escape."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _figure(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def text_lines(report: AgreementReport, ratings_folder: str) -> list[str]:
+    if not report.raters:
+        return [f"No ratings yet (in {ratings_folder}/): nothing to compare."]
+    names = _printable(", ".join(report.raters))
+    lines = [f"Agreement of {plural(len(report.raters), 'rater')}: {names}"]
+    lines += ["", "Krippendorff's alpha (ordinal), all raters"]
+    width = max([len(d) for d in report.dimensions] + [len("dimension")])
+    lines.append(f"  {'dimension'.ljust(width)}   alpha  items  ratings")
+    for name, d in report.dimensions.items():
+        row = f"  {_printable(name).ljust(width)}  {_figure(d.alpha):>6}  {d.items:>5}  {d.ratings:>7}"
+        lines.append(row + (f"  {d.reason}" if d.reason else ""))
+    if report.pairs:
+        lines += ["", "Cohen's kappa (quadratic weights), per pair of raters"]
+        pair_width = max(len(_printable(" · ".join(p.raters))) for p in report.pairs)
+        lines.append(f"  {'raters'.ljust(pair_width)}  {'dimension'.ljust(width)}   kappa  items")
+        shown = None
+        for p in report.pairs:
+            label = _printable(" · ".join(p.raters))
+            cell = label if label != shown else ""
+            shown = label
+            row = (
+                f"  {cell.ljust(pair_width)}  {_printable(p.dimension).ljust(width)}  "
+                f"{_figure(p.kappa):>6}  {p.items:>5}"
+            )
+            lines.append(row + (f"  {p.reason}" if p.reason else ""))
+    if report.disputed:
+        lines += ["", "Most disputed items (largest spread of one dimension's scores)"]
+        for item in report.disputed:
+            lines.extend(_disputed_lines(item))
+    return lines
+
+
+def _disputed_lines(item: DisputedItem) -> Iterable[str]:
+    where = _printable(f"{item.fixture_id} / {item.run_id}")
+    yield f"  {where}: spread {item.spread} ({_printable(', '.join(item.widest))})"
+    width = max(len(_printable(r.rater)) for r in item.ratings)
+    for rating in item.ratings:
+        scores = _printable(" · ".join(f"{k} {v}" for k, v in (rating.scores or {}).items()))
+        yield f"    {_printable(rating.rater).ljust(width)}  {scores}"
+        if rating.note:
+            yield f"    {' ' * width}  “{_printable(rating.note)}”"

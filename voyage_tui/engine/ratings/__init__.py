@@ -1,0 +1,59 @@
+"""Ratings (SPEC 3.8): rater records, their validation, the rater session and agreement.
+
+- records.py: one line of `<ratings>/<rater>.jsonl`, read with its line number;
+- rules.py: the checks that need the rubric and the suite (`check_ratings_file`);
+- store.py: every file checked, the rating in force per (fixture_id, run_id, rater), and the
+  durable append (`RatingStore`, `append_rating`);
+- session.py: a rater's queue, resume, submit / undo / redo (`RaterSession`);
+- agreement.py: Krippendorff's alpha, Cohen's kappa, the most disputed items;
+- names.py: who the rater is (`resolve_rater`); history.py: runs git once held.
+
+No module here imports Textual; numpy and krippendorff are imported only when an alpha is
+computed.
+"""
+
+from voyage_tui.engine.ratings.agreement import (
+    AgreementReport,
+    DimensionAgreement,
+    DisputedItem,
+    PairAgreement,
+    compute_agreement,
+    ordinal_alpha,
+    quadratic_kappa,
+)
+from voyage_tui.engine.ratings.content import PairContent, RunView, TaskView, load_pair
+from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel, resolve_rater
+from voyage_tui.engine.ratings.records import Rating, RatingsFile
+from voyage_tui.engine.ratings.rules import check_ratings_file, scale_values
+from voyage_tui.engine.ratings.runs import AgentRunRef, RunIndex
+from voyage_tui.engine.ratings.session import Draft, Progress, RaterSession, SessionError
+from voyage_tui.engine.ratings.store import RatingStore, append_rating
+
+__all__ = [
+    "AgentRunRef",
+    "AgreementReport",
+    "DimensionAgreement",
+    "DisputedItem",
+    "Draft",
+    "PairAgreement",
+    "PairContent",
+    "Progress",
+    "RaterNameError",
+    "RaterSession",
+    "Rating",
+    "RatingStore",
+    "RatingsFile",
+    "RunIndex",
+    "RunView",
+    "SessionError",
+    "TaskView",
+    "append_rating",
+    "check_ratings_file",
+    "compute_agreement",
+    "load_pair",
+    "ordinal_alpha",
+    "quadratic_kappa",
+    "ratings_file_rel",
+    "resolve_rater",
+    "scale_values",
+]

@@ -1,0 +1,151 @@
+"""Who is rating: `--rater`, else git's `user.name`, else the OS user; and which file is theirs.
+
+A rater's name is also a file name (`<ratings>/<rater>.jsonl`), so it must be one on every system
+the workspace may be checked out on: no folder separators, none of the characters Windows
+forbids, no control characters, not hidden, not `.` or `..`. A name typed with `--rater` that
+breaks these is refused; one taken from git or the OS is cleaned (each such character becomes
+`-`), since the person did not choose it for this tool.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import re
+import subprocess
+import unicodedata
+
+from voyage_tui.engine.ratings.records import RATINGS_SUFFIX
+from voyage_tui.engine.workspace.model import Workspace
+
+MAX_NAME_CHARS = 64
+_FORBIDDEN = frozenset('/\\:*?"<>|')
+_RUNS_OF_DASHES = re.compile(r"-{2,}")
+
+
+_OUTSIDE_A_REPOSITORY = ("git", "--no-pager", "-c", "safe.bareRepository=explicit")
+
+
+class RaterNameError(ValueError):
+    """No usable rater name: the message says why and what to do."""
+
+
+def rater_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a rater's name (and file name), or None when it can."""
+    if not name:
+        return "the name is empty"
+    if name != name.strip():
+        return "the name starts or ends with a space"
+    if len(name) > MAX_NAME_CHARS:
+        return f"the name is longer than {MAX_NAME_CHARS} characters"
+    if name in (".", ".."):
+        return f"{name!r} names a folder, not a rater"
+    if name.startswith((".", "-")):
+        return "the name starts with `.` or `-` (a hidden file, or an option)"
+    if name.endswith("."):
+        return "the name ends with `.` (Windows drops it from file names)"
+    for char in name:
+        if char in _FORBIDDEN:
+            return f"the name holds {char!r}, which a file name cannot hold on every system"
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            return f"the name holds the control or unprintable character U+{ord(char):04X}"
+    return None
+
+
+def clean_rater_name(name: str) -> str:
+    """A name from git or the OS made usable: each character a file name cannot hold becomes
+    `-`; leading dots and dashes and surrounding spaces go. May return "" (nothing usable)."""
+    chars = []
+    for char in name:
+        bad = char in _FORBIDDEN or unicodedata.category(char) in (
+            "Cc",
+            "Cf",
+            "Cs",
+            "Co",
+            "Cn",
+            "Zl",
+            "Zp",
+        )
+        chars.append("-" if bad else char)
+    cleaned = _RUNS_OF_DASHES.sub("-", "".join(chars))
+    cleaned = cleaned.strip().lstrip(".-").strip()[:MAX_NAME_CHARS].rstrip(". ")
+    return cleaned if rater_name_problem(cleaned) is None else ""
+
+
+def git_user_name(ws: Workspace) -> str | None:
+    """git's `user.name` as a commit in the workspace would take it (the repository's own
+    setting first, then the user's and the system's), or None. Inside a repository git runs as
+    every git process of the tool does (engine/git/repo.py); outside one, a folder that only
+    looks like a repository is not taken for one. Reading a setting runs nothing."""
+    from voyage_tui.engine.git.repo import find_repository, run_plain
+
+    location = find_repository(str(ws.root))
+    if location is not None:
+        proc = run_plain(location, ["config", "--get", "user.name"], b"", 10)
+    else:
+        try:
+            proc = subprocess.run(
+                [*_OUTSIDE_A_REPOSITORY, "config", "--get", "user.name"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=10,
+                check=False,
+                cwd=str(ws.root),
+            )
+        except (OSError, subprocess.SubprocessError):
+            proc = None
+    if proc is None or proc.returncode != 0:
+        return None
+    name = proc.stdout.decode("utf-8", "replace").strip()
+    return name or None
+
+
+def os_user_name() -> str | None:
+    try:
+        return getpass.getuser() or None
+    except (OSError, KeyError, ImportError):  # no login name and no passwd entry
+        return None
+
+
+def resolve_rater(ws: Workspace, explicit: str | None = None, *, use_git: bool = True) -> str:
+    """The rater's name: `explicit` (refused with RaterNameError when it cannot be a file name),
+    else git's user.name, else the OS user, each cleaned. A name equal to an existing rater's
+    but for letter case becomes that rater's (so a case-insensitive file system never mixes
+    two spellings in one file)."""
+    if explicit is not None:
+        problem = rater_name_problem(explicit)
+        if problem is not None:
+            raise RaterNameError(f"--rater {explicit!r} cannot be used: {problem}")
+        return _existing_spelling(ws, explicit)
+    for source in (git_user_name(ws) if use_git else None, os_user_name()):
+        if source:
+            cleaned = clean_rater_name(source)
+            if cleaned:
+                return _existing_spelling(ws, cleaned)
+    raise RaterNameError(
+        "no rater name: git has no user.name here and the OS user is unknown; pass --rater NAME"
+    )
+
+
+def ratings_file_rel(ws: Workspace, rater: str) -> str:
+    """The workspace-relative ratings file of `rater` (a name rater_name_problem accepts)."""
+    folder = ws.ratings_rel
+    name = f"{rater}{RATINGS_SUFFIX}"
+    return f"{folder}/{name}" if folder else name
+
+
+def _existing_spelling(ws: Workspace, rater: str) -> str:
+    folder = ws.abs(ws.ratings_rel)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return rater
+    if f"{rater}{RATINGS_SUFFIX}" in names:
+        return rater
+    wanted = rater.casefold()
+    for name in sorted(names):
+        if name.endswith(RATINGS_SUFFIX):
+            stem = name[: -len(RATINGS_SUFFIX)]
+            if stem.casefold() == wanted and rater_name_problem(stem) is None:
+                return stem
+    return rater

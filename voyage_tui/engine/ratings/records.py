@@ -1,0 +1,424 @@
+"""One line of `ratings/<rater>.jsonl`: its JSON read and its fields checked, with line numbers.
+
+This is the part of a ratings file's validation that needs nothing but the line itself (is it
+JSON, an object, are the fields there and of the right type). What needs the rubric or the suite
+(dimensions, scales, which agent runs exist) is in rules.py.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic, Position
+from voyage_tui.engine.loading.json_doc import load_json
+from voyage_tui.engine.loading.positions import PathKey, Positions
+from voyage_tui.engine.rules.schema_errors import describe
+from voyage_tui.engine.suggest import hint
+
+REQUIRED_FIELDS = ("fixture_id", "run_id", "rater", "scores", "rated_at", "blind")
+OPTIONAL_FIELDS = ("note", "duration_s")
+FIELDS = REQUIRED_FIELDS + OPTIONAL_FIELDS
+
+INVALID_JSON = "rating-invalid-json"
+TORN_LINE = "rating-torn-line"
+MISSING_FIELD = "rating-missing-field"
+WRONG_TYPE = "rating-wrong-type"
+INVALID_TIME = "rating-invalid-time"
+UNKNOWN_FIELD = "unknown-field"
+DUPLICATE_KEY = "duplicate-key"
+INVALID_UTF8 = "invalid-utf8"
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """One record. `scores` is None for a retraction (an undo): the item is unrated again.
+
+    `path` and `line` say where the record was read ("" and 0 for one not yet written)."""
+
+    fixture_id: str
+    run_id: str
+    rater: str
+    scores: Mapping[str, int] | None
+    rated_at: str
+    blind: bool = True
+    note: str = ""
+    duration_s: float | None = None
+    path: str = ""
+    line: int = 0
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        """(fixture_id, run_id): the agent run rated."""
+        return (self.fixture_id, self.run_id)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(fixture_id, run_id, rater): a later record with the same key supersedes this one."""
+        return (self.fixture_id, self.run_id, self.rater)
+
+    @property
+    def retracted(self) -> bool:
+        return self.scores is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as written to the file, its fields in the SPEC's order."""
+        out: dict[str, Any] = {
+            "fixture_id": self.fixture_id,
+            "run_id": self.run_id,
+            "rater": self.rater,
+            "scores": None if self.scores is None else dict(self.scores),
+            "note": self.note,
+            "rated_at": self.rated_at,
+            "blind": self.blind,
+        }
+        if self.duration_s is not None:
+            out["duration_s"] = self.duration_s
+        return out
+
+    def to_line(self) -> str:
+        """One line of JSON, no newline. Non-ASCII text stays readable; a lone surrogate (which
+        UTF-8 cannot hold) is written as its `\\uXXXX` escape instead."""
+        text = json.dumps(self.to_json(), ensure_ascii=False, separators=(", ", ": "))
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = json.dumps(self.to_json(), ensure_ascii=True, separators=(", ", ": "))
+        return text
+
+
+@dataclass(slots=True)
+class ParsedLine:
+    """A line that holds a well-formed record (every field present and of its type)."""
+
+    rating: Rating
+    positions: Positions
+    """Positions inside the line's text (line 1): see `at`."""
+
+    def at(self, path: tuple[PathKey, ...], *, key: bool = False) -> Position:
+        """The file position of a key (or its value) of this record."""
+        pos = self.positions.key(path) if key else self.positions.value(path)
+        return (self.rating.line, pos[1]) if pos is not None else (self.rating.line, 1)
+
+
+@dataclass(slots=True)
+class ParsedFile:
+    path: str
+    lines: list[ParsedLine] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    readable: bool = True
+    """False when the file as a whole could not be read (too large, a symlink out, UTF-16):
+    nothing was parsed, and a rater session must not append to it."""
+    line_count: int = 0
+    ends_with_newline: bool = True
+
+    @property
+    def rater(self) -> str:
+        """The rater the file belongs to: its name without `.jsonl`."""
+        return rater_of_path(self.path)
+
+
+@dataclass(slots=True)
+class RatingsFile:
+    """A ratings file checked against the rubric and the suite: the records that count (in file
+    order) and every problem found. A record with an error does not count, as if its line were
+    absent, so the rating before it stays in force."""
+
+    path: str
+    ratings: list[Rating] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    readable: bool = True
+    line_count: int = 0
+    ends_with_newline: bool = True
+
+    @property
+    def rater(self) -> str:
+        return rater_of_path(self.path)
+
+
+RATINGS_SUFFIX = ".jsonl"
+
+
+def rater_of_path(rel: str) -> str:
+    return rel.rsplit("/", 1)[-1].removesuffix(RATINGS_SUFFIX)
+
+
+def utc_now() -> str:
+    """The time of a record, as the files hold it: ISO 8601, UTC, whole seconds."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_time(text: str) -> datetime | None:
+    """An ISO 8601 date and time in UTC (`Z` or `+00:00`), else None."""
+    try:
+        stamp = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if stamp.tzinfo is None or stamp.utcoffset() != timedelta(0):
+        return None
+    return stamp
+
+
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+_FIELD_HELP = {
+    "fixture_id": "the id of the fixture whose run was rated",
+    "run_id": "the run_id of the agent run rated",
+    "rater": "the rater's name, the same as the file's",
+    "scores": 'an object of rubric dimension -> score, like {"correctness": 4}, or null for a '
+    "withdrawn rating",
+    "rated_at": "when the rating was made, ISO 8601 in UTC, like 2026-11-20T14:03:11Z",
+    "blind": "true when the agent's name was hidden from the rater, else false",
+    "note": "the rater's note, text",
+    "duration_s": "the seconds spent on the item, a number of 0 or more",
+}
+
+
+def parse_ratings(data: bytes, rel: str) -> ParsedFile:
+    """Every line of a ratings file: its well-formed records and a diagnostic for each other
+    line. A bad line never hides the lines after it."""
+    parsed = ParsedFile(rel)
+    for bom, name in _WIDE_BOMS:
+        if data.startswith(bom):
+            parsed.diagnostics.append(
+                dg.error(rel, (1, 1), "not-utf8", f"the file is {name}; save it as UTF-8")
+            )
+            parsed.readable = False
+            return parsed
+    data = data.removeprefix(_UTF8_BOM)
+    # Only "\n" ends a record: JSON text may hold U+2028 or a lone "\r", which str.splitlines
+    # would take for line ends.
+    chunks = data.split(b"\n")
+    parsed.ends_with_newline = not data or data.endswith(b"\n")
+    if parsed.ends_with_newline:
+        chunks.pop()
+    parsed.line_count = len(chunks)
+    for number, raw in enumerate(chunks, start=1):
+        _parse_line(raw.removesuffix(b"\r"), number, parsed)
+    return parsed
+
+
+def _parse_line(raw: bytes, number: int, parsed: ParsedFile) -> None:
+    rel, out = parsed.path, parsed.diagnostics
+    if not raw.strip():
+        return
+    if not raw.strip(b"\x00 \t"):
+        out.append(_torn(rel, number, "holds only NUL bytes"))
+        return
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
+        bad = raw[exc.start : exc.start + 1].hex()
+        out.append(
+            dg.error(
+                rel,
+                (number, column),
+                INVALID_UTF8,
+                f"byte 0x{bad} is not valid UTF-8; this record is ignored until the line is fixed",
+            )
+        )
+        return
+    doc = load_json(text, rel)
+    if not doc.ok:
+        if _cut_off(text):
+            out.append(_torn(rel, number, "is a record cut off before its end"))
+            return
+        first = doc.diagnostics[0] if doc.diagnostics else None
+        reason = first.message if first is not None else "not valid JSON"
+        column = first.column if first is not None and first.column is not None else 1
+        out.append(
+            dg.error(
+                rel,
+                (number, column),
+                INVALID_JSON,
+                f"{reason}; each line holds one record, a JSON object. This record is ignored "
+                "until the line is fixed",
+            )
+        )
+        return
+    usable = True
+    for problem in doc.diagnostics:  # duplicate keys: JSON readers keep one of them silently
+        out.append(_moved(problem, number))
+        usable = usable and problem.severity is not dg.Severity.ERROR
+    if not isinstance(doc.data, dict):
+        out.append(
+            dg.error(
+                rel,
+                (number, 1),
+                INVALID_JSON,
+                f"this line holds {describe(doc.data, json=True)}; each line holds one record, a "
+                'JSON object like {"fixture_id": ..., "run_id": ..., "scores": {...}}',
+            )
+        )
+        return
+    rating = _check_fields(doc.data, number, rel, doc.positions, out)
+    if rating is not None and usable:
+        parsed.lines.append(ParsedLine(rating, doc.positions))
+
+
+def _moved(problem: Diagnostic, number: int) -> Diagnostic:
+    """A diagnostic of the line's own JSON document, placed at the line in the file."""
+    return dg.make(
+        problem.path, (number, problem.column or 1), problem.severity, problem.code, problem.message
+    )
+
+
+def _torn(rel: str, number: int, what: str) -> Diagnostic:
+    return dg.warning(
+        rel,
+        (number, 1),
+        TORN_LINE,
+        f"this line {what}: what a session killed while saving leaves behind. It is ignored (the "
+        "rating it held was not saved); delete the line, or rate the run again",
+    )
+
+
+def _cut_off(text: str) -> bool:
+    """The line opens an object and ends before closing it (inside a string or not): a record
+    whose write stopped part-way, not one written wrong."""
+    stripped = text.strip()
+    if not stripped.startswith("{"):
+        return False
+    depth, in_string, escaped = 0, False, False
+    for char in stripped:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth <= 0:
+                return False
+    return True
+
+
+def _check_fields(
+    obj: dict[str, Any], number: int, rel: str, positions: Positions, out: list[Diagnostic]
+) -> Rating | None:
+    """The record, or None when a field is missing or of the wrong type (each one reported)."""
+    before = len(out)
+
+    def at(*path: PathKey, key: bool = False) -> Position:
+        pos = positions.key(path) if key else positions.value(path)
+        return (number, pos[1]) if pos is not None else (number, 1)
+
+    def wrong(path: tuple[PathKey, ...], message: str) -> None:
+        out.append(dg.error(rel, at(*path), WRONG_TYPE, message))
+
+    for name in REQUIRED_FIELDS:
+        if name not in obj:
+            out.append(
+                dg.error(
+                    rel,
+                    (number, 1),
+                    MISSING_FIELD,
+                    f"this record has no `{name}`: {_FIELD_HELP[name]}. It is ignored until "
+                    "the field is added",
+                )
+            )
+    for name in obj:
+        if name not in FIELDS:
+            out.append(
+                dg.warning(
+                    rel,
+                    at(name, key=True),
+                    UNKNOWN_FIELD,
+                    f"`{name}` is not a field of a rating record{hint(name, FIELDS)}; it is "
+                    "ignored",
+                )
+            )
+    for name in ("fixture_id", "run_id", "rater"):
+        value = obj.get(name)
+        if name in obj and not (isinstance(value, str) and value.strip()):
+            what = "blank" if isinstance(value, str) else describe(value, json=True)
+            wrong((name,), f"`{name}` must be {_FIELD_HELP[name]} (text), not {what}")
+    scores = obj.get("scores")
+    if isinstance(scores, dict):
+        if not scores:
+            wrong(
+                ("scores",),
+                "`scores` is empty: give each dimension's score, or write null "
+                "to withdraw the rating",
+            )
+        for dimension, score in scores.items():
+            if type(score) is not int:
+                wrong(
+                    ("scores", dimension),
+                    f"the score of `{dimension}` must be a whole number, not "
+                    f"{describe(score, json=True)}",
+                )
+    elif scores is not None:
+        wrong(
+            ("scores",),
+            f"`scores` must be {_FIELD_HELP['scores']}; not {describe(scores, json=True)}",
+        )
+    note = obj.get("note", "")
+    if not isinstance(note, str):
+        wrong(("note",), f"`note` must be text, not {describe(note, json=True)}")
+    rated_at = obj.get("rated_at")
+    if isinstance(rated_at, str):
+        if parse_time(rated_at) is None:
+            out.append(
+                dg.error(
+                    rel,
+                    at("rated_at"),
+                    INVALID_TIME,
+                    f"`rated_at` is {rated_at!r}; write {_FIELD_HELP['rated_at']}",
+                )
+            )
+    elif "rated_at" in obj:
+        wrong(
+            ("rated_at",),
+            f"`rated_at` must be text, {_FIELD_HELP['rated_at']}; not "
+            f"{describe(rated_at, json=True)}",
+        )
+    blind = obj.get("blind")
+    if "blind" in obj and not isinstance(blind, bool):
+        wrong(("blind",), f"`blind` must be true or false, not {describe(blind, json=True)}")
+    duration = obj.get("duration_s")
+    if duration is not None and not (
+        isinstance(duration, (int, float))
+        and not isinstance(duration, bool)
+        and math.isfinite(duration)
+        and duration >= 0
+    ):
+        wrong(
+            ("duration_s",),
+            f"`duration_s` must be {_FIELD_HELP['duration_s']}, not "
+            f"{describe(duration, json=True)}",
+        )
+    if any(d.severity is dg.Severity.ERROR for d in out[before:]):
+        return None
+    return Rating(
+        fixture_id=obj["fixture_id"],
+        run_id=obj["run_id"],
+        rater=obj["rater"],
+        scores=None if scores is None else dict(scores),
+        rated_at=obj["rated_at"],
+        blind=obj["blind"],
+        note=note,
+        duration_s=None if duration is None else float(duration),
+        path=rel,
+        line=number,
+    )

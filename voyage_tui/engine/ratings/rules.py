@@ -1,0 +1,234 @@
+"""The rules of a ratings file that need more than the line itself: the rater against the file's
+name, each dimension against the rubric and its scale, each (fixture_id, run_id) against the
+agent runs of the suite (and, for one that is gone, the git history).
+
+`check_ratings_file` is the whole check of one file, a function of its bytes, the rubric and the
+runs: `validate`, the rater session and `agreement` all go through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.safe_read import read_bytes_inside
+from voyage_tui.engine.ratings.records import (
+    DUPLICATE_KEY,
+    ParsedFile,
+    ParsedLine,
+    Rating,
+    RatingsFile,
+    parse_ratings,
+)
+from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.references.rubric import Dimension, Rubric
+from voyage_tui.engine.suggest import hint
+from voyage_tui.engine.wording import plural
+from voyage_tui.engine.workspace.model import Workspace
+
+RATER_MISMATCH = "rating-rater-mismatch"
+UNKNOWN_DIMENSION = "rating-unknown-dimension"
+SCORE_OUT_OF_SCALE = "rating-score-out-of-scale"
+UNKNOWN_RUN = "rating-unknown-run"
+DELETED_RUN = "rating-deleted-run"
+
+DeletedRuns = Callable[[], set[PairKey] | None]
+"""Asked (at most once per check, and only when a record names a run the suite lacks) for the
+(fixture folder, run stem) pairs the git history once held; None when history is unknown."""
+
+
+def score_range(dimension: Dimension) -> tuple[int, int]:
+    """A dimension's scale: its lowest to its highest anchor (anchors may skip values, as
+    1/3/5: a 2 is between two anchors, so it is on the scale)."""
+    scale = dimension.scale
+    return scale[0], scale[-1]
+
+
+def scale_values(dimension: Dimension) -> list[int]:
+    """Every score the dimension allows, lowest first."""
+    low, high = score_range(dimension)
+    return list(range(low, high + 1))
+
+
+def check_ratings_file(
+    ws: Workspace,
+    rubric: Rubric,
+    rel: str,
+    runs: RunIndex | None = None,
+    deleted_runs: DeletedRuns | None = None,
+    data: bytes | None = None,
+) -> RatingsFile:
+    """Read (unless `data` is given) and check the ratings file `rel`. Without `runs` the runs
+    the records name are not checked (what `agreement` does: it needs only the rubric)."""
+    if data is None:
+        read = read_bytes_inside(
+            ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes
+        )
+        if isinstance(read, Diagnostic):
+            return RatingsFile(rel, diagnostics=[read], readable=False)
+        data = read
+    return check_parsed(parse_ratings(data, rel), rubric, runs, deleted_runs)
+
+
+def check_parsed(
+    parsed: ParsedFile,
+    rubric: Rubric,
+    runs: RunIndex | None = None,
+    deleted_runs: DeletedRuns | None = None,
+) -> RatingsFile:
+    checked = RatingsFile(
+        parsed.path,
+        diagnostics=list(parsed.diagnostics),
+        readable=parsed.readable,
+        line_count=parsed.line_count,
+        ends_with_newline=parsed.ends_with_newline,
+    )
+    history = _History(deleted_runs)
+    deleted: dict[PairKey, list[ParsedLine]] = {}
+    for line in parsed.lines:
+        problems: list[Diagnostic] = []
+        rating = _check_rater(line, parsed.rater, problems)
+        rating = _check_scores(line, rating, rubric, problems)
+        if runs is not None and rating.pair not in runs:
+            if history.holds(rating.pair):
+                deleted.setdefault(rating.pair, []).append(line)
+            else:
+                problems.append(_unknown_run(line, runs, history.known))
+        checked.diagnostics.extend(problems)
+        if not any(p.severity is dg.Severity.ERROR for p in problems):
+            checked.ratings.append(rating)
+    for (fixture_id, run_id), lines in deleted.items():
+        count = len(lines)
+        records = "this record" if count == 1 else f"these {plural(count, 'record')}"
+        checked.diagnostics.append(
+            dg.warning(
+                parsed.path,
+                lines[-1].at(("run_id",)),
+                DELETED_RUN,
+                f"run `{run_id}` of fixture `{fixture_id}` was deleted (git history holds its "
+                f"file, the suite no longer does); {records} still count for agreement. Delete "
+                "the lines if the run should not count",
+            )
+        )
+    checked.diagnostics.sort(key=Diagnostic.sort_key)
+    return checked
+
+
+class _History:
+    def __init__(self, ask: DeletedRuns | None) -> None:
+        self._ask = ask
+        self._pairs: set[PairKey] | None = None
+        self._asked = False
+
+    @property
+    def known(self) -> bool:
+        """Whether git history could be asked at all."""
+        return self._asked and self._pairs is not None
+
+    def holds(self, pair: PairKey) -> bool:
+        if not self._asked:
+            self._asked = True
+            self._pairs = self._ask() if self._ask is not None else None
+        return self._pairs is not None and pair in self._pairs
+
+
+def _check_rater(line: ParsedLine, file_rater: str, problems: list[Diagnostic]) -> Rating:
+    rating = line.rating
+    if rating.rater != file_rater:
+        problems.append(
+            dg.error(
+                rating.path,
+                line.at(("rater",)),
+                RATER_MISMATCH,
+                f"this record's rater is {rating.rater!r}, but this is {file_rater}'s file: each "
+                f"rater's records live in <ratings>/<rater>.jsonl. Move the line to "
+                f"{rating.rater}.jsonl, or correct the name; until then it does not count",
+            )
+        )
+    return rating
+
+
+def _check_scores(
+    line: ParsedLine, rating: Rating, rubric: Rubric, problems: list[Diagnostic]
+) -> Rating:
+    """The rating with its dimensions under the rubric's own names (a record may write
+    `Correctness` for `correctness`, as scoring notes may), each problem reported."""
+    if rating.scores is None:
+        return rating
+    names = [d.name for d in rubric.dimensions]
+    canonical: dict[str, int] = {}
+    written: dict[str, str] = {}
+    for name, score in rating.scores.items():
+        dimension = rubric.find(name)
+        if dimension is None:
+            problems.append(
+                dg.error(
+                    rating.path,
+                    line.at(("scores", name), key=True),
+                    UNKNOWN_DIMENSION,
+                    f"`{name}` is not a dimension of the rubric{hint(name, names)}; the "
+                    f"dimensions are {', '.join(names) or 'none'}. This record does not count "
+                    "until it is fixed",
+                )
+            )
+            continue
+        if dimension.name in written:
+            problems.append(
+                dg.error(
+                    rating.path,
+                    line.at(("scores", name), key=True),
+                    DUPLICATE_KEY,
+                    f"`{name}` and `{written[dimension.name]}` both score the dimension "
+                    f"`{dimension.name}`; keep one",
+                )
+            )
+            continue
+        written[dimension.name] = name
+        low, high = score_range(dimension)
+        if not low <= score <= high:
+            problems.append(
+                dg.error(
+                    rating.path,
+                    line.at(("scores", name)),
+                    SCORE_OUT_OF_SCALE,
+                    f"`{name}` is scored {score}, outside its scale of {low} to {high} (the "
+                    "rubric's lowest and highest anchors); this record does not count until "
+                    "it is fixed",
+                )
+            )
+        canonical[dimension.name] = score
+    if list(canonical) == list(rating.scores):
+        return rating
+    return replace(rating, scores=canonical)
+
+
+def _unknown_run(line: ParsedLine, runs: RunIndex, history_known: bool) -> Diagnostic:
+    rating = line.rating
+    fixture_runs = runs.by_fixture.get(rating.fixture_id)
+    if fixture_runs is not None:
+        where = line.at(("run_id",))
+        listed = ", ".join(fixture_runs)
+        what = (
+            f"fixture `{rating.fixture_id}` has no agent run `{rating.run_id}`"
+            f"{hint(rating.run_id, fixture_runs)} (its runs: {listed})"
+        )
+    else:
+        where = line.at(("fixture_id",))
+        fixtures = sorted(runs.by_fixture)
+        what = (
+            f"no fixture with agent runs has the id `{rating.fixture_id}`"
+            f"{hint(rating.fixture_id, fixtures)}"
+        )
+    history = (
+        "nor does the git history hold such a run file"
+        if history_known
+        else "git history was not searched for a deleted run (no git, or --no-git)"
+    )
+    return dg.error(
+        rating.path,
+        where,
+        UNKNOWN_RUN,
+        f"{what}; {history}. Correct the ids; until then this record does not count",
+    )

@@ -1,0 +1,366 @@
+"""A rater session: the queue of (fixture, run) pairs, where the rater is in it, and every step
+(submit, undo, redo) as an appended record, so the file stays append-only and a killed session
+loses at most the rating on screen.
+
+Order. Blind (the default): the pairs sorted by sha256(rater, fixture_id, run_id), so two raters
+see different orders, one rater the same order on every resume, and a run added later slots in
+without reshuffling the rest. Not blind: by fixture path, then run.
+
+Resume. The session starts at the first pair of the queue this rater has no rating in force for.
+
+Undo. `undo()` takes back the last submit of this session: it appends the record that restores
+the rating in force before that submit, which is a retraction (`scores: null`) when the pair was
+unrated, or a copy of the earlier record when the submit re-rated it (an undo returns to the
+state before the action, it does not erase an older rating). Undo goes back through every submit
+of the session, one at a time; `redo()` re-appends an undone rating until a new submit. Steps
+taken in an earlier session are not undone (rate the pair again instead).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+from voyage_tui.engine.ratings.content import PairContent, load_pair
+from voyage_tui.engine.ratings.names import ratings_file_rel, resolve_rater
+from voyage_tui.engine.ratings.records import Rating, utc_now
+from voyage_tui.engine.ratings.rules import scale_values
+from voyage_tui.engine.ratings.runs import AgentRunRef, PairKey, RunIndex
+from voyage_tui.engine.ratings.store import RatingStore
+from voyage_tui.engine.references.rubric import Dimension, Rubric
+from voyage_tui.engine.validation.item import Item
+from voyage_tui.engine.workspace.model import Workspace
+
+
+class SessionError(Exception):
+    """The session cannot start (or write): the message says why and what to do."""
+
+
+def blind_order(runs: list[AgentRunRef], rater: str) -> list[AgentRunRef]:
+    """The runs in `rater`'s own shuffled order (stable: a hash, not a random generator)."""
+
+    def rank(run: AgentRunRef) -> bytes:
+        seed = "\x00".join((rater, run.fixture_id, run.run_id))
+        return hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()
+
+    return sorted(runs, key=rank)
+
+
+def plain_order(runs: list[AgentRunRef]) -> list[AgentRunRef]:
+    return sorted(runs, key=lambda r: (r.task_path, r.run_id))
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    rated: int
+    total: int
+
+    def __str__(self) -> str:
+        return f"{self.rated}/{self.total} rated"
+
+
+@dataclass(slots=True)
+class Draft:
+    """The scores of the pair on screen before it is submitted: a number key scores the current
+    dimension and moves to the next; `back` (the first `u`) takes the last one back. Nothing is
+    written until the session's submit."""
+
+    dimensions: list[Dimension]
+    scores: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def current(self) -> Dimension | None:
+        """The dimension the next key scores; None when every one is scored."""
+        return (
+            self.dimensions[len(self.scores)] if len(self.scores) < len(self.dimensions) else None
+        )
+
+    @property
+    def complete(self) -> bool:
+        return self.current is None
+
+    def score(self, value: int) -> bool:
+        """Score the current dimension; True when that was the last one. ValueError when the
+        value is off the dimension's scale (or every dimension is scored)."""
+        dimension = self.current
+        if dimension is None:
+            raise ValueError("every dimension is scored")
+        if value not in scale_values(dimension):
+            values = scale_values(dimension)
+            raise ValueError(f"{dimension.name} takes {values[0]} to {values[-1]}, not {value}")
+        self.scores[dimension.name] = value
+        return self.complete
+
+    def back(self) -> bool:
+        """Take back the last score; False when there was none (undo the last submit then)."""
+        if not self.scores:
+            return False
+        self.scores.pop(next(reversed(self.scores)))
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    pair: PairKey
+    before: Rating | None
+    """The rating in force before the submit (None: unrated)."""
+    after: Rating
+    """The record the submit wrote."""
+
+
+class RaterSession:
+    def __init__(
+        self,
+        ws: Workspace,
+        rubric: Rubric,
+        runs: RunIndex,
+        store: RatingStore,
+        rater: str,
+        *,
+        blind: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], str] = utc_now,
+    ) -> None:
+        own = store.file_of(ws, rater)
+        if own is not None and not own.readable:
+            reasons = "; ".join(d.message for d in own.diagnostics) or "it cannot be read"
+            raise SessionError(
+                f"{own.path} cannot be read ({reasons}); a session would append to a file whose "
+                "ratings it cannot see. Fix the file first"
+            )
+        self.ws = ws
+        self.rubric = rubric
+        self.store = store
+        self.rater = rater
+        self.blind = blind
+        self._clock = clock
+        self._now = now
+        refs = [replace(r, agent=None) for r in runs.runs] if blind else list(runs.runs)
+        self.queue: list[AgentRunRef] = blind_order(refs, rater) if blind else plain_order(refs)
+        """Every pair to rate, in this rater's order (agent labels removed when blind)."""
+        self._index = {run.pair: i for i, run in enumerate(self.queue)}
+        self._undo: list[_Step] = []
+        self._redo: list[_Step] = []
+        self._position: int | None = self._next_unrated(-1)
+        self._spent = 0.0
+        self._shown_at: float | None = clock()
+
+    @classmethod
+    def open(
+        cls,
+        ws: Workspace,
+        rubric: Rubric,
+        items: Mapping[str, Item],
+        rater: str | None = None,
+        *,
+        blind: bool = True,
+        use_git: bool = True,
+    ) -> RaterSession:
+        """A session on a validated suite's items (`Suite.items`), for `rater` (else git's
+        user.name, else the OS user; RaterNameError when none is usable)."""
+        name = resolve_rater(ws, rater, use_git=use_git)
+        runs = RunIndex.from_items(items)
+        rel = ratings_file_rel(ws, name)
+        paths = [rel] if os.path.lexists(ws.abs(rel)) else []
+        store = RatingStore.load(ws, rubric, runs, paths=paths)
+        return cls(ws, rubric, runs, store, name, blind=blind)
+
+    # --- where the rater is ----------------------------------------------------------------------
+
+    @property
+    def dimensions(self) -> list[Dimension]:
+        return list(self.rubric.dimensions)
+
+    def draft(self) -> Draft:
+        """An empty draft for the pair on screen."""
+        return Draft(self.dimensions)
+
+    @property
+    def current(self) -> AgentRunRef | None:
+        """The pair on screen; None when every pair is rated (or there is none)."""
+        return self.queue[self._position] if self._position is not None else None
+
+    @property
+    def finished(self) -> bool:
+        return self._position is None
+
+    def progress(self) -> Progress:
+        """This rater's ratings in force over all agent runs of the suite (`N/M rated`)."""
+        rated = self.store.of_rater(self.rater)
+        return Progress(sum(1 for run in self.queue if run.pair in rated), len(self.queue))
+
+    def rating_of(self, run: AgentRunRef | PairKey) -> Rating | None:
+        """This rater's rating in force for the pair, or None."""
+        pair = run.pair if isinstance(run, AgentRunRef) else run
+        return self.store.of_rater(self.rater).get(pair)
+
+    def is_rated(self, run: AgentRunRef | PairKey) -> bool:
+        return self.rating_of(run) is not None
+
+    def content(self, run: AgentRunRef | None = None) -> PairContent | None:
+        """The task and the run to show (the current pair by default)."""
+        run = run if run is not None else self.current
+        if run is None:
+            return None
+        return load_pair(self.ws, self.rubric, run, blind=self.blind)
+
+    def label(self, run: AgentRunRef) -> str:
+        """What a screen calls the run: its run_id, or in blind mode only its place among the
+        fixture's runs in this rater's order (a run_id such as `run-baseline` can give the
+        agent away)."""
+        if not self.blind:
+            return f"{run.fixture_id} · {run.run_id}"
+        siblings = [r.run_id for r in self.queue if r.fixture_id == run.fixture_id]
+        return f"{run.fixture_id} · run {siblings.index(run.run_id) + 1} of {len(siblings)}"
+
+    # --- moving --------------------------------------------------------------------------------
+
+    def goto(self, run: AgentRunRef | PairKey) -> None:
+        """Show a given pair (rated or not); submitting there re-rates it."""
+        pair = run.pair if isinstance(run, AgentRunRef) else run
+        if pair not in self._index:
+            raise KeyError(f"no agent run {pair[1]!r} of fixture {pair[0]!r} in this session")
+        self._show(self._index[pair])
+
+    def skip(self) -> None:
+        """Leave the current pair unrated and show the next unrated one after it (the queue
+        wraps around); the pair comes back after the others."""
+        if self._position is None:
+            return
+        following = self._next_unrated(self._position, exclude_current=True)
+        if following is not None:
+            self._show(following)
+
+    # --- the clock -----------------------------------------------------------------------------
+
+    def elapsed(self) -> float:
+        """Seconds spent on the pair on screen so far (pauses excluded)."""
+        running = self._clock() - self._shown_at if self._shown_at is not None else 0.0
+        return self._spent + running
+
+    def pause(self) -> None:
+        """Stop the clock (the app lost the screen: suspended, another screen on top)."""
+        if self._shown_at is not None:
+            self._spent += self._clock() - self._shown_at
+            self._shown_at = None
+
+    def resume(self) -> None:
+        if self._shown_at is None:
+            self._shown_at = self._clock()
+
+    # --- steps that write ----------------------------------------------------------------------
+
+    def check_scores(self, scores: Mapping[str, int]) -> dict[str, int]:
+        """`scores` under the rubric's dimension names; ValueError unless every dimension has
+        one score on its scale."""
+        out: dict[str, int] = {}
+        for name, score in scores.items():
+            dimension = self.rubric.find(name)
+            if dimension is None:
+                raise ValueError(f"{name!r} is not a dimension of the rubric")
+            if type(score) is not int or score not in scale_values(dimension):
+                values = scale_values(dimension)
+                raise ValueError(
+                    f"{dimension.name} takes a whole number from {values[0]} to {values[-1]}, "
+                    f"not {score!r}"
+                )
+            out[dimension.name] = score
+        missing = [d.name for d in self.rubric.dimensions if d.name not in out]
+        if missing:
+            raise ValueError(f"no score for {', '.join(missing)}")
+        return out
+
+    def submit(
+        self, scores: Mapping[str, int], note: str = "", *, duration_s: float | None = None
+    ) -> Rating:
+        """Rate the current pair (every dimension: see check_scores), append the record, and
+        move to the next unrated pair. `duration_s` defaults to the clock's elapsed()."""
+        run = self.current
+        if run is None:
+            raise SessionError("every pair is rated: there is nothing on screen to rate")
+        checked = self.check_scores(scores)
+        seconds = self.elapsed() if duration_s is None else duration_s
+        rating = Rating(
+            fixture_id=run.fixture_id,
+            run_id=run.run_id,
+            rater=self.rater,
+            scores=checked,
+            rated_at=self._now(),
+            blind=self.blind,
+            note=note,
+            duration_s=round(max(seconds, 0.0), 1),
+        )
+        before = self.rating_of(run)
+        stored = self.store.append(self.ws, rating)
+        self._undo.append(_Step(run.pair, before, stored))
+        self._redo.clear()
+        position = self._index[run.pair]
+        following = self._next_unrated(position)
+        self._show(following if following is not None else None)
+        return stored
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> Rating | None:
+        """Take back the last submit of this session (see the module's docstring): appends the
+        restoring record and shows that pair again. None when there is nothing to undo."""
+        if not self._undo:
+            return None
+        step = self._undo[-1]
+        if step.before is None:
+            restoring = Rating(
+                fixture_id=step.after.fixture_id,
+                run_id=step.after.run_id,
+                rater=self.rater,
+                scores=None,
+                rated_at=self._now(),
+                blind=self.blind,
+            )
+        else:
+            restoring = replace(step.before, path="", line=0)
+        stored = self.store.append(self.ws, restoring)
+        self._undo.pop()
+        self._redo.append(step)
+        self._show(self._index.get(step.pair))
+        return stored
+
+    def redo(self) -> Rating | None:
+        """Append the last undone rating again and move on; None when there is none."""
+        if not self._redo:
+            return None
+        step = self._redo[-1]
+        stored = self.store.append(self.ws, replace(step.after, path="", line=0))
+        self._redo.pop()
+        self._undo.append(_Step(step.pair, step.before, stored))
+        position = self._index.get(step.pair)
+        following = self._next_unrated(position if position is not None else -1)
+        self._show(following)
+        return stored
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _show(self, position: int | None) -> None:
+        self._position = position
+        self._spent = 0.0
+        self._shown_at = self._clock()
+
+    def _next_unrated(self, after: int, *, exclude_current: bool = False) -> int | None:
+        """The first unrated pair after position `after`, wrapping around to the start."""
+        rated = self.store.of_rater(self.rater)
+        count = len(self.queue)
+        for step in range(1, count + 1):
+            index = (after + step) % count
+            if exclude_current and index == after:
+                continue
+            if self.queue[index].pair not in rated:
+                return index
+        return None

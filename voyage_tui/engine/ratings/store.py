@@ -1,0 +1,198 @@
+"""The ratings of a workspace: every `<ratings>/<rater>.jsonl` read and checked, the rating in
+force per (fixture_id, run_id, rater), and the durable append of one record.
+
+The files are append-only. The rating in force for a key is its latest record that counts (file
+order, not `rated_at`: clocks differ, the order of writes does not); a record whose `scores` is
+null is a retraction, so the key is unrated again. A record with an error does not count, as if
+its line were absent (see rules.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.atomic import ContentChanged, Expected, append_line_durably, write_inside
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.ratings.names import ratings_file_rel
+from voyage_tui.engine.ratings.records import RATINGS_SUFFIX, Rating, RatingsFile
+from voyage_tui.engine.ratings.rules import DeletedRuns, check_ratings_file
+from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.references.rubric import Rubric
+from voyage_tui.engine.workspace.model import Workspace
+
+Key = tuple[str, str, str]
+"""(fixture_id, run_id, rater)"""
+
+_READ_LAST = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def list_ratings_files(ws: Workspace) -> tuple[list[str], list[Diagnostic]]:
+    """The `*.jsonl` files directly in the ratings folder (sorted), and why the folder could not
+    be listed, if so. A ratings folder that leads out of the workspace is refused unread."""
+    folder = ws.ratings_rel
+    folder_abs = ws.abs(folder)
+    if not os.path.isdir(folder_abs):
+        return [], []
+    if not is_within(ws.root_real, os.path.realpath(folder_abs)):
+        return [], [
+            dg.error(
+                folder or ".",
+                None,
+                "symlink-outside-workspace",
+                "the ratings folder leads outside the workspace through a symlink; nothing in it "
+                "was read",
+            )
+        ]
+    try:
+        names = os.listdir(folder_abs)
+    except OSError as exc:
+        return [], [
+            dg.error(
+                folder or ".",
+                None,
+                "folder-unreadable",
+                f"this folder cannot be read ({exc.strerror or exc}); no rating in it was checked",
+            )
+        ]
+    rels = [
+        f"{folder}/{name}" if folder else name
+        for name in sorted(names)
+        if name.endswith(RATINGS_SUFFIX) and len(name) > len(RATINGS_SUFFIX)
+    ]
+    return rels, []
+
+
+class RatingStore:
+    """Checked ratings files by path, and the views a rater session and agreement need."""
+
+    def __init__(self, files: Iterable[RatingsFile] = (), problems: Iterable[Diagnostic] = ()):
+        self.files: dict[str, RatingsFile] = {f.path: f for f in files}
+        self.problems: list[Diagnostic] = list(problems)
+        """Problems of the ratings folder itself (unreadable, a symlink out)."""
+        self._latest: dict[Key, Rating] | None = None
+
+    @classmethod
+    def load(
+        cls,
+        ws: Workspace,
+        rubric: Rubric,
+        runs: RunIndex | None = None,
+        deleted_runs: DeletedRuns | None = None,
+        *,
+        paths: Iterable[str] | None = None,
+    ) -> RatingStore:
+        """Read and check the ratings files (`paths`, else every one in the ratings folder).
+        Without `runs`, the runs the records name are not checked."""
+        problems: list[Diagnostic] = []
+        if paths is None:
+            listed, problems = list_ratings_files(ws)
+            paths = listed
+        files = [check_ratings_file(ws, rubric, rel, runs, deleted_runs) for rel in paths]
+        return cls(files, problems)
+
+    # --- views ---------------------------------------------------------------------------------
+
+    def diagnostics(self) -> list[Diagnostic]:
+        out = list(self.problems)
+        for checked in self.files.values():
+            out.extend(checked.diagnostics)
+        return out
+
+    def ratings(self) -> Iterator[Rating]:
+        """Every record that counts, file by file, in file order."""
+        for checked in self.files.values():
+            yield from checked.ratings
+
+    def latest(self) -> dict[Key, Rating]:
+        """The last record per key, retractions included."""
+        if self._latest is None:
+            latest: dict[Key, Rating] = {}
+            for rating in self.ratings():
+                latest[rating.key] = rating
+            self._latest = latest
+        return self._latest
+
+    def effective(self) -> dict[Key, Rating]:
+        """The rating in force per key: the last record, unless it is a retraction."""
+        return {key: r for key, r in self.latest().items() if r.scores is not None}
+
+    def of_rater(self, rater: str) -> dict[PairKey, Rating]:
+        """`rater`'s ratings in force, by (fixture_id, run_id)."""
+        return {
+            rating.pair: rating
+            for key, rating in self.latest().items()
+            if key[2] == rater and rating.scores is not None
+        }
+
+    def history(self, key: Key) -> list[Rating]:
+        """Every record of `key` that counts, oldest first."""
+        return [r for r in self.ratings() if r.key == key]
+
+    def raters(self) -> list[str]:
+        return sorted({r.rater for r in self.ratings()})
+
+    def file_of(self, ws: Workspace, rater: str) -> RatingsFile | None:
+        return self.files.get(ratings_file_rel(ws, rater))
+
+    # --- writing -------------------------------------------------------------------------------
+
+    def append(self, ws: Workspace, rating: Rating) -> Rating:
+        """Write `rating` durably to its rater's file (see append_rating) and count it. Returns
+        the record as stored, with its path and line."""
+        rel = ratings_file_rel(ws, rating.rater)
+        append_rating(ws, rating)
+        checked = self.files.get(rel)
+        if checked is None:
+            checked = self.files[rel] = RatingsFile(rel)
+        checked.line_count += 1
+        checked.ends_with_newline = True
+        stored = replace(rating, path=rel, line=checked.line_count)
+        checked.ratings.append(stored)
+        self._latest = None
+        return stored
+
+
+def append_rating(ws: Workspace, rating: Rating) -> None:
+    """Append one record to `<ratings>/<rater>.jsonl` with write, flush and fsync, so a killed
+    session loses at most the record being written. A last line left without its newline by an
+    earlier crash is ended first, so the new record starts a line of its own. The ratings
+    folder is made when missing. Raises OSError (WriteRefused for a symlink out of the
+    workspace, a FIFO, a file with other hard links)."""
+    rel = ratings_file_rel(ws, rating.rater)
+    full = ws.abs(rel)
+    line = rating.to_line()
+    if not os.path.lexists(full):
+        # Made meanwhile by another session (ContentChanged): append to it all the same.
+        with contextlib.suppress(ContentChanged):
+            write_inside(ws.root, rel, b"", expect=Expected(None), make_folders=True)
+    if not _ends_with_newline(ws, full):
+        line = "\n" + line
+    append_line_durably(full, line, root=ws.root_real)
+
+
+def _ends_with_newline(ws: Workspace, full: str) -> bool:
+    """Whether the file's last byte is a newline (an empty file counts as ending with one). A
+    file this cannot look at is left to append_line_durably, which refuses what it must."""
+    real = os.path.realpath(full)
+    if not is_within(ws.root_real, real):
+        return True
+    try:
+        fd = os.open(real, _READ_LAST)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ELOOP, errno.ENXIO):
+            return True
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+            return True
+        return os.pread(fd, 1, info.st_size - 1) == b"\n"
+    finally:
+        os.close(fd)
