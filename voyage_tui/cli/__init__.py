@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "exposure": ("voyage_tui.cli.exposure_cmd", "report holdout fixtures a contributor has seen"),
     "schema": ("voyage_tui.cli.schema_cmd", "print the JSON Schema of a file format"),
     "diff": ("voyage_tui.cli.diff_cmd", "open the app on the gold-vs-run diff of GOLD and RUN"),
+    "new": ("voyage_tui.cli.new_cmd", "create a fixture or trajectory (task|trajectory)"),
 }
 
 USAGE = """usage: voyage-tui [PATH]
