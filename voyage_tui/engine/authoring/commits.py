@@ -64,7 +64,15 @@ def recent_commits(ws: Workspace, limit: int = RECENT_COMMITS) -> list[Commit]:
 
 def _unborn(err: str) -> bool:
     text = err.lower()
-    return "does not have any commits yet" in text or "bad default revision" in text
+    # git's words for a HEAD that names no commit yet (a fresh `git init`)
+    return any(
+        words in text
+        for words in (
+            "does not have any commits yet",
+            "bad default revision",
+            "bad revision 'head'",
+        )
+    )
 
 
 def resolve_revision(ws: Workspace, revision: str) -> str:

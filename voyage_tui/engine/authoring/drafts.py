@@ -86,7 +86,7 @@ class DraftStore:
 
     @staticmethod
     def new_name(kind: str) -> str:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         return f"{kind}-{stamp}-{secrets.token_hex(3)}"
 
     def save(self, name: str, answers: Answers, step: str) -> str:

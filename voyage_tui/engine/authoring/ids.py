@@ -16,7 +16,7 @@ _PROPOSAL_LENGTH = 48
 # Words that carry nothing in an id ("fix-the-bug-in-the-parser" -> "fix-bug-parser").
 _FILLER = frozenset(
     {
-        *("a", "an", "the", "and", "or", "of", "in", "on", "at", "to", "for", "from", "by"),
+        *("a", "an", "the", "and", "or", "of", "in", "on", "at", "to", "for", "from"),
         *("with", "into", "is", "are", "be", "it", "its", "this", "that", "these", "those"),
         *("our", "your", "their", "please", "we", "you"),
     }

@@ -105,10 +105,28 @@ def gate_complete(gate: GateMark) -> bool:
 
 
 def document(answers: Answers) -> dict[str, Any]:
-    """The fields the answers give, in the suite's key order; unanswered fields are left out."""
+    """The fields the answers give, in the suite's key order; unanswered fields are left out.
+    A lone surrogate (text from bytes that were not UTF-8) shows as U+FFFD: UTF-8 cannot hold
+    it, and the check refuses such an answer anyway (`answer-not-utf8`)."""
     if isinstance(answers, TaskAnswers):
-        return _task_document(answers)
-    return _trajectory_document(answers)
+        doc = _task_document(answers)
+    else:
+        doc = _trajectory_document(answers)
+    scrubbed: dict[str, Any] = _scrub(doc)
+    return scrubbed
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _scrub(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value) if _SURROGATE.search(value) else value
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    if isinstance(value, dict):
+        return {_scrub(k): _scrub(v) for k, v in value.items()}
+    return value
 
 
 def _put(doc: dict[str, Any], key: str, value: Any) -> None:
