@@ -185,3 +185,66 @@ def test_write_inside_is_what_writes(monkeypatch: pytest.MonkeyPatch, authoring:
         "fixtures/bug-diagnosis/login-timeout/v.toml",
         "fixtures/bug-diagnosis/login-timeout/task.yaml",
     ]
+
+
+def test_a_context_file_landing_inside_a_copied_folder_is_refused_before_writing(
+    authoring: Authoring, sample_copy: Path
+) -> None:
+    repo = "fixtures/bug-diagnosis/pagination-last-page-dropped/repo"
+    answers = complete_task(
+        context=[
+            ContextEntry(file="repo", source=repo),
+            ContextEntry(file="repo/src/catalog/api.py", source=V1),
+        ]
+    )
+    checked = authoring.check(answers)
+    assert [d.code for d in checked.diagnostics] == ["context-ref-clash"]
+    before = tree(sample_copy)
+    with pytest.raises(NotWritten):
+        authoring.write(answers)
+    assert tree(sample_copy) == before
+
+
+def test_a_copy_that_meets_a_file_already_there_is_not_written_and_leaves_nothing(
+    authoring: Authoring, sample_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the check missed, the writer never replaces a file it did not make."""
+    answers = complete_task(
+        context=[ContextEntry(file="a.toml", source=V1), ContextEntry(file="b.toml", source=V1)]
+    )
+    checked = authoring.check(answers)
+    monkeypatch.setattr(
+        write_module,
+        "_copies",
+        lambda ws, checked, answers, folder: [
+            (f"{folder}/a.toml", write_module.source_files(ws, V1)[0]),
+            (f"{folder}/a.toml", write_module.source_files(ws, V1)[0]),
+        ],
+    )
+    before = tree(sample_copy)
+    with pytest.raises(NotWritten) as refused:
+        write_module.write_fixture(authoring.ws, checked, answers)
+    assert [p.code for p in refused.value.problems] == ["context-ref-clash"]
+    assert tree(sample_copy) == before
+
+
+@pytest.mark.parametrize(
+    "source",
+    [".git/config", ".voyage/drafts/x.json", "fixtures/bug-diagnosis/pagination-last-page-dropped"],
+)
+def test_a_context_source_in_git_or_tool_state_is_refused(
+    git_sample: object, sample_copy: Path, source: str
+) -> None:
+    """A draft (workspace content) could name .git/config, which may hold a token in a remote
+    URL: such a source is refused, as is a folder that holds one."""
+    (sample_copy / ".voyage/drafts").mkdir(parents=True)
+    (sample_copy / ".voyage/drafts/x.json").write_text("{}")
+    (sample_copy / "fixtures/bug-diagnosis/pagination-last-page-dropped/.git").mkdir()
+    (sample_copy / "fixtures/bug-diagnosis/pagination-last-page-dropped/.git/config").write_text(
+        "[remote]\n\turl = https://token@example.com/x\n"
+    )
+    authoring = Authoring.open(sample_copy, use_git=False)
+    answers = complete_task(context=[ContextEntry(file="copied", source=source)])
+    checked = authoring.check(answers)
+    assert [d.code for d in checked.diagnostics] == ["context-source-unreadable"]
+    assert ".git" in checked.diagnostics[0].message or ".voyage" in checked.diagnostics[0].message

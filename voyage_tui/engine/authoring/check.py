@@ -267,19 +267,26 @@ def _context(
                     "give it another name",
                 )
             )
-        elif target in landing:
+        elif any(_overlap(target, other) for other in landing):
+            other = next(o for o in landing if _overlap(target, o))
             extra.append(
                 dg.error(
                     rel,
                     where,
                     CONTEXT_REF_CLASH,
-                    f"two context files would land on {target!r}; give one another name",
+                    f"context file {target!r} would land on {other!r}, which another context "
+                    "entry copies in; give one of them another name",
                 )
             )
         else:
             landing[target] = index
     kept = [d for d in engine if not (d.code == "context-file-missing" and d.line in copied_lines)]
     return kept, [(d, "context") for d in extra]
+
+
+def _overlap(a: str, b: str) -> bool:
+    """The same place, or one inside the other (a file copied into a copied folder)."""
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
 
 
 # --- gates and text ----------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 A source is a file or folder inside the workspace (a draft names its sources, and a draft is
 workspace content, so a source outside it, or reached through a symlink out of it, is refused,
-never read). Only regular files are copied, each within `[limits] max_file_bytes`; a folder that
+never read), and not inside `.git` or tool state (`.voyage`, `.venv`, ...): a draft naming
+`.git/config`, which may hold a token in a remote URL, must not smuggle it into a fixture. Only
+regular files are copied, each within `[limits] max_file_bytes`; a folder that
 holds a symlink or a special file, or more than MAX_COPY_FILES files, is refused as a whole.
 """
 
@@ -13,6 +15,7 @@ import stat
 from dataclasses import dataclass
 
 from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.workspace.layout import NEVER_SEARCHED
 from voyage_tui.engine.workspace.model import Workspace
 
 MAX_COPY_FILES = 1000
@@ -51,6 +54,9 @@ def source_files(ws: Workspace, source: str) -> list[SourceFile]:
         raise SourceRefused(
             f"{shown} leads outside the workspace (through a symlink); name the file itself"
         )
+    hidden = _private_part(rel) or _private_part(_ws_rel(ws, real))
+    if hidden:
+        raise SourceRefused(f"{shown} is inside {hidden}, which is never copied into a fixture")
     try:
         info = os.stat(real)
     except FileNotFoundError:
@@ -74,6 +80,11 @@ def _folder_files(ws: Workspace, shown: str, real: str) -> list[SourceFile]:
     for folder, dirs, names in os.walk(real, onerror=refuse_unreadable):
         dirs.sort()
         for name in sorted(dirs):
+            if name in NEVER_SEARCHED:
+                raise SourceRefused(
+                    f"{shown} holds {_below(real, folder, name)}, which is never copied into a "
+                    "fixture; name the files the task needs instead"
+                )
             if os.path.islink(os.path.join(folder, name)):
                 raise SourceRefused(
                     f"{shown} holds a symlink ({_below(real, folder, name)}); only regular files "
@@ -99,6 +110,10 @@ def _folder_files(ws: Workspace, shown: str, real: str) -> list[SourceFile]:
                     "needs instead of the whole folder"
                 )
     return files
+
+
+def _private_part(rel: str) -> str | None:
+    return next((part for part in rel.split("/") if part in NEVER_SEARCHED), None)
 
 
 def _ws_rel(ws: Workspace, real: str) -> str:

@@ -15,9 +15,14 @@ import os
 from dataclasses import dataclass
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.atomic import Expected, WriteRefused, write_inside
+from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused, write_inside
 from voyage_tui.engine.authoring.answers import Answers, TaskAnswers
-from voyage_tui.engine.authoring.check import CONTEXT_SOURCE_UNREADABLE, FIXTURE_EXISTS, Checked
+from voyage_tui.engine.authoring.check import (
+    CONTEXT_REF_CLASH,
+    CONTEXT_SOURCE_UNREADABLE,
+    FIXTURE_EXISTS,
+    Checked,
+)
 from voyage_tui.engine.authoring.sources import SourceFile, SourceRefused, source_files
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import is_within, read_bytes_inside
@@ -80,7 +85,21 @@ def write_fixture(ws: Workspace, checked: Checked, answers: Answers) -> Written:
             )
             if isinstance(data, Diagnostic):
                 raise NotWritten([data])
-            real = write_inside(ws.root, target, data, expect=Expected(None), make_folders=True)
+            try:
+                real = write_inside(ws.root, target, data, expect=Expected(None), make_folders=True)
+            except ContentChanged:
+                # something is there already (two copies meet): never replaced
+                raise NotWritten(
+                    [
+                        dg.error(
+                            checked.rel,
+                            None,
+                            CONTEXT_REF_CLASH,
+                            f"{target} would be written twice by the context copies; "
+                            "nothing was written",
+                        )
+                    ]
+                ) from None
             written.append(real)
             if source.executable:
                 os.chmod(real, os.stat(real).st_mode | 0o111)
