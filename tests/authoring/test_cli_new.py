@@ -523,3 +523,14 @@ def test_a_lightweight_trajectory_skips_with_reasons(
         'no security surface | 8: Release preparation: rides the next deploy"\n'
     ) in text
     assert 'skipped_gates: "gate-2: no design phase | gate-5: no release preparation"\n' in text
+
+
+def test_without_any_stdin_no_screen_opens_and_nothing_crashes(
+    sample_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", None)
+    code, out, _ = run(capsys, "new", "task", str(sample_copy), *TASK_FLAGS[:-1])
+    assert (code, out) == (0, NEW_PATH + "\n")
+    with pytest.raises(SystemExit):
+        main(["new", "task", str(sample_copy), "--prompt", "-", "--no-input"])
+    assert "stdin" in capsys.readouterr()[1]

@@ -253,7 +253,7 @@ def run(argv: list[str]) -> int:
     else:
         problems += _trajectory_flags(parser, args, answers, stdin, authoring)
 
-    interactive = not (args.no_input or args.dry_run) and sys.stdin.isatty()
+    interactive = not (args.no_input or args.dry_run) and _on_a_terminal()
     if interactive:
         start = WizardStart(
             str(authoring.ws.root), kind, answers, draft or authoring.drafts.new_name(kind)
@@ -291,6 +291,14 @@ def run(argv: list[str]) -> int:
 # --- flags -> answers ------------------------------------------------------------------------------
 
 
+def _on_a_terminal() -> bool:
+    stdin = sys.stdin
+    try:
+        return stdin is not None and stdin.isatty()
+    except (AttributeError, ValueError, OSError):  # closed, or a stream without a terminal
+        return False
+
+
 class _Stdin:
     """`-` as a text flag's value reads stdin, once."""
 
@@ -304,6 +312,8 @@ class _Stdin:
         if self.used_by is not None:
             self.parser.error(f"{self.used_by} already reads stdin; only one flag can use `-`")
         self.used_by = flag
+        if sys.stdin is None:
+            self.parser.error(f"{flag} -: there is no stdin to read")
         data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
         if isinstance(data, str):
             return data
