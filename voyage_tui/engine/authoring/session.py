@@ -75,8 +75,9 @@ class Authoring:
     def open(
         cls, start: str | os.PathLike[str] | None = None, *, use_git: bool = True
     ) -> Authoring:
-        """Find the workspace from `start` and load its suite (for the ids in use). Raises
-        NoWorkspace."""
+        """Find the workspace from `start` and load its suite (for the ids in use). Forks a
+        second process for the load, so it is for single-threaded callers (the command line);
+        the app passes its own suite: `Authoring(suite)`. Raises NoWorkspace."""
         suite = Suite(Workspace.load(start), use_git=False, parallel=True)
         suite.validate_all(git=False)
         return cls(suite, use_git=use_git)
