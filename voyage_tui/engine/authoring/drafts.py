@@ -1,0 +1,256 @@
+"""Drafts: a wizard's answers so far, saved after each step in the workspace's `.voyage/drafts/`,
+so a closed terminal loses nothing.
+
+One JSON file per draft, written atomically and only inside the workspace (write_inside). A
+draft is workspace content like any other (anyone may have written it): it is read as a bounded
+regular file, never through a symlink, and one that cannot be read or is not in this format is a
+`draft-corrupt` diagnostic, never a crash. `.voyage/` is personal state: git-ignore it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import re
+import secrets
+import stat
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from voyage_tui.engine import diagnostics as dg
+from voyage_tui.engine.atomic import write_inside
+from voyage_tui.engine.authoring.answers import (
+    KINDS,
+    Answers,
+    DraftError,
+    answers_from_json,
+    answers_to_json,
+)
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.workspace.model import Workspace
+
+DRAFTS_FOLDER = ".voyage/drafts"
+DRAFT_FORMAT = "voyage-draft/1"
+DRAFT_CORRUPT = "draft-corrupt"
+MAX_DRAFT_BYTES = 8 << 20
+_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
+_FOLDER_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_DIRECTORY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_FILE_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    name: str
+    answers: Answers
+    step: str
+    """The step the wizard was on."""
+    saved_at: str
+    """ISO 8601, UTC."""
+
+    @property
+    def kind(self) -> str:
+        return self.answers.kind
+
+
+class DraftUnusable(Exception):
+    """The draft cannot be resumed; `diagnostic` says why (`draft-corrupt`, or a bad name)."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def valid_name(name: str) -> bool:
+    return _NAME.match(name) is not None and ".." not in name
+
+
+class DraftStore:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    def rel(self, name: str) -> str:
+        return f"{DRAFTS_FOLDER}/{name}.json"
+
+    @staticmethod
+    def new_name(kind: str) -> str:
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        return f"{kind}-{stamp}-{secrets.token_hex(3)}"
+
+    def save(self, name: str, answers: Answers, step: str) -> str:
+        """Write the draft (replacing its earlier state) and return its workspace path.
+        Raises ValueError for a name that is not a draft name, OSError when it cannot be written."""
+        if not valid_name(name):
+            raise ValueError(f"{name!r} is not a draft name")
+        payload = {
+            "format": DRAFT_FORMAT,
+            "step": step,
+            "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "answers": answers_to_json(answers),
+        }
+        # ASCII escapes keep any text (even a lone surrogate) writable and readable back.
+        data = (json.dumps(payload, indent=2, ensure_ascii=True) + "\n").encode("ascii")
+        rel = self.rel(name)
+        write_inside(self.ws.root, rel, data, make_folders=True, shown=rel)
+        return rel
+
+    def load(self, name: str) -> Draft:
+        """Raises DraftUnusable."""
+        rel = self.rel(name) if valid_name(name) else f"{DRAFTS_FOLDER}/{name}"
+        if not valid_name(name):
+            raise DraftUnusable(
+                dg.error(rel, None, DRAFT_CORRUPT, f"{name!r} is not the name of a draft")
+            )
+        folder = self._open_folder()
+        if folder is None:
+            raise DraftUnusable(
+                dg.error(rel, None, DRAFT_CORRUPT, f"there is no draft {name!r} in {DRAFTS_FOLDER}")
+            )
+        try:
+            return self._read(folder, name)
+        finally:
+            os.close(folder)
+
+    def drafts(self) -> tuple[list[Draft], list[Diagnostic]]:
+        """Every draft, newest first, and a diagnostic for each one that cannot be resumed."""
+        folder = self._open_folder()
+        if folder is None:
+            return [], []
+        found: list[Draft] = []
+        problems: list[Diagnostic] = []
+        try:
+            with os.scandir(folder) as entries:
+                names = sorted(e.name for e in entries if e.name.endswith(".json"))
+            for file_name in names:
+                name = file_name[: -len(".json")]
+                try:
+                    found.append(self._read(folder, name))
+                except DraftUnusable as exc:
+                    problems.append(exc.diagnostic)
+        except OSError as exc:
+            problems.append(
+                dg.error(
+                    DRAFTS_FOLDER,
+                    None,
+                    DRAFT_CORRUPT,
+                    f"the drafts cannot be listed: {exc.strerror}",
+                )
+            )
+        finally:
+            os.close(folder)
+        found.sort(key=lambda d: (d.saved_at, d.name), reverse=True)
+        return found, problems
+
+    def latest(self, kind: str | None = None) -> Draft | None:
+        drafts, _ = self.drafts()
+        return next((d for d in drafts if kind is None or d.kind == kind), None)
+
+    def delete(self, name: str) -> None:
+        """Remove the draft (done once its fixture is written); a missing one is no error."""
+        if not valid_name(name):
+            return
+        folder = self._open_folder()
+        if folder is None:
+            return
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{name}.json", dir_fd=folder)
+        finally:
+            os.close(folder)
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def _open_folder(self) -> int | None:
+        """The drafts folder, reached from the workspace without following a symlink; None when
+        it is not there (or is not a folder of the workspace)."""
+        try:
+            fd = os.open(self.ws.root_real, _FOLDER_FLAGS)
+        except OSError:
+            return None
+        for part in DRAFTS_FOLDER.split("/"):
+            try:
+                child = os.open(part, _FOLDER_FLAGS, dir_fd=fd)
+            except OSError:
+                os.close(fd)
+                return None
+            os.close(fd)
+            fd = child
+        return fd
+
+    def _read(self, folder: int, name: str) -> Draft:
+        rel = self.rel(name)
+
+        def corrupt(why: str) -> DraftUnusable:
+            return DraftUnusable(
+                dg.error(
+                    rel,
+                    None,
+                    DRAFT_CORRUPT,
+                    f"this draft cannot be resumed: {why}; delete it, or start a new draft",
+                )
+            )
+
+        if not valid_name(name):
+            raise corrupt("its name is not a draft name")
+        try:
+            fd = os.open(f"{name}.json", _FILE_FLAGS, dir_fd=folder)
+        except FileNotFoundError:
+            raise corrupt("it does not exist") from None
+        except OSError as exc:
+            why = "it is a symlink" if exc.errno == errno.ELOOP else f"{exc.strerror}"
+            raise corrupt(why) from None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise corrupt("it is not a regular file")
+            if info.st_size > MAX_DRAFT_BYTES:
+                raise corrupt(f"it has {info.st_size:,} bytes, more than a draft can have")
+            chunks: list[bytes] = []
+            total = 0
+            while chunk := os.read(fd, 1 << 16):
+                total += len(chunk)
+                if total > MAX_DRAFT_BYTES:
+                    raise corrupt("it is larger than a draft can be")
+                chunks.append(chunk)
+        except OSError as exc:
+            raise corrupt(f"it cannot be read ({exc.strerror})") from None
+        finally:
+            os.close(fd)
+        return _parse(b"".join(chunks), name, corrupt)
+
+
+def _parse(data: bytes, name: str, corrupt: Any) -> Draft:
+    try:
+        text = data.decode("utf-8")
+        payload = json.loads(text, parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise corrupt(f"it is not JSON ({exc})") from None
+    if not isinstance(payload, dict) or payload.get("format") != DRAFT_FORMAT:
+        raise corrupt(f"it is not a draft of this version (`format` is not {DRAFT_FORMAT!r})")
+    step = payload.get("step", "")
+    saved_at = payload.get("saved_at", "")
+    if not isinstance(step, str) or not isinstance(saved_at, str):
+        raise corrupt("`step` and `saved_at` must be text")
+    try:
+        answers = answers_from_json(payload.get("answers"))
+    except DraftError as exc:
+        raise corrupt(str(exc)) from None
+    if answers.kind not in KINDS:  # pragma: no cover - answers_from_json allows only these
+        raise corrupt("unknown kind")
+    return Draft(name, answers, step, saved_at)
+
+
+def _no_constant(value: str) -> Any:
+    raise ValueError(f"{value} is not a number JSON allows")
