@@ -6,12 +6,11 @@ from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
 from voyage_tui.engine.validation.item import GOLD_RUN
 from voyage_tui.engine.wording import plural
@@ -50,19 +49,15 @@ def ranked_renderable(run: RankedRun, mark: str) -> Table:
     return grid
 
 
-class RunsScreen(GuardedMessages, Screen[None]):
+class RunsScreen(VoyageScreen[None]):
+    SCOPE = "runs"
+    BINDINGS = bindings("runs")
     HELP = """
 ## Runs of a gold file
 
-Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` marks a run
-(first mark: the baseline) · `c` compares each marked run with the highlighted one.
+Ranked by F1 (then recall, then name). `enter` opens the run's diff · {runs.mark} marks a run
+(first mark: the baseline) · {runs.compare} compares each marked run with the highlighted one.
 """
-
-    BINDINGS = [
-        Binding("escape", "back", "Back", id="runs.back"),
-        Binding("space", "mark", "Mark", id="runs.mark"),
-        Binding("c", "compare", "Compare", id="runs.compare"),
-    ]
 
     def __init__(self, gold_rel: str) -> None:
         super().__init__()
@@ -80,7 +75,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         self.load()
 
     def _run_paths(self) -> list[str]:
-        view = self.app.view  # type: ignore[attr-defined]
+        view = self.app.view
         if view is None:
             return []
         return sorted(
@@ -90,7 +85,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
     @work(thread=True, exclusive=True, group="runs-load")
     def load(self) -> None:
         try:
-            ranked = rank_runs(self.app.ws, self.gold_rel, self._run_paths())  # type: ignore[attr-defined]
+            ranked = rank_runs(self.app.ws, self.gold_rel, self._run_paths())
         except ReviewError as exc:
             self.app.call_from_thread(
                 self.query_one("#runs-summary", Static).update, Text(str(exc), style="red")
@@ -140,7 +135,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         if run.path in self.marked:
             self.marked.remove(run.path)
         else:
-            self.marked = (self.marked + [run.path])[-2:]
+            self.marked = [*self.marked, run.path][-2:]
         self._render_list()
 
     def action_compare(self) -> None:
@@ -153,7 +148,9 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
             baseline, run = self.marked[0], current.path
         else:
             self.notify(
-                "Mark a baseline run with space, then compare (c) on another run", timeout=3
+                f"Mark a baseline run ({self.app.key_text('runs.mark')}), then compare "
+                f"({self.app.key_text('runs.compare')}) on another run",
+                timeout=3,
             )
             return
         from voyage_tui.app.screens.compare import CompareScreen

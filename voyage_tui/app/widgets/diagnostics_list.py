@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from voyage_tui.app.actions import bindings
 from voyage_tui.app.widgets.badges import ERROR_MARK, WARNING_MARK
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 
@@ -42,12 +42,11 @@ class DiagnosticsList(OptionList):
     HELP = """
 ## Diagnostics
 
-Every problem of the selected file. `Enter` opens the editor at its line; `c` copies it.
+Every problem of the selected file. `enter` opens the editor at its line; {diagnostics.copy}
+copies it.
 """
 
-    BINDINGS = [
-        Binding("c", "copy_diagnostic", "Copy", id="diagnostics.copy"),
-    ]
+    BINDINGS = bindings("diagnostics")
 
     class Open(Message):
         def __init__(self, source: DiagnosticsList, diagnostic: Diagnostic) -> None:

@@ -18,10 +18,9 @@ _TINT = {
 
 class MarkedTextArea(TextArea):
     HELP = """
-## Editor
+## The text
 
 Diagnostics update as you type; marked lines hold them (red: error, yellow: warning).
-`ctrl+s` saves atomically; `f8` jumps to the next diagnostic.
 """
 
     def __init__(self, *args: object, **kwargs: object) -> None:
