@@ -10,6 +10,7 @@ import pytest
 from tests.app.scenarios import copy_sample
 from tests.app.support import make_app, wait_loaded, wait_until
 from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.screens.compare import CompareScreen
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.review_modals import PathScreen, PickScreen, RowDetailScreen
@@ -202,7 +203,7 @@ async def test_browser_opens_a_runs_diff_and_the_palette_compares(root: Path) ->
         await pilot.press("enter")  # the first other run as the baseline
         await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen))
         assert app.screen.run_rel.endswith("run-invents.json")  # type: ignore[attr-defined]
-        titles = [title for title, _, _ in app.extra_actions()]
+        titles = [hit.text async for hit in VoyageCommands(app.screen).discover()]
         assert "Compare runs" in titles
 
 
