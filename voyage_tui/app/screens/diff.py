@@ -249,7 +249,14 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
     def action_runs(self) -> None:
         from voyage_tui.app.screens.runs import RunsScreen
 
-        self.app.push_screen(RunsScreen(self.gold_rel))
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 else None
+        if isinstance(below, RunsScreen) and below.gold_rel == self.gold_rel:
+            # came here from that list: go back to it rather than stack a second one
+            below.highlight(self.run_rel)
+            self.app.pop_screen()
+            return
+        self.app.push_screen(RunsScreen(self.gold_rel, opened_from=self.run_rel))
 
     def action_compare(self) -> None:
         self.app.compare_runs(self.gold_rel, self.run_rel)  # type: ignore[attr-defined]

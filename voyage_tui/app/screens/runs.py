@@ -1,4 +1,5 @@
-"""Every run of one gold file, best F1 first; Enter opens a run's diff, two marks compare them."""
+"""Every run of one gold file, right verdicts first, best F1 first; Enter opens a run's diff,
+two marks compare them."""
 
 from __future__ import annotations
 
@@ -52,8 +53,9 @@ class RunsScreen(Screen[None]):
     HELP = """
 ## Runs of a gold file
 
-Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` marks a run
-(first mark: the baseline) · `c` compares the marked run(s) with the highlighted one.
+Runs whose verdict matches the gold's come first; a wrong verdict ranks below every right
+one. Within each, by F1 (then recall, then name). `enter` opens the run's diff · `space` marks
+a run (first mark: the baseline) · `c` compares the marked run(s) with the highlighted one.
 """
 
     BINDINGS = [
@@ -62,9 +64,11 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         Binding("c", "compare", "Compare", id="runs.compare"),
     ]
 
-    def __init__(self, gold_rel: str) -> None:
+    def __init__(self, gold_rel: str, opened_from: str | None = None) -> None:
         super().__init__()
         self.gold_rel = gold_rel
+        self.opened_from = opened_from
+        """The run whose diff the list was opened from: the cursor starts on it."""
         self.ranked: list[RankedRun] = []
         self.marked: list[str] = []
 
@@ -75,6 +79,15 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.app.view is None:  # type: ignore[attr-defined]
+            # opened straight onto a diff: the runs are known once the workspace has loaded
+            self.query_one("#runs-summary", Static).update(
+                Text("waiting for the workspace to load…", style="dim")
+            )
+            return
+        self.load()
+
+    def suite_loaded(self, view: object) -> None:
         self.load()
 
     def _run_paths(self) -> list[str]:
@@ -100,7 +113,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         self.ranked = ranked
         summary = self.query_one("#runs-summary", Static)
         summary.update(
-            Text(f"{len(ranked)} runs, best F1 first", style="dim")
+            Text(f"{len(ranked)} runs, right verdicts first, then best F1", style="dim")
             if ranked
             else Text("No runs beside this gold file (runs/*.json).", style="dim")
         )
@@ -117,7 +130,18 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
                 mark = "B" if self.marked.index(run.path) == 0 else "R"
             listing.add_option(Option(ranked_renderable(run, mark)))
         if self.ranked:
-            listing.highlighted = min(highlighted or 0, len(self.ranked) - 1)
+            if highlighted is None:
+                highlighted = self._index_of(self.opened_from)
+            listing.highlighted = min(highlighted, len(self.ranked) - 1)
+
+    def _index_of(self, path: str | None) -> int:
+        return next((i for i, run in enumerate(self.ranked) if run.path == path), 0)
+
+    def highlight(self, path: str) -> None:
+        """Put the cursor on a run (coming back to this list from that run's diff)."""
+        self.opened_from = path
+        if self.ranked:
+            self.query_one(OptionList).highlighted = self._index_of(path)
 
     def _current(self) -> RankedRun | None:
         index = self.query_one(OptionList).highlighted
