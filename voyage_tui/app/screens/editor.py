@@ -137,7 +137,16 @@ class EditorScreen(Screen[None]):
         self._update_title()
         if self._lint_timer is not None:
             self._lint_timer.stop()
-        self._lint_timer = self.set_timer(LINT_DELAY, self.lint)
+        self._lint_timer = self.set_timer(LINT_DELAY, self._lint_due)
+
+    def _lint_due(self) -> None:
+        self._lint_timer = None
+        self.lint()
+
+    @property
+    def lint_pending(self) -> bool:
+        """A re-check is waiting for the typing to pause: the diagnostics shown are stale."""
+        return self._lint_timer is not None
 
     @work(thread=True, exclusive=True, group="editor-lint")
     def lint(self) -> None:
