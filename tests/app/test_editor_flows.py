@@ -169,6 +169,20 @@ async def test_unsaved_guard_save_choice_saves_then_leaves(root: Path) -> None:
         assert path.read_text().startswith("# kept\n")
 
 
+async def test_a_re_check_that_ends_after_the_editor_closed_is_dropped(root: Path) -> None:
+    # The re-check runs in a thread; leaving the editor (escape, or save and leave) can remove
+    # its widgets before the result is handed back to it.
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await _open_editor(pilot)
+        await app.workers.wait_for_complete()
+        late = list(editor.diagnostics)
+        await pilot.press("escape")  # nothing unsaved: the editor closes at once
+        await wait_until(pilot, lambda: isinstance(app.screen, BrowserScreen))
+        await pilot.pause()
+        editor.show_diagnostics(late)  # the late result: dropped, not a crash
+
+
 async def test_quitting_with_unsaved_changes_asks_first(root: Path) -> None:
     path = root / TASK
     app = make_app(root)

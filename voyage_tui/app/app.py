@@ -154,6 +154,8 @@ class VoyageApp(App[int]):
     # --- messages to screens -------------------------------------------------------------
 
     def _screens(self) -> list[Any]:
+        if not self.is_running:
+            return []  # closing: the screens' widgets are being taken down
         return [s for s in self.screen_stack]
 
     def on_load_progress(self, message: LoadProgress) -> None:

@@ -158,6 +158,8 @@ class EditorScreen(Screen[None]):
         self.app.call_from_thread(self.show_diagnostics, diagnostics)
 
     def show_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+        if not (self.is_attached and self.app.is_running):
+            return  # the re-check outlived the editor (left, or the app is closing)
         self.diagnostics = diagnostics
         self.query_one(DiagnosticsList).show(diagnostics)
         self.text_area.set_marks(diagnostics)
