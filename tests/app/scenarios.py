@@ -57,12 +57,18 @@ async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float =
 
 def steady_cursors(screen: Screen[object]) -> None:
     """No blinking: a cursor shows or not by what was done, not by when the shot is taken.
-    Call it before a box takes the focus: focusing it then shows its cursor for good (an Input
-    that already has the focus would hide it instead)."""
+
+    An Input: call it before the box takes the focus (focusing it then shows its cursor for
+    good; an Input that has the focus already would hide it). A TextArea: call it once it has
+    the focus; it then draws its cursor for good, but its cache of drawn lines does not tell a
+    cursor blinked off from no blinking, so a line drawn in the off half of a blink would stay
+    without its cursor: the cache is emptied."""
     for box in screen.query(Input):
         box.cursor_blink = False
     for area in screen.query(TextArea):
         area.cursor_blink = False
+        area.notify_style_update()  # empties TextArea's cache of drawn lines
+        area.refresh()
 
 
 async def loaded(pilot: Pilot) -> BrowserScreen:
@@ -118,6 +124,7 @@ async def open_editor(pilot: Pilot, path: str) -> EditorScreen:
         pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.opened is not None
     )
     editor: EditorScreen = app.screen  # type: ignore[assignment]
+    await wait_for(pilot, lambda: editor.text_area.has_focus)
     steady_cursors(editor)
     await wait_for(pilot, lambda: bool(editor.diagnostics))
     await idle(pilot)
