@@ -158,3 +158,33 @@ async def test_retire_a_holdout_from_the_browser(make_workspace) -> None:
         await wait_until(pilot, lambda: "visibility: public" in path.read_text())
         assert path.read_text() == holdout.replace("visibility: holdout", "visibility: public")
         await wait_until(pilot, lambda: app.view is not None and app.view.holdout_count == 0)
+
+
+async def test_loading_news_that_arrives_while_the_app_closes_is_dropped(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Quitting while the suite still loads: the loading worker keeps posting its progress
+    # while the screens are being taken down, their widgets already gone.
+    import threading
+    import time
+
+    from voyage_tui.app.messages import LoadProgress
+    from voyage_tui.engine.validation.suite import Suite
+
+    stop = threading.Event()
+    app = make_app(root)
+
+    def loading_until_stopped(self: Suite, *args: object, **kwargs: object) -> None:
+        done = 0
+        while not stop.is_set():
+            done += 1
+            app.post_message(LoadProgress(done, 1_000_000))
+            time.sleep(0.001)
+
+    monkeypatch.setattr(Suite, "validate_all", loading_until_stopped)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.browser() is not None)
+            await pilot.pause()
+    finally:
+        stop.set()

@@ -166,6 +166,8 @@ class VoyageApp(KeymappedApp, Resilient):
     # --- messages to screens -------------------------------------------------------------
 
     def _screens(self) -> list[VoyageScreen[Any]]:
+        if not self.is_running:
+            return []  # closing: the screens' widgets are being taken down
         return [s for s in self.screen_stack if isinstance(s, VoyageScreen)]
 
     def on_load_progress(self, message: LoadProgress) -> None:

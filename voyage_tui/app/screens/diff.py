@@ -295,7 +295,14 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
             return
         from voyage_tui.app.screens.runs import RunsScreen
 
-        self.app.push_screen(RunsScreen(self.gold_rel))
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 else None
+        if isinstance(below, RunsScreen) and below.gold_rel == self.gold_rel:
+            # came here from that list: go back to it rather than stack a second one
+            below.highlight(self.run_rel)
+            self.app.pop_screen()
+            return
+        self.app.push_screen(RunsScreen(self.gold_rel, opened_from=self.run_rel))
 
     def action_compare(self) -> None:
         if not self._in_workspace("Comparing runs"):

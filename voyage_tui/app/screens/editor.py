@@ -128,7 +128,16 @@ class EditorScreen(VoyageScreen[None]):
         self._update_title()
         if self._lint_timer is not None:
             self._lint_timer.stop()
-        self._lint_timer = self.set_timer(LINT_DELAY, self.lint)
+        self._lint_timer = self.set_timer(LINT_DELAY, self._lint_due)
+
+    def _lint_due(self) -> None:
+        self._lint_timer = None
+        self.lint()
+
+    @property
+    def lint_pending(self) -> bool:
+        """A re-check is waiting for the typing to pause: the diagnostics shown are stale."""
+        return self._lint_timer is not None
 
     @work(thread=True, exclusive=True, group="editor-lint")
     def lint(self) -> None:
@@ -140,6 +149,8 @@ class EditorScreen(VoyageScreen[None]):
         self.app.call_from_thread(self.show_diagnostics, diagnostics)
 
     def show_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+        if not (self.is_attached and self.app.is_running):
+            return  # the re-check outlived the editor (left, or the app is closing)
         self.diagnostics = diagnostics
         self.query_one(DiagnosticsList).show(diagnostics)
         self.text_area.set_marks(diagnostics)

@@ -1,4 +1,5 @@
-"""Every run of one gold file, best F1 first; Enter opens a run's diff, two marks compare them."""
+"""Every run of one gold file, right verdicts first, best F1 first; Enter opens a run's diff,
+two marks compare them."""
 
 from __future__ import annotations
 
@@ -55,13 +56,17 @@ class RunsScreen(VoyageScreen[None]):
     HELP = """
 ## Runs of a gold file
 
-Ranked by F1 (then recall, then name). `enter` opens the run's diff · {runs.mark} marks a run
-(first mark: the baseline) · {runs.compare} compares each marked run with the highlighted one.
+Runs whose verdict matches the gold's come first; a wrong verdict ranks below every right
+one. Within each, by F1 (then recall, then name). `enter` opens the run's diff · {runs.mark}
+marks a run (first mark: the baseline) · {runs.compare} compares the marked run(s) with the
+highlighted one.
 """
 
-    def __init__(self, gold_rel: str) -> None:
+    def __init__(self, gold_rel: str, opened_from: str | None = None) -> None:
         super().__init__()
         self.gold_rel = gold_rel
+        self.opened_from = opened_from
+        """The run whose diff the list was opened from: the cursor starts on it."""
         self.ranked: list[RankedRun] = []
         self.marked: list[str] = []
 
@@ -72,6 +77,15 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · {runs.mar
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.app.view is None:  # type: ignore[attr-defined]
+            # opened straight onto a diff: the runs are known once the workspace has loaded
+            self.query_one("#runs-summary", Static).update(
+                Text("waiting for the workspace to load…", style="dim")
+            )
+            return
+        self.load()
+
+    def suite_loaded(self, view: object) -> None:
         self.load()
 
     def _run_paths(self) -> list[str]:
@@ -97,7 +111,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · {runs.mar
         self.ranked = ranked
         summary = self.query_one("#runs-summary", Static)
         summary.update(
-            Text(f"{plural(len(ranked), 'run')}, best F1 first", style="dim")
+            Text(f"{plural(len(ranked), 'run')}, right verdicts first, then best F1", style="dim")
             if ranked
             else Text("No runs beside this gold file (runs/*.json).", style="dim")
         )
@@ -114,7 +128,18 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · {runs.mar
                 mark = "B" if self.marked.index(run.path) == 0 else "R"
             listing.add_option(Option(ranked_renderable(run, mark)))
         if self.ranked:
-            listing.highlighted = min(highlighted or 0, len(self.ranked) - 1)
+            if highlighted is None:
+                highlighted = self._index_of(self.opened_from)
+            listing.highlighted = min(highlighted, len(self.ranked) - 1)
+
+    def _index_of(self, path: str | None) -> int:
+        return next((i for i, run in enumerate(self.ranked) if run.path == path), 0)
+
+    def highlight(self, path: str) -> None:
+        """Put the cursor on a run (coming back to this list from that run's diff)."""
+        self.opened_from = path
+        if self.ranked:
+            self.query_one(OptionList).highlighted = self._index_of(path)
 
     def _current(self) -> RankedRun | None:
         index = self.query_one(OptionList).highlighted

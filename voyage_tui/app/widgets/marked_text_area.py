@@ -43,6 +43,10 @@ Diagnostics update as you type; marked lines hold them (red: error, yellow: warn
                 marks[index] = d.severity
         if marks != self.marks:
             self.marks = marks
+            # TextArea keeps drawn lines in a cache keyed on cursor, selection, scroll and
+            # theme, not on these marks: without emptying it, lines keep the old tints until an
+            # edit, so a re-check arriving after the typing stops would not show.
+            self.notify_style_update()
             self.refresh()
 
     def get_line(self, line_index: int) -> Text:
