@@ -280,8 +280,7 @@ def bench_exposure(
                 ["git", "log", "--name-only", "--no-renames"],
                 cwd=root,
                 check=True,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                capture_output=True,
             )
 
         report = compute_exposure(suite.ws, items)  # warm the file cache for both

@@ -373,9 +373,12 @@ def engine_codes() -> dict[str, set[str]]:
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                    if _KEBAB.match(node.value):
-                        found.setdefault(node.value, set()).add(rel)
+                if (
+                    isinstance(node, ast.Constant)
+                    and isinstance(node.value, str)
+                    and _KEBAB.match(node.value)
+                ):
+                    found.setdefault(node.value, set()).add(rel)
     return {code: files for code, files in found.items() if code not in NOT_CODES}
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePath
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import HelpPanel
 
 from voyage_tui.app.commands import VoyageCommands
@@ -33,14 +33,14 @@ STYLES = Path(__file__).parent / "styles"
 
 class VoyageApp(Resilient):
     TITLE = "voyage-tui"
-    CSS_PATH = [
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
         STYLES / "app.tcss",
         STYLES / "browser.tcss",
         STYLES / "editor.tcss",
         STYLES / "review.tcss",
     ]
     COMMANDS = App.COMMANDS | {VoyageCommands}
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "toggle_help", "Help", id="app.help"),
         Binding("question_mark", "toggle_help", "Help", show=False, id="app.help-alt"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),

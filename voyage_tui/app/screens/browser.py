@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
@@ -32,7 +34,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
 (makes it public) · `ctrl+p` every action.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", id="browser.filter"),
         Binding("n", "next_error", "Next error", id="browser.next-error"),
         Binding("N", "previous_error", "Prev error", id="browser.previous-error", show=False),

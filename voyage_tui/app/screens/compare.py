@@ -3,11 +3,13 @@ comparison as `voyage-tui score --baseline`; a lost key or a BLOCK -> ALLOW flip
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -84,7 +86,7 @@ Gold keys gained and lost, spurious keys added and removed, the verdict flip. A 
 BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseline`).
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="compare.back"),
         Binding("s", "swap", "Swap", id="compare.swap"),
     ]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
@@ -72,7 +74,7 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
 `w` write Markdown to a file · `r` every run of this gold · `b` compare with another run.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="diff.back"),
         Binding("n", "next_difference", "Next diff", id="diff.next-difference"),
         Binding("N", "previous_difference", "Prev diff", show=False, id="diff.previous-difference"),

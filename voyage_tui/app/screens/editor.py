@@ -7,10 +7,11 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.timer import Timer
@@ -57,7 +58,7 @@ class EditorScreen(GuardedMessages, Screen[None]):
 `f8` / `shift+f8` next / previous diagnostic · `ctrl+o` open in $EDITOR · `escape` back.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="editor.save", priority=True),
         Binding("escape", "close", "Back", id="editor.close"),
         Binding("f8", "next_diagnostic", "Next problem", id="editor.next-diagnostic"),

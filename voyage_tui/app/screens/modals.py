@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.syntax import Syntax
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -15,7 +17,9 @@ from voyage_tui.app.resilience import GuardedMessages
 class ChoiceScreen(GuardedMessages, ModalScreen[str]):
     """A question with a few answers, each with a one-letter key; escape is the last answer."""
 
-    BINDINGS = [Binding("escape", "choose_default", "Cancel", id="choice.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "choose_default", "Cancel", id="choice.cancel")
+    ]
 
     def __init__(
         self, question: str, choices: list[tuple[str, str, str]], detail: str = ""

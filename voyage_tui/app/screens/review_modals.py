@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
@@ -34,7 +35,7 @@ def _findings_text(title: str, findings: list[dict[str, object]]) -> Text:
 
 
 class RowDetailScreen(GuardedMessages, ModalScreen[None]):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close", id="row-detail.close"),
         Binding("enter", "dismiss", "Close", show=False, id="row-detail.close-enter"),
     ]
@@ -88,7 +89,9 @@ class RowDetailScreen(GuardedMessages, ModalScreen[None]):
 class PathScreen(GuardedMessages, ModalScreen[str | None]):
     """Ask for a workspace-relative path; escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="path.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="path.cancel")
+    ]
 
     def __init__(self, question: str, default: str) -> None:
         super().__init__()
@@ -115,7 +118,9 @@ class PathScreen(GuardedMessages, ModalScreen[str | None]):
 class PickScreen(GuardedMessages, ModalScreen[str | None]):
     """Pick one of several values; escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="pick.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="pick.cancel")
+    ]
 
     def __init__(self, question: str, choices: list[tuple[str, str]]) -> None:
         """choices: (value, label)."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
@@ -58,7 +60,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
 (first mark: the baseline) · `c` compares each marked run with the highlighted one.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="runs.back"),
         Binding("space", "mark", "Mark", id="runs.mark"),
         Binding("c", "compare", "Compare", id="runs.compare"),
@@ -140,7 +142,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         if run.path in self.marked:
             self.marked.remove(run.path)
         else:
-            self.marked = (self.marked + [run.path])[-2:]
+            self.marked = [*self.marked, run.path][-2:]
         self._render_list()
 
     def action_compare(self) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -45,7 +47,7 @@ class DiagnosticsList(OptionList):
 Every problem of the selected file. `Enter` opens the editor at its line; `c` copies it.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "copy_diagnostic", "Copy", id="diagnostics.copy"),
     ]
 

@@ -91,13 +91,13 @@ def _begin_item(
 ) -> Path:
     base: Path = frame[0]  # type: ignore[assignment]
     if frame[1] == "[":
-        path = base + (frame[3],)
+        path = (*base, frame[3])
         keys[path] = i
         return path
     if i >= len(text) or text[i] != '"':
         raise ScanError(i, "expected a key in double quotes")
     key, _ = scanstring(text, i + 1)
-    path = base + (key,)
+    path = (*base, key)
     seen: set[str] = frame[4]  # type: ignore[assignment]
     if key in seen:
         duplicates.append((path, i))

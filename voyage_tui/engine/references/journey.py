@@ -17,7 +17,7 @@ from voyage_tui.engine.references.markdown import line_of, parse, plain
 
 _PHASE_HEADING = re.compile(r"^(?:phase\s+)?(\d+)\s*[.:)]\s*(.+)$", re.IGNORECASE)
 _PHASE_ITEM = re.compile(r"^(?:phase\s+)?(\d+)\s*[.:)]\s*(.+)$", re.IGNORECASE)
-_GATE = re.compile(r"^gate-(\d+)\s*(?:[:.)\-–—]\s*(.*))?$", re.IGNORECASE | re.DOTALL)
+_GATE = re.compile(r"^gate-(\d+)\s*(?:[:.)\-\u2013\u2014]\s*(.*))?$", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,7 +132,7 @@ def check_gold_record(
         for field in ("rule_key", "dual_flaggable"):
             if field in finding:
                 problem = rule_key_problem(
-                    rel, positions, base + (field,), finding[field], catalogue, field
+                    rel, positions, (*base, field), finding[field], catalogue, field
                 )
                 if problem:
                     out.append(problem)
@@ -141,7 +141,7 @@ def check_gold_record(
             out.append(
                 dg.warning(
                     rel,
-                    positions.value(base + ("dual_flaggable",)),
+                    positions.value((*base, "dual_flaggable")),
                     "dual-flaggable-same",
                     f"dual_flaggable repeats the finding's own rule_key {rule_key!r}, so it offers "
                     "no alternative; name the second rule_key the same issue could carry, or "

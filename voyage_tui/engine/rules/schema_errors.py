@@ -328,7 +328,7 @@ def unknown_fields(
         out.append(
             dg.warning(
                 rel,
-                positions.key(base + (key,)),
+                positions.key((*base, key)),
                 "unknown-field",
                 f"unknown field `{label}`; it is ignored{hint(str(key), known)}",
             )

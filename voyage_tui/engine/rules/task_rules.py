@@ -147,7 +147,7 @@ def _check_context(ctx: FileContext, value: Any, positions: Positions) -> list[D
                 out.append(
                     dg.error(
                         ctx.rel,
-                        positions.key(path + (wrong[0],)),
+                        positions.key((*path, wrong[0])),
                         "invalid-context",
                         f"a context file reference is `{{file: path}}`; `{wrong[0]}` is not a "
                         f"key of it{extra}",
@@ -157,7 +157,7 @@ def _check_context(ctx: FileContext, value: Any, positions: Positions) -> list[D
             out.append(
                 dg.error(
                     ctx.rel,
-                    positions.value(path + ("file",)),
+                    positions.value((*path, "file")),
                     "invalid-context",
                     "`file` must be a path (text) relative to the fixture folder",
                 )
@@ -178,7 +178,7 @@ def _check_file_ref(
     ctx: FileContext, ref: str, path: tuple[Any, ...], positions: Positions
 ) -> list[Diagnostic]:
     rel = ctx.rel
-    where = positions.value(path + ("file",))
+    where = positions.value((*path, "file"))
     if not ref.strip():
         return [dg.error(rel, where, "invalid-context", "the context file path is empty")]
     if os.path.isabs(ref) or ref.startswith(("/", "\\")) or _DRIVE.match(ref):

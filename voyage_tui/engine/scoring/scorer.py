@@ -264,9 +264,11 @@ def _index(findings: Iterable[Any], gold: bool) -> dict[Key, _Side]:
     rank_of = SEVERITY_RANK.get
     for finding in findings:
         file, rule_key, line, severity, alternative, reviewers = _fields(finding)
-        if type(file) is not str or type(rule_key) is not str:
-            if not isinstance(file, str) or not isinstance(rule_key, str):
-                continue  # unscorable: run_contract / validate report these
+        # The exact-type test is the fast path; isinstance only runs for the rare str subclass.
+        if (type(file) is not str or type(rule_key) is not str) and (
+            not isinstance(file, str) or not isinstance(rule_key, str)
+        ):
+            continue  # unscorable: run_contract / validate report these
         key = (file, rule_key)
         side = index.get(key)
         if side is None:

@@ -56,13 +56,13 @@ class ForkedMap(Generic[T, R]):
 
     @property
     def _theirs(self) -> list[T]:
-        return [w for w, child in zip(self.work, self._to_child) if child]
+        return [w for w, child in zip(self.work, self._to_child, strict=True) if child]
 
     @property
     def _mine(self) -> Sequence[T]:
         if self.pid is None:
             return self.work
-        return [w for w, child in zip(self.work, self._to_child) if not child]
+        return [w for w, child in zip(self.work, self._to_child, strict=True) if not child]
 
     def _fork(self) -> None:
         read_fd, write_fd = os.pipe()

@@ -235,7 +235,9 @@ class Suite:
         ws = self.ws
         total = len(layout.tasks) + len(layout.agent_runs) + len(layout.json_candidates)
         found: dict[str, Item | None] = dict(prepared.reused)
-        for (_, rel), item in zip(prepared.tasks.work, prepared.tasks.finish(progress)):
+        for (_, rel), item in zip(
+            prepared.tasks.work, prepared.tasks.finish(progress), strict=True
+        ):
             if item is not None:
                 found[rel] = item
         # A run is a run of the gold file beside its runs/ folder: only now is it known which
