@@ -221,8 +221,8 @@ class VoyageApp(Resilient):
         browser = self._back_to_browser()
         if browser is None:
             return
-        if browser.tree.select_path(path):
-            browser.tree.focus()
+        if browser.suite_tree.select_path(path):
+            browser.suite_tree.focus()
             browser.show_item(path)
 
     def open_item(self, path: str) -> bool:
@@ -311,7 +311,7 @@ class VoyageApp(Resilient):
             return gold
         browser = self.browser()
         if browser is not None and self.view is not None:
-            path = browser.tree.current_path()
+            path = browser.suite_tree.current_path()
             item = self.view.items.get(path) if path else None
             if item is not None and item.kind == GOLD:
                 return item.path

@@ -41,7 +41,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         Binding("e", "edit", "Edit", id="browser.edit"),
         Binding("E", "external_editor", "$EDITOR", id="browser.external-editor", show=False),
         Binding("d", "focus_diagnostics", "Problems", id="browser.diagnostics"),
-        Binding("t", "focus_tree", "Tree", id="browser.tree", show=False),
+        Binding("t", "focus_tree", "Tree", id="browser.suite_tree", show=False),
         Binding("c", "copy_path", "Copy path", id="browser.copy-path"),
         Binding("r", "runs", "Runs", id="browser.runs", show=False),
         Binding("R", "retire", "Retire holdout", id="browser.retire", show=False),
@@ -67,11 +67,11 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         yield Footer()
 
     @property
-    def tree(self) -> SuiteTree:
+    def suite_tree(self) -> SuiteTree:
         return self.query_one(SuiteTree)
 
     def on_mount(self) -> None:
-        self.tree.display = False
+        self.suite_tree.display = False
         self.query_one(SuiteHeader).show_loading(0, 0, str(self.app.ws.root.name))  # type: ignore[attr-defined]
         view = self.app.view  # type: ignore[attr-defined]
         if view is not None:
@@ -85,7 +85,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
     def suite_loaded(self, view: SuiteView) -> None:
         self.view = view
         self.query_one("#loading").display = False
-        tree = self.tree
+        tree = self.suite_tree
         tree.display = True
         self.query_one(SuiteHeader).show_view(view)
         tree.show_view(view, self.query_one("#filter", Input).value)
@@ -96,7 +96,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
         self.view = view
         self.query_one(SuiteHeader).show_view(view)
-        self.tree.apply_change(view, touched)
+        self.suite_tree.apply_change(view, touched)
         if self._shown_path is not None and (
             self._shown_path in touched or self._shown_path not in view.items
         ):
@@ -169,7 +169,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         box = self.query_one("#filter", Input)
         if box.value:
             box.value = ""
-        self.tree.focus()
+        self.suite_tree.focus()
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self) -> None:
@@ -180,21 +180,21 @@ class BrowserScreen(GuardedMessages, Screen[None]):
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
         self._apply_filter()
-        self.tree.focus()
+        self.suite_tree.focus()
 
     def _apply_filter(self) -> None:
         if self.view is not None:
-            self.tree.show_view(self.view, self.query_one("#filter", Input).value)
+            self.suite_tree.show_view(self.view, self.query_one("#filter", Input).value)
 
     def _jump_to_error(self, forward: bool) -> None:
         if self.view is None:
             return
-        target = self.tree.find_error(forward)
+        target = self.suite_tree.find_error(forward)
         if target is None:
             self.notify("No item has an error", timeout=2)
             return
-        self.tree.select_path(target)
-        self.tree.focus()
+        self.suite_tree.select_path(target)
+        self.suite_tree.focus()
         self.show_item(target)
 
     def action_next_error(self) -> None:
@@ -204,7 +204,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         self._jump_to_error(False)
 
     def _selected_path(self) -> str | None:
-        node = self.tree.cursor_node
+        node = self.suite_tree.cursor_node
         if node is None or node.data is None or node.data.kind == "group":
             return None
         return node.data.key
@@ -235,7 +235,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         self.query_one(DiagnosticsList).focus()
 
     def action_focus_tree(self) -> None:
-        self.tree.focus()
+        self.suite_tree.focus()
 
     def action_copy_path(self) -> None:
         path = self._selected_path()
