@@ -307,7 +307,7 @@ class VoyageApp(Resilient):
         """The gold file the person is looking at: on a review screen, or selected in the tree."""
         screen = self.screen
         gold = getattr(screen, "gold_rel", None)
-        if gold:
+        if isinstance(gold, str) and gold:
             return gold
         browser = self.browser()
         if browser is not None and self.view is not None:

@@ -3,10 +3,10 @@ the diff screen on its own, with no browser, no suite to load and nothing watche
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import ClassVar
 
-from textual.app import App, CSSPathType
+from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.widgets import HelpPanel
 
@@ -19,7 +19,7 @@ STYLES = Path(__file__).parent / "styles"
 
 class LooseDiffApp(App[int]):
     TITLE = "voyage-tui diff"
-    CSS_PATH: ClassVar[CSSPathType | None] = [STYLES / "app.tcss", STYLES / "review.tcss"]
+    CSS_PATH: ClassVar[list[str | PurePath]] = [STYLES / "app.tcss", STYLES / "review.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "toggle_help", "Help", id="app.help"),
         Binding("question_mark", "toggle_help", "Help", show=False, id="app.help-alt"),

@@ -127,7 +127,8 @@ def text_report(
     color: bool = False,
     locate: Locate | None = None,
 ) -> list[str]:
-    findings = gold.get("findings") if isinstance(gold.get("findings"), list) else []
+    listed = gold.get("findings")
+    findings = listed if isinstance(listed, list) else []
     contract = result.contract
     lines = [
         f"gold       {gold_path}  ({plural(len(findings), 'finding')}, "

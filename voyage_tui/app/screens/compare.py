@@ -118,8 +118,12 @@ BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseli
                 self.query_one("#compare-title", Static).update, Text(str(exc), style="red")
             )
             return
+        # mypy solves Textual's `R | Awaitable[R]` for a coroutine function as Never.
         self.app.call_from_thread(
-            self._show, baseline, run, compare_runs(run.score, baseline.score)
+            self._show,  # type: ignore[arg-type]
+            baseline,
+            run,
+            compare_runs(run.score, baseline.score),
         )
 
     async def _show(self, baseline: Scored, run: Scored, comparison: BaselineComparison) -> None:

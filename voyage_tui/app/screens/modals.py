@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.syntax import Syntax
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -47,10 +48,9 @@ class ChoiceScreen(GuardedMessages, ModalScreen[str]):
     def on_mount(self) -> None:
         self.query_one(f"#choice-{self.choices[0][0]}", Button).focus()
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
+    def on_key(self, event: events.Key) -> None:
         for value, _, choice_key in self.choices:
-            if key == choice_key:
+            if event.key == choice_key:
                 event.stop()
                 self.dismiss(value)
                 return

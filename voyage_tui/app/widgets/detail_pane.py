@@ -196,7 +196,8 @@ def gold_run_widgets(detail: Detail) -> list[Widget]:
     for payload in data:
         if not isinstance(payload, dict):
             continue
-        findings = payload.get("findings") if isinstance(payload.get("findings"), list) else []
+        listed = payload.get("findings")
+        findings = listed if isinstance(listed, list) else []
         text.append(f"{payload.get('reviewer', '?')}", style="bold")
         text.append(f"  {plural(len(findings), 'finding')}\n", style="dim")
         for finding in findings:

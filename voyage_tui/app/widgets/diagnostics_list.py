@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -61,8 +61,8 @@ Every problem of the selected file. `Enter` opens the editor at its line; `c` co
         def control(self) -> DiagnosticsList:
             return self.source
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.diagnostics: list[Diagnostic] = []
 
     def show(self, diagnostics: list[Diagnostic]) -> None:

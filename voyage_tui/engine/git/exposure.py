@@ -618,7 +618,7 @@ class _Computation:
             else:
                 out.update({(path, line): (sha, author, date, note) for line in lines})
 
-        to_blame = []
+        to_blame: list[str] = []
         for path in sorted(hits):
             commits = touches.get(path, [])
             if len(commits) == 1 and path not in changed:

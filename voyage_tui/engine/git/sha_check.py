@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from voyage_tui.engine.git.repo import GitRepo, GitUnavailable, RepoInfo
 
@@ -38,7 +39,7 @@ class ShaOutcome:
     """git's own words, where it gave a reason."""
 
 
-def is_full_sha(value: str | None) -> bool:
+def is_full_sha(value: str | None) -> TypeGuard[str]:
     return bool(value) and _FULL.match(value or "") is not None
 
 
@@ -48,7 +49,7 @@ def check_shas(repo: GitRepo, shas: Iterable[str]) -> tuple[dict[str, ShaOutcome
     info: RepoInfo = repo.info()
     wanted = list(dict.fromkeys(s for s in shas if is_full_sha(s)))
     outcomes: dict[str, ShaOutcome] = {}
-    ask = []
+    ask: list[str] = []
     for sha in wanted:
         if len(sha) != info.sha_length:
             outcomes[sha] = ShaOutcome(WRONG_LENGTH, note=info.object_format)
@@ -77,13 +78,13 @@ def check_shas(repo: GitRepo, shas: Iterable[str]) -> tuple[dict[str, ShaOutcome
             commits.append(sha)
         else:
             outcomes[sha] = ShaOutcome(kind)
-    problem = None
+    reach_problem = None
     if commits:
-        unreachable, problem = _unreachable(repo, commits)
+        unreachable, reach_problem = _unreachable(repo, commits)
         for sha in commits:
             reachable = None if unreachable is None else sha.lower() not in unreachable
             outcomes[sha] = ShaOutcome(COMMIT, reachable)
-    return outcomes, problem
+    return outcomes, reach_problem
 
 
 def _batch_check(repo: GitRepo, ask: list[str]) -> tuple[dict[str, str], str, str]:

@@ -115,10 +115,10 @@ def parse_journey(text: str, rel: str) -> tuple[Journey, list[Diagnostic]]:
         elif token.type == "list_item_open":
             in_item_depth += 1
             # The item's own text is the inline token of its first paragraph.
-            inline = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
-            if inline is None:
+            first = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
+            if first is None:
                 continue
-            content = plain(inline)
+            content = plain(first)
             line = line_of(token)
             gate = _GATE.match(_first_line(content))
             if gate:

@@ -244,18 +244,22 @@ def _fields(finding: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
             finding.reviewers,
         )
     if isinstance(finding, Mapping):
-        get = finding.get
+        lookup = finding.get
         return (
-            get("file"),
-            get("rule_key"),
-            get("line"),
-            get("severity"),
-            get("dual_flaggable"),
-            get("reviewers"),
+            lookup("file"),
+            lookup("rule_key"),
+            lookup("line"),
+            lookup("severity"),
+            lookup("dual_flaggable"),
+            lookup("reviewers"),
         )
-    return tuple(  # type: ignore[return-value]
-        getattr(finding, name, None)
-        for name in ("file", "rule_key", "line", "severity", "dual_flaggable", "reviewers")
+    return (
+        getattr(finding, "file", None),
+        getattr(finding, "rule_key", None),
+        getattr(finding, "line", None),
+        getattr(finding, "severity", None),
+        getattr(finding, "dual_flaggable", None),
+        getattr(finding, "reviewers", None),
     )
 
 

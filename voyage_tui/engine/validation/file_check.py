@@ -222,12 +222,11 @@ def check_gold_run(
 ) -> Item:
     stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
     item = Item(rel, GOLD_RUN, id=stem, parent=gold_rel, deps=(gold_rel,))
-    if text is None:
-        text = _read_text(ws, rel)
-    if isinstance(text, Diagnostic):
-        item.diagnostics.append(text)
+    loaded = _read_text(ws, rel) if text is None else text
+    if isinstance(loaded, Diagnostic):
+        item.diagnostics.append(loaded)
         return item
-    run = run_from_text(rel, text, refs.catalogue.value)
+    run = run_from_text(rel, loaded, refs.catalogue.value)
     item.diagnostics.extend(run.diagnostics)
     if run.data is not None:
         item.extra["reviewers"] = len(run.data)

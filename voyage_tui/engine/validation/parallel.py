@@ -27,7 +27,7 @@ def can_fork() -> bool:
 
 
 def _read_all(fd: int) -> bytes:
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         chunk = os.read(fd, 1 << 20)
         if not chunk:
@@ -117,9 +117,10 @@ class ForkedMap(Generic[T, R]):
         if status != 0:
             return None
         try:
-            return pickle.loads(payload)
+            results: list[R] = pickle.loads(payload)
         except Exception:
             return None
+        return results
 
     def cancel(self) -> None:
         """Stop the child (the work is no longer wanted, e.g. the app closed while loading)."""

@@ -385,7 +385,7 @@ class Suite:
                 touched.update(gone)
                 recheck |= {p for p in fresh if p not in self.items}
                 ratings |= set(layout.ratings)
-            before = self._suite_signature(recheck | touched)
+            signature = self._suite_signature(recheck | touched)
             kinds_before = {p: self.items[p].kind for p in recheck if p in self.items}
             touched |= self._recheck(recheck)
             if all_ratings or self._runs_moved(touched, kinds_before):
@@ -394,7 +394,7 @@ class Suite:
                 touched |= self._check_ratings(sorted(ratings))
             # The suite-level rules read only ids, kinds and classes: when the re-checked items
             # kept theirs (the usual edit), skip the pass over every fixture.
-            if rescan or self._suite_signature(touched) != before:
+            if rescan or self._suite_signature(touched) != signature:
                 self._suite_rules()
             if self.use_git:  # cached results; git is asked only about SHAs it has not seen
                 self.git_diagnostics = self.git.refresh(self.ws, self.items, touched)
