@@ -21,11 +21,11 @@ import yaml
 from tests.conftest import REPO, SAMPLE_FIXTURES
 from voyage_tui.engine.formats.rating import RatingRecord
 from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, TRAJECTORY_PATHS
+from voyage_tui.engine.items import AGENT_RUN, TASK, TRAJECTORY
 from voyage_tui.engine.references.catalogue import parse_catalogue
 from voyage_tui.engine.references.journey import parse_journey
 from voyage_tui.engine.references.loaded import default_text
 from voyage_tui.engine.references.rubric import parse_rubric
-from voyage_tui.engine.validation.item import AGENT_RUN, TASK, TRAJECTORY
 from voyage_tui.engine.validation.suite import Suite
 
 RATING_FIELDS = {"fixture_id", "run_id", "rater", "scores", "note", "rated_at", "blind"}

@@ -22,7 +22,7 @@ from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
-from voyage_tui.engine.validation.item import GOLD, GOLD_RUN
+from voyage_tui.engine.items import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
 from voyage_tui.engine.workspace.config import CONFIG_NAME

@@ -18,7 +18,7 @@ from voyage_tui.cli.render import text_lines as render_diagnostics
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, compute_exposure
 from voyage_tui.engine.git.retire import RetireError, retire_holdout
-from voyage_tui.engine.validation.item import Item
+from voyage_tui.engine.items import Item
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace

@@ -14,8 +14,8 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.engine.items import GOLD_RUN
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
-from voyage_tui.engine.validation.item import GOLD_RUN
 from voyage_tui.engine.wording import plural
 
 

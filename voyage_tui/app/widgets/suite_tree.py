@@ -16,7 +16,7 @@ from textual.widgets.tree import TreeNode
 
 from voyage_tui.app.widgets.badges import status_badge
 from voyage_tui.engine.formats.vocabulary import CLASSES, TRAJECTORY_PATHS
-from voyage_tui.engine.validation.item import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY, Item
+from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY, Item
 from voyage_tui.engine.validation.view import SuiteView
 
 AUTO_EXPAND_LIMIT = 300

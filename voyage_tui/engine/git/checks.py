@@ -41,8 +41,8 @@ from voyage_tui.engine.git.sha_check import (
     check_shas,
     is_full_sha,
 )
+from voyage_tui.engine.items import TRAJECTORY, Item
 from voyage_tui.engine.loading.yaml_doc import load_yaml
-from voyage_tui.engine.validation.item import TRAJECTORY, Item
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace

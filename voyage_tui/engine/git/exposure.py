@@ -35,7 +35,7 @@ from voyage_tui.engine.git.leaks import CANARY, Hit, LeakScanner, blob_id, read_
 from voyage_tui.engine.git.passages import distinctive_passages
 from voyage_tui.engine.git.paths import PathMatcher
 from voyage_tui.engine.git.repo import GitRepo, GitUnavailable, Result, Running, open_repo
-from voyage_tui.engine.validation.item import Item
+from voyage_tui.engine.items import Item
 from voyage_tui.engine.workspace.layout import NEVER_SEARCHED
 from voyage_tui.engine.workspace.model import Workspace
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Position
+from voyage_tui.engine.formats.schema_errors import describe
 from voyage_tui.engine.loading.json_doc import load_json
 from voyage_tui.engine.loading.positions import PathKey, Positions
-from voyage_tui.engine.rules.schema_errors import describe
 from voyage_tui.engine.suggest import hint
 
 REQUIRED_FIELDS = ("fixture_id", "run_id", "rater", "scores", "rated_at", "blind")

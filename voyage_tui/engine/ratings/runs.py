@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from voyage_tui.engine.validation.item import AGENT_RUN, Item
+from voyage_tui.engine.items import AGENT_RUN, Item
 
 PairKey = tuple[str, str]
 """(fixture_id, run_id)"""

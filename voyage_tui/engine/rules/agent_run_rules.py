@@ -9,8 +9,8 @@ from pydantic import ValidationError
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.agent_run import AgentRun
+from voyage_tui.engine.formats.schema_errors import translate, unknown_fields
 from voyage_tui.engine.loading.positions import Positions
-from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
 
 
 def check_agent_run(

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.gold import GoldFinding, GoldRecord
+from voyage_tui.engine.formats.schema_errors import translate, unknown_fields
 from voyage_tui.engine.formats.vocabulary import (
     GOLD_SCHEMA,
     OWNER_REVIEWERS,
@@ -18,7 +19,6 @@ from voyage_tui.engine.formats.vocabulary import (
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.references.catalogue import Catalogue
 from voyage_tui.engine.references.findings_table import TableRow
-from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
 from voyage_tui.engine.scoring.verdict import compute_verdict
 from voyage_tui.engine.suggest import hint
 

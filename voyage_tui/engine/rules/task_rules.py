@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.formats.schema_errors import key_problem, translate, unknown_fields
 from voyage_tui.engine.formats.task import TaskFixture
 from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, VISIBILITIES
 from voyage_tui.engine.loading.positions import Positions
@@ -17,7 +18,6 @@ from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.references.rubric import dimension_key
 from voyage_tui.engine.rules.common import blank_text, id_mismatch, str_field
 from voyage_tui.engine.rules.context import FileContext
-from voyage_tui.engine.rules.schema_errors import key_problem, translate, unknown_fields
 from voyage_tui.engine.suggest import closest
 
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:\ or C:/, absolute on Windows

@@ -29,8 +29,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from voyage_tui.engine.formats.schema_errors import describe
 from voyage_tui.engine.formats.vocabulary import SEVERITIES, SEVERITY_RANK
-from voyage_tui.engine.rules.schema_errors import describe
 from voyage_tui.engine.scoring.verdict import verdict_of_severities
 from voyage_tui.engine.suggest import hint
 

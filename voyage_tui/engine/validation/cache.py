@@ -29,6 +29,7 @@ import msgpack
 from voyage_tui import __version__
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.items import Item
 from voyage_tui.engine.references.loaded import References
 from voyage_tui.engine.validation.cache_store import (
     cache_root,
@@ -36,7 +37,6 @@ from voyage_tui.engine.validation.cache_store import (
     remove_private,
     write_private,
 )
-from voyage_tui.engine.validation.item import Item
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
 

@@ -17,6 +17,15 @@ from dataclasses import dataclass, field
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.checks import GitChecks
+from voyage_tui.engine.items import (
+    AGENT_RUN,
+    GOLD,
+    GOLD_RUN,
+    RATING,
+    TASK,
+    TRAJECTORY,
+    Item,
+)
 from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.ratings.history import deleted_run_pairs
 from voyage_tui.engine.ratings.rules import check_ratings_file
@@ -35,15 +44,6 @@ from voyage_tui.engine.validation.file_check import (
     check_fixture,
     check_gold_run,
     check_json_candidate,
-)
-from voyage_tui.engine.validation.item import (
-    AGENT_RUN,
-    GOLD,
-    GOLD_RUN,
-    RATING,
-    TASK,
-    TRAJECTORY,
-    Item,
 )
 from voyage_tui.engine.validation.parallel import ForkedMap
 from voyage_tui.engine.validation.suite_rules import (

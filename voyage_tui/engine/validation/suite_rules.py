@@ -13,7 +13,7 @@ from voyage_tui.engine.formats.vocabulary import (
     TRAJECTORY_PATHS,
     VISIBILITIES,
 )
-from voyage_tui.engine.validation.item import TASK, TRAJECTORY, Item
+from voyage_tui.engine.items import TASK, TRAJECTORY, Item
 
 MANDATORY_CLASSES = ("adversarial", "no-change-needed")
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.rules.schema_errors import plain_error
+from voyage_tui.engine.formats.schema_errors import plain_error
 from voyage_tui.engine.suggest import hint
 
 CONFIG_NAME = "voyage.toml"
