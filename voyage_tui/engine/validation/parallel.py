@@ -134,8 +134,3 @@ class ForkedMap(Generic[T, R]):
         if self.read_fd is not None:
             os.close(self.read_fd)
         self.pid = self.read_fd = None
-
-
-def map_split(fn: Callable[[T], R], work: Sequence[T]) -> list[R]:
-    """[fn(x) for x in work], computed on two cores when that pays. Order is preserved."""
-    return ForkedMap(fn, work).finish()
