@@ -1,4 +1,4 @@
-"""The validate benchmark (SPEC 7, issue 2 item 8): every number measured in one run.
+"""The validate benchmark (docs/performance.md): every number measured in one run.
 
     python -m benchmarks.bench_validate [CORPUS] [--repeat 3] [--quick]
 
@@ -562,7 +562,7 @@ def bench_validate(
         "`voyage-tui validate CORPUS --no-git`, subprocess wall (start-up included)",
         _s(wall.value),
         f"{wall.value / floor_s:.2f}x floor",
-        f"< {CLI_WALL_TARGET_S} s (issue 2)",
+        f"< {CLI_WALL_TARGET_S} s",
         _verdict(wall.value < CLI_WALL_TARGET_S)
         + ("" if exit_codes == {0} else f" (exit {sorted(exit_codes)})"),
     )

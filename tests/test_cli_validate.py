@@ -1,4 +1,4 @@
-"""`voyage-tui validate` as SPEC 6 gives it: exit codes, the three output formats, workspace
+"""`voyage-tui validate` as docs/cli.md gives it: exit codes, the three output formats, workspace
 discovery, voyage.toml, reference files and their defaults, and the engine's incremental
 re-validation agreeing with a fresh full validation."""
 

@@ -1,4 +1,4 @@
-"""`validate` on gold files (SPEC 3.4) and README prose/JSON drift, with lines."""
+"""`validate` on gold files (docs/rules.md, "Gold files") and README prose/JSON drift, with lines."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Properties of the scorer (hypothesis): SPEC 3.6 stated as laws instead of examples."""
+"""Properties of the scorer (hypothesis): docs/scoring.md stated as laws instead of examples."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """`voyage-tui exposure [PATH] [--format text|json] [--retire ID [--commit]]`.
 
-Reports the holdout fixtures a contributor has seen (SPEC 4 and 6): exit 1 when any is exposed,
+Reports the holdout fixtures a contributor has seen (docs/cli.md, "exposure"): exit 1 when any is exposed,
 0 otherwise, 2 for a usage error, no workspace, a repository whose history git cannot read (the
 leaks found in the work tree are still reported), or a folder of fixtures that cannot be read (the
 holdouts in it are unknown, so the report cannot say all clear). `--retire ID` makes that holdout

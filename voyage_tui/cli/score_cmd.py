@@ -54,7 +54,7 @@ def _unit_float(text: str) -> float:
 def build_parser() -> Parser:
     parser = Parser(
         prog="voyage-tui score",
-        description="Score a recorded run against its gold file (SPEC 3.5-3.6). Exit 0 when it "
+        description="Score a recorded run against its gold file (docs/scoring.md). Exit 0 when it "
         "passes; 1 when f1 < --min-f1 or, with --baseline, on a lost gold key or a BLOCK -> ALLOW "
         "verdict flip; 2 for a usage error or bad input.",
     )

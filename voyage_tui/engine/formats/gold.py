@@ -1,4 +1,4 @@
-"""Gold corpus records (`voyage-eval-gold/1`, seed 003)."""
+"""Gold corpus records (`voyage-eval-gold/1`; docs/rules.md, "Gold files")."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from voyage_tui.engine.formats.vocabulary import (
 
 
 class GoldFinding(BaseModel):
-    """Extension fields are permitted (the seed's "superset"), so extras are kept, not warned."""
+    """Extension fields are permitted on a finding, so extras are kept, not warned (docs/rules.md,
+    "Gold files")."""
 
     model_config = ConfigDict(strict=True, extra="allow")
 

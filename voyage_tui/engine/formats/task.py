@@ -1,4 +1,4 @@
-"""Single-task fixtures: `fixtures/<class>/<id>/task.yaml` (seed 000, "task.yaml fields")."""
+"""Single-task fixtures: `fixtures/<class>/<id>/task.yaml` (docs/workspace.md, "Fixture files")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Holdout exposure (SPEC 4): which holdout fixtures a contributor has seen, and the proof.
+"""Holdout exposure (docs/git-checks.md, "Holdout exposure"): which holdout fixtures a contributor has seen, and the proof.
 
 A fixed number of git processes, whatever the number of fixtures or commits:
 - one `git log --name-only --no-renames -z` over every branch, tag, remote-tracking branch and

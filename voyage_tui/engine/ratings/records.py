@@ -70,7 +70,7 @@ class Rating:
         return self.scores is None
 
     def to_json(self) -> dict[str, Any]:
-        """The record as written to the file, its fields in the SPEC's order."""
+        """The record as written to the file, its fields in the documented order (docs/workspace.md, "Ratings")."""
         out: dict[str, Any] = {
             "fixture_id": self.fixture_id,
             "run_id": self.run_id,

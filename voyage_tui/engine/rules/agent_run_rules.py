@@ -1,4 +1,4 @@
-"""Agent runs waiting to be rated: `fixtures/<class>/<id>/runs/<run-id>.yaml` (SPEC 3.8)."""
+"""Agent runs waiting to be rated: `fixtures/<class>/<id>/runs/<run-id>.yaml` (docs/workspace.md, "Agent runs and ratings")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Gold corpus records (SPEC 3.4), and prose/JSON drift against a README beside them."""
+"""Gold corpus records (docs/rules.md, "Gold files"), and prose/JSON drift against a README beside them."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def rule_key_problem(
 def check_gold_record(
     rel: str, data: dict[Any, Any], positions: Positions, catalogue: Catalogue | None
 ) -> list[Diagnostic]:
-    """Every rule of SPEC 3.4 on one gold record (the README drift check is separate).
+    """Every gold-file rule (docs/rules.md) on one gold record (the README drift check is separate).
 
     Errors: the record's shape (schema, required fields and their types, severities,
     owner_reviewer, line >= 0), rule_key or dual_flaggable outside RULE_CATALOGUE (not checked

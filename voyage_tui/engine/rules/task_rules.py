@@ -1,4 +1,4 @@
-"""Single-task fixtures (SPEC 3.1)."""
+"""Single-task fixtures (docs/rules.md, "Single-task fixtures")."""
 
 from __future__ import annotations
 

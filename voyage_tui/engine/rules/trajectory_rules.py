@@ -1,4 +1,4 @@
-"""Trajectory fixtures (SPEC 3.2): phases and gates checked against journey.md."""
+"""Trajectory fixtures (docs/rules.md, "Trajectories"): phases and gates checked against journey.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""scoreFindings and scoreVerdict (SPEC 3.6): a run's findings against the gold's.
+"""scoreFindings and scoreVerdict (docs/scoring.md, sections 2 and 3): a run's findings against the gold's.
 
 Matching is at (file, rule_key) granularity. Both sides are projected to *sets* of keys, so two
 findings with the same (file, rule_key) count once, whatever their lines and severities.
