@@ -152,7 +152,7 @@ async def _browser(pilot: Pilot) -> None:
 async def _filter(pilot: Pilot) -> None:
     browser = await loaded(pilot)
     await pilot.press("slash", *"token")
-    await wait_for(pilot, lambda: browser.tree.needle == "token")
+    await wait_for(pilot, lambda: browser.suite_tree.needle == "token")
     await idle(pilot)
 
 

@@ -98,7 +98,7 @@ async def test_the_help_note_of_the_screen_shows_under_the_focused_widgets(root:
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        assert app.focused is browser.tree
+        assert app.focused is browser.suite_tree
         await pilot.press("f1")
         await wait_until(pilot, lambda: bool(app.screen.query(HelpPanel)))
         await pilot.pause()
@@ -127,7 +127,7 @@ async def test_an_unknown_id_in_the_keymap_is_reported_and_the_rest_applies(
         text = " ".join(said)
         assert "browser.next-eror" in text and "rest applies" in text
         await pilot.press("j")
-        assert browser.tree.current_path() == BROKEN
+        assert browser.suite_tree.current_path() == BROKEN
         await _workers_done(pilot)
 
 
@@ -142,7 +142,7 @@ async def test_textuals_keymap_is_left_to_textual(
         browser = await wait_loaded(pilot)
         app.update_keymap({"browser.next-error": "j"})
         await pilot.press("j")
-        assert browser.tree.current_path() == BROKEN
+        assert browser.suite_tree.current_path() == BROKEN
         await _workers_done(pilot)
 
 
@@ -211,7 +211,7 @@ async def test_c_cancels_and_m_commits_in_the_retire_dialog(make_workspace) -> N
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        assert browser.tree.select_path("fixtures/bug-diagnosis/h1/task.yaml")
+        assert browser.suite_tree.select_path("fixtures/bug-diagnosis/h1/task.yaml")
         await pilot.press("R")
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await wait_until(pilot, lambda: bool(app.screen.query("#choice-cancel")))
@@ -327,7 +327,7 @@ async def test_a_palette_command_runs_on_the_screen_and_shows_remapped_keys(
         hit = next(h for h in [h async for h in provider.search("next error")])
         assert "Next error" in str(hit.text) and hit.help.endswith("(j)")
         await hit.command()
-        assert browser.tree.current_path() == BROKEN
+        assert browser.suite_tree.current_path() == BROKEN
         await _workers_done(pilot)
 
 

@@ -24,7 +24,7 @@ def root(make_workspace) -> Path:
 
 async def _open_editor(pilot) -> EditorScreen:
     browser = await wait_loaded(pilot)
-    assert browser.tree.select_path(TASK)
+    assert browser.suite_tree.select_path(TASK)
     await pilot.press("e")
     await wait_until(
         pilot,

@@ -88,9 +88,9 @@ async def test_a_user_keymap_remaps_a_binding_by_id(
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         await pilot.press("n")
-        assert browser.tree.current_path() != "fixtures/bug-diagnosis/b1/task.yaml"
+        assert browser.suite_tree.current_path() != "fixtures/bug-diagnosis/b1/task.yaml"
         await pilot.press("j")
-        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+        assert browser.suite_tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
 
 
 async def test_the_command_palette_lists_every_action_and_opens_items(root: Path) -> None:
@@ -105,7 +105,7 @@ async def test_the_command_palette_lists_every_action_and_opens_items(root: Path
         opener = next(h for h in hits if "Open b1" in str(h.text))
         opener.command()
         await pilot.pause()
-        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+        assert browser.suite_tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
         next_error = next(h for h in [h async for h in provider.search("next error")])
         assert "Next error" in str(next_error.text)
 
@@ -137,7 +137,7 @@ async def test_external_editor_suspends_runs_editor_and_revalidates(
         assert calls and calls[0][:2] == ["myeditor", "--wait"]
         assert calls[0][-1].endswith("fixtures/bug-diagnosis/b1/task.yaml")
         await wait_until(pilot, lambda: app.view is not None and app.view.summary.errors == 0)
-        assert browser.tree.find_error() is None
+        assert browser.suite_tree.find_error() is None
 
 
 async def test_retire_a_holdout_from_the_browser(make_workspace) -> None:
@@ -150,7 +150,7 @@ async def test_retire_a_holdout_from_the_browser(make_workspace) -> None:
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        assert browser.tree.select_path("fixtures/bug-diagnosis/h1/task.yaml")
+        assert browser.suite_tree.select_path("fixtures/bug-diagnosis/h1/task.yaml")
         await pilot.press("R")
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
         await pilot.press("o")  # retire only: no repository here to commit to

@@ -144,7 +144,7 @@ async def test_runs_list_ranks_by_f1_and_opens_a_diff(root: Path) -> None:
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        assert browser.tree.select_path(GOLD)
+        assert browser.suite_tree.select_path(GOLD)
         await pilot.press("enter")
         await wait_until(
             pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked)
@@ -273,7 +273,7 @@ async def test_browser_opens_a_runs_diff_and_the_palette_compares(root: Path) ->
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        assert browser.tree.select_path(f"{RUNS}/run-invents.json")
+        assert browser.suite_tree.select_path(f"{RUNS}/run-invents.json")
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
         await pilot.press("b")

@@ -126,7 +126,7 @@ def test_an_unscorable_run_ranks_last_with_its_reason(ws: Workspace, tmp_path: P
     shutil.copy(REPO / "voyage.toml", root)
     (root / "fixtures/gold/jwt-auth/runs/run-broken.json").write_text('{"not": "a list"}')
     local = Workspace.load(root)
-    ranked = rank_runs(local, GOLD, RUNS + ["fixtures/gold/jwt-auth/runs/run-broken.json"])
+    ranked = rank_runs(local, GOLD, [*RUNS, "fixtures/gold/jwt-auth/runs/run-broken.json"])
     assert ranked[-1].name == "run-broken" and ranked[-1].scored is None
     assert "not a run" in (ranked[-1].problem or "")
     with pytest.raises(ReviewError):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from textual import work
-from textual.app import App, CSSPathType
+from textual.app import App
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.commands import VoyageCommands
@@ -22,7 +22,7 @@ from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
-from voyage_tui.engine.validation.item import GOLD, GOLD_RUN
+from voyage_tui.engine.items import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
 from voyage_tui.engine.workspace.config import CONFIG_NAME
@@ -33,7 +33,7 @@ STYLES = Path(__file__).parent / "styles"
 
 class VoyageApp(KeymappedApp, Resilient):
     TITLE = "voyage-tui"
-    CSS_PATH: ClassVar[CSSPathType | None] = [
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
         STYLES / "app.tcss",
         STYLES / "browser.tcss",
         STYLES / "editor.tcss",
@@ -207,8 +207,8 @@ class VoyageApp(KeymappedApp, Resilient):
         browser = self._back_to_browser()
         if browser is None:
             return
-        if browser.tree.select_path(path):
-            browser.tree.focus()
+        if browser.suite_tree.select_path(path):
+            browser.suite_tree.focus()
             browser.show_item(path)
 
     def open_item(self, path: str) -> bool:
@@ -274,11 +274,11 @@ class VoyageApp(KeymappedApp, Resilient):
         """The gold file the person is looking at: on a review screen, or selected in the tree."""
         screen = self.screen
         gold = getattr(screen, "gold_rel", None)
-        if gold:
+        if isinstance(gold, str) and gold:
             return gold
         browser = self.browser()
         if browser is not None and self.view is not None:
-            path = browser.tree.current_path()
+            path = browser.suite_tree.current_path()
             item = self.view.items.get(path) if path else None
             if item is not None and item.kind == GOLD:
                 return item.path

@@ -3,10 +3,9 @@ the diff screen on its own, with no browser, no suite to load and nothing watche
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import ClassVar
 
-from textual.app import CSSPathType
 from textual.binding import BindingType
 
 from voyage_tui.app.actions import bindings
@@ -19,7 +18,7 @@ STYLES = Path(__file__).parent / "styles"
 
 class LooseDiffApp(KeymappedApp):
     TITLE = "voyage-tui diff"
-    CSS_PATH: ClassVar[CSSPathType | None] = [STYLES / "app.tcss", STYLES / "review.tcss"]
+    CSS_PATH: ClassVar[list[str | PurePath]] = [STYLES / "app.tcss", STYLES / "review.tcss"]
     BINDINGS: ClassVar[list[BindingType]] = bindings("app")
 
     def __init__(

@@ -82,11 +82,11 @@ def _tolerant(stream: object) -> None:
             reconfigure(errors="backslashreplace")
 
 
-def _silence(stream: object) -> None:
+def _silence(stream: TextIO) -> None:
     """Point a failed stdout at /dev/null: the interpreter flushes it once more at exit, and a
     second failure there would print `Exception ignored ...` after our message."""
     try:
-        fd = stream.fileno()  # type: ignore[attr-defined]
+        fd = stream.fileno()
     except (AttributeError, ValueError, OSError):
         return  # not a file (a test's capture): nothing is flushed at exit
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     stdout = sys.stdout
     _tolerant(stdout)
     guarded = _GuardedOutput(stdout)
-    sys.stdout = guarded  # type: ignore[assignment]
+    sys.stdout = guarded
     try:
         try:
             code = _dispatch(list(sys.argv[1:] if argv is None else argv))

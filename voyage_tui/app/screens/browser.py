@@ -53,11 +53,12 @@ retires a holdout (makes it public) · `ctrl+p` every action.
         yield Footer()
 
     @property
-    def tree(self) -> SuiteTree:  # type: ignore[override]  # Textual's is a debug view of the DOM
+    def suite_tree(self) -> SuiteTree:
+        # Not `tree`: that name is Textual's DOMNode.tree (a debug view of the DOM).
         return self.query_one(SuiteTree)
 
     def on_mount(self) -> None:
-        self.tree.display = False
+        self.suite_tree.display = False
         self.query_one(SuiteHeader).show_loading(0, 0, str(self.app.ws.root.name))
         view = self.app.view
         if view is not None:
@@ -71,7 +72,7 @@ retires a holdout (makes it public) · `ctrl+p` every action.
     def suite_loaded(self, view: SuiteView) -> None:
         self.view = view
         self.query_one("#loading").display = False
-        tree = self.tree
+        tree = self.suite_tree
         tree.display = True
         self.query_one(SuiteHeader).show_view(view)
         tree.show_view(view, self.query_one("#filter", Input).value)
@@ -82,7 +83,7 @@ retires a holdout (makes it public) · `ctrl+p` every action.
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
         self.view = view
         self.query_one(SuiteHeader).show_view(view)
-        self.tree.apply_change(view, touched)
+        self.suite_tree.apply_change(view, touched)
         if self._shown_path is not None and (
             self._shown_path in touched or self._shown_path not in view.items
         ):
@@ -154,7 +155,7 @@ retires a holdout (makes it public) · `ctrl+p` every action.
         box = self.query_one("#filter", Input)
         if box.value:
             box.value = ""
-        self.tree.focus()
+        self.suite_tree.focus()
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self) -> None:
@@ -165,21 +166,21 @@ retires a holdout (makes it public) · `ctrl+p` every action.
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
         self._apply_filter()
-        self.tree.focus()
+        self.suite_tree.focus()
 
     def _apply_filter(self) -> None:
         if self.view is not None:
-            self.tree.show_view(self.view, self.query_one("#filter", Input).value)
+            self.suite_tree.show_view(self.view, self.query_one("#filter", Input).value)
 
     def _jump_to_error(self, forward: bool) -> None:
         if self.view is None:
             return
-        target = self.tree.find_error(forward)
+        target = self.suite_tree.find_error(forward)
         if target is None:
             self.notify("No item has an error", timeout=2)
             return
-        self.tree.select_path(target)
-        self.tree.focus()
+        self.suite_tree.select_path(target)
+        self.suite_tree.focus()
         self.show_item(target)
 
     def action_next_error(self) -> None:
@@ -189,7 +190,7 @@ retires a holdout (makes it public) · `ctrl+p` every action.
         self._jump_to_error(False)
 
     def _selected_path(self) -> str | None:
-        node = self.tree.cursor_node
+        node = self.suite_tree.cursor_node
         if node is None or node.data is None or node.data.kind == "group":
             return None
         return node.data.key
@@ -220,7 +221,7 @@ retires a holdout (makes it public) · `ctrl+p` every action.
         self.query_one(DiagnosticsList).focus()
 
     def action_focus_tree(self) -> None:
-        self.tree.focus()
+        self.suite_tree.focus()
 
     def action_copy_path(self) -> None:
         path = self._selected_path()

@@ -112,6 +112,7 @@ BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseli
                 self.query_one("#compare-title", Static).update, Text(str(exc), style="red")
             )
             return
+        # mypy solves Textual's `R | Awaitable[R]` for a coroutine function as Never.
         self.app.call_from_thread(
             self._show,  # type: ignore[arg-type]  # mypy cannot solve T | Awaitable[T] here
             baseline,

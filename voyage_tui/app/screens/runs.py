@@ -12,8 +12,8 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.engine.items import GOLD_RUN
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
-from voyage_tui.engine.validation.item import GOLD_RUN
 from voyage_tui.engine.wording import plural
 
 
@@ -58,7 +58,7 @@ class RunsScreen(VoyageScreen[None]):
 
 Runs whose verdict matches the gold's come first; a wrong verdict ranks below every right
 one. Within each, by F1 (then recall, then name). `enter` opens the run's diff · {runs.mark}
-marks a run (first mark: the baseline) · {runs.compare} compares the marked run(s) with the
+marks a run (first mark: the baseline) · {runs.compare} compares each marked run with the
 highlighted one.
 """
 
@@ -77,7 +77,7 @@ highlighted one.
         yield Footer()
 
     def on_mount(self) -> None:
-        if self.app.view is None:  # type: ignore[attr-defined]
+        if self.app.view is None:
             # opened straight onto a diff: the runs are known once the workspace has loaded
             self.query_one("#runs-summary", Static).update(
                 Text("waiting for the workspace to load…", style="dim")

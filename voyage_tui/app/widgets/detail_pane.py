@@ -14,7 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from voyage_tui.engine.details import MISSING, RECORDED, SKIPPED, TRAVERSED, Detail
-from voyage_tui.engine.validation.item import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY
+from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY
 from voyage_tui.engine.wording import plural
 
 PHASE_MARKS = {TRAVERSED: ("✓", "green"), SKIPPED: ("↷", "yellow"), MISSING: ("·", "dim")}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import OptionList
@@ -58,8 +60,8 @@ copies it.
         def control(self) -> DiagnosticsList:
             return self.source
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.diagnostics: list[Diagnostic] = []
 
     def show(self, diagnostics: list[Diagnostic]) -> None:

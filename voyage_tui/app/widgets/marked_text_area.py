@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -23,8 +25,8 @@ class MarkedTextArea(TextArea):
 Diagnostics update as you type; marked lines hold them (red: error, yellow: warning).
 """
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.marks: dict[int, Severity] = {}
 
     async def _on_key(self, event: events.Key) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import Tree
@@ -15,7 +16,7 @@ from textual.widgets.tree import TreeNode
 
 from voyage_tui.app.widgets.badges import status_badge
 from voyage_tui.engine.formats.vocabulary import CLASSES, TRAJECTORY_PATHS
-from voyage_tui.engine.validation.item import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY, Item
+from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY, Item
 from voyage_tui.engine.validation.view import SuiteView
 
 AUTO_EXPAND_LIMIT = 300
@@ -77,8 +78,8 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
 `✗n` errors, `!n` warnings, `✓` clean; *holdout* and **EXPOSED** marks.
 """
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__("suite", **kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("suite", **kwargs)
         self.show_root = False
         self.guide_depth = 3
         self.view: SuiteView | None = None

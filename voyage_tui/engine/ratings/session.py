@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from voyage_tui.engine.items import Item
 from voyage_tui.engine.ratings.content import PairContent, load_pair
 from voyage_tui.engine.ratings.names import ratings_file_rel, resolve_rater
 from voyage_tui.engine.ratings.records import Rating, utc_now
@@ -31,7 +32,6 @@ from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.ratings.runs import AgentRunRef, PairKey, RunIndex
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.rubric import Dimension, Rubric
-from voyage_tui.engine.validation.item import Item
 from voyage_tui.engine.workspace.model import Workspace
 
 

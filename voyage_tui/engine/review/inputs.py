@@ -1,5 +1,5 @@
 """Reading a gold file and its runs for review, through the one loader of gold and run files
-(engine/scoring/files.py) that `score` and `validate` use too: a gold file `score` refuses is
+(engine/rules/gold_run_files.py) that `score` and `validate` use too: a gold file `score` refuses is
 refused here, with the same diagnostics, and the diff screen shows them instead of figures."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.references.catalogue import Catalogue
-from voyage_tui.engine.scoring.files import (
+from voyage_tui.engine.rules.gold_run_files import (
     MAX_NAMED_FILE_BYTES,
     CatalogueChoice,
     GoldFile,
