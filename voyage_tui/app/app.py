@@ -20,6 +20,7 @@ from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.compare import CompareScreen
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EditorScreen
+from voyage_tui.app.screens.rate import RateScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.engine.validation.item import GOLD, GOLD_RUN
@@ -38,6 +39,7 @@ class VoyageApp(Resilient):
         STYLES / "browser.tcss",
         STYLES / "editor.tcss",
         STYLES / "review.tcss",
+        STYLES / "rate.tcss",
     ]
     COMMANDS = App.COMMANDS | {VoyageCommands}
     BINDINGS = [
@@ -54,10 +56,12 @@ class VoyageApp(Resilient):
         watch: bool = True,
         keymap: dict[str, str] | None = None,
         initial_diff: tuple[str, str] | None = None,
+        initial_rate: tuple[str | None, bool] | None = None,
         prepared: Prepared | None = None,
     ) -> None:
         """`prepared` is the first load already under way (see Suite.prepare): the command line
-        starts it before Textual, so a second process is checking half the suite meanwhile."""
+        starts it before Textual, so a second process is checking half the suite meanwhile.
+        `initial_rate`: (rater, blind) to open the rater session on (`voyage-tui rate`)."""
         super().__init__()
         self.ws = ws
         self.use_git = use_git
@@ -69,6 +73,10 @@ class VoyageApp(Resilient):
         self._watching = False
         self._keymap = keymap
         self._initial_diff = initial_diff
+        self._initial_rate = initial_rate
+        self.rater, self.rate_blind = initial_rate if initial_rate is not None else (None, True)
+        """Who rates, and whether blind, in a session opened from the app (`s`): what
+        `voyage-tui rate` was given, else the engine's choice, blind."""
         self._prepared = prepared
 
     # --- start-up ------------------------------------------------------------------------
@@ -82,6 +90,8 @@ class VoyageApp(Resilient):
         self.push_screen(BrowserScreen())
         if self._initial_diff is not None:
             self.push_screen(DiffScreen(*self._initial_diff))
+        if self._initial_rate is not None:
+            self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
         self.load_suite()
 
     @work(thread=True, exclusive=True, group="suite")
@@ -248,6 +258,23 @@ class VoyageApp(Resilient):
             ),
             ("Runs of a gold file", "Every run of a gold file, ranked by F1", "runs_command"),
         ]
+
+    # --- ratings ----------------------------------------------------------------------------
+
+    def action_rate_session(self) -> None:
+        """The rater session: the one already open, else a new one on top of the browser."""
+        for screen in self.screen_stack:
+            if isinstance(screen, RateScreen):
+                while self.screen is not screen:
+                    self.pop_screen()
+                return
+        self._back_to_browser()
+        self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
+
+    def action_agreement(self) -> None:
+        from voyage_tui.app.screens.agreement import AgreementScreen
+
+        self.push_screen(AgreementScreen())
 
     # --- holdouts ---------------------------------------------------------------------------
 

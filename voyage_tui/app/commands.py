@@ -45,6 +45,16 @@ ACTIONS: list[tuple[str, str, str]] = [
         "Make it public (only its visibility changes), then commit (R)",
         "browser_action('retire')",
     ),
+    (
+        "Rate agent runs",
+        "The rater session: score each run on the rubric, blind (s)",
+        "rate_session",
+    ),
+    (
+        "Rater agreement",
+        "Alpha per dimension, kappa per pair of raters, the most disputed items",
+        "agreement",
+    ),
     ("Re-validate everything", "Read and check the whole workspace again", "revalidate_all"),
     ("Help", "Show the keys of the focused widget (F1, ?)", "toggle_help"),
 ]
