@@ -17,6 +17,7 @@ from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
 from voyage_tui.engine.details import Detail, load_detail
+from voyage_tui.engine.validation.item import RATING
 from voyage_tui.engine.validation.view import SuiteView
 
 FILTER_DELAY = 0.15
@@ -147,7 +148,12 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         view = self.view
         if view is None or path not in view.items:
             return
-        detail = load_detail(view.ws, view.refs.journey.value, view.items[path])
+        item = view.items[path]
+        if item.kind == RATING:
+            # JSON lines, not one document: its records and problems are the diagnostics below
+            detail = Detail(item, data={})
+        else:
+            detail = load_detail(view.ws, view.refs.journey.value, item)
         self.app.call_from_thread(self._render_detail, detail, view.refs.routing_table.value)
 
     def _render_detail(self, detail: Detail, routing_table: str) -> None:
