@@ -340,10 +340,13 @@ takes back the last rating of this session and reopens it, again and again; `ctr
 
     def _rubric_room(self) -> int:
         """Rows the rubric may take: below the pair, the share of the body the stylesheet
-        gives it (less its border); beside it, the body's whole height."""
-        body = self.query_one("#rate-body").size.height
-        if not body:
-            body = max((self.size.height or self.app.size.height) - 2, 0)
+        gives it (less its border); beside it, the body's whole height. Counted from the
+        screen, not from the body's last layout, which lags a line shown or hidden."""
+        body = (self.size.height or self.app.size.height) - 2  # the header, the footer
+        if self.status:
+            body -= 1
+        if self.query_one("#rate-note").display:
+            body -= 3
         if self.has_class("-wide"):
             return body
         return int(body * RUBRIC_SHARE) - 1

@@ -142,11 +142,16 @@ def dimension_line(draft: ScoreDraft, index: int, *, busy: bool = False) -> Text
 
 
 def scale_table(
-    dimension: Dimension, notes: DimensionNotes | None, was: int | None = None
+    dimension: Dimension,
+    notes: DimensionNotes | None,
+    was: int | None = None,
+    *,
+    compact: bool = False,
 ) -> Table:
     """The scale of the dimension under the cursor: each anchored value with its anchor, the
     fixture's own anchor for that value under it, then the fixture's other notes. `was`: the
-    score of the rating in force (a re-rating)."""
+    score of the rating in force (a re-rating). `compact` (a short terminal): the fixture's
+    notes are only marked `◆`; the task pane lists them in full under Scoring notes."""
     table = Table.grid(padding=(0, 1))
     table.add_column(width=5, justify="right", no_wrap=True)
     table.add_column(ratio=1)
@@ -159,11 +164,18 @@ def scale_table(
         cell = Text(one_line(anchor) if anchor is not None else "")
         if was == value:
             cell.append("  (was)", style="dim italic")
-        if here:
+        if here and compact:
+            cell.append("  ◆", style="magenta")
+        elif here:
             cell.append("\n◆ this fixture: ", style="magenta")
             cell.append(one_line(here), style="magenta")
         table.add_row(Text(str(value), style="bold"), cell)
-    if notes is not None:
+    if notes is not None and notes.text and compact:
+        table.add_row(
+            Text("◆", style="magenta"),
+            Text("this fixture has notes: see Scoring notes in the task", style="magenta"),
+        )
+    elif notes is not None:
         for line in notes.text:
             table.add_row(
                 Text("◆", style="magenta"),
@@ -201,16 +213,25 @@ class RubricPanel(Vertical):
         earlier = in_force.scores if in_force is not None and in_force.scores else {}
         for index, line in enumerate(self._lines):
             line.update(dimension_line(draft, index, busy=busy))
+        space = None
+        if room is not None:
+            space = max(room - len(self._lines) - (1 if draft.note else 0), 3)
+            self._scale_box.styles.max_height = space
         current = draft.current
         if current is not None and self._lines:
-            self._scale.update(
-                scale_table(current, notes.get(current.name), earlier.get(current.name))
-            )
+            args = (current, notes.get(current.name), earlier.get(current.name))
+            table = scale_table(*args)
+            if space is not None and self._rows(table) > space:
+                table = scale_table(*args, compact=True)
+            self._scale.update(table)
             self.move_child(self._scale_box, after=self._lines[draft.cursor])
             self._scale_box.scroll_home(animate=False)
         note = Text.assemble(("note  ", "bold"), (one_line(draft.note), "italic"))
         self._note.update(note if draft.note else "")
         self._note.display = bool(draft.note)
-        if room is not None:
-            used = len(self._lines) + (1 if draft.note else 0)
-            self._scale_box.styles.max_height = max(room - used, 3)
+
+    def _rows(self, table: Table) -> int:
+        """How many rows `table` takes at the panel's width."""
+        width = self.content_region.width or self.app.size.width - 2
+        console = self.app.console
+        return len(console.render_lines(table, console.options.update_width(max(width, 20))))
