@@ -126,3 +126,21 @@ async def test_no_ratings_and_an_unreadable_file_are_said(root: Path) -> None:
         assert "No ratings yet" in str(screen.query_one("#agreement-table").content)
         problems = str(screen.query_one("#agreement-problems").content)
         assert "zed.jsonl" in problems and "missing from the figures" in problems
+
+
+async def test_a_rating_written_elsewhere_counts_once_the_file_is_checked_again(
+    root: Path,
+) -> None:
+    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await agreement(pilot)
+        before = screen.report
+        carol = root / "fixtures/ratings/carol.jsonl"
+        shared = json.loads(carol.read_text().splitlines()[0])  # an item alice rated too
+        shared["scores"] = {k: 6 - v for k, v in shared["scores"].items()}
+        with carol.open("a") as handle:
+            handle.write(json.dumps(shared) + "\n")
+        app.revalidate_paths({"fixtures/ratings/carol.jsonl"})  # what the watcher does
+        await wait_until(pilot, lambda: screen.report is not before)
+        assert screen.report is not None and before is not None
+        assert screen.report.dimensions != before.dimensions

@@ -33,6 +33,9 @@ from voyage_tui.engine.workspace.model import Workspace
 DISPUTED = 10
 """The most disputed items listed."""
 
+ALPHA = "\N{GREEK SMALL LETTER ALPHA}"
+KAPPA = "\N{GREEK SMALL LETTER KAPPA}"
+
 
 def _figure(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
@@ -84,11 +87,11 @@ def figures_table(report: AgreementReport) -> Table:
     """One row per dimension: alpha over all raters, then kappa for each pair of raters."""
     table = Table(box=None, padding=(0, 1), header_style="bold", show_edge=False)
     table.add_column("dimension", style="bold", no_wrap=True)
-    table.add_column("α all", justify="right", no_wrap=True)
+    table.add_column(f"{ALPHA} all", justify="right", no_wrap=True)
     table.add_column("items", justify="right", style="dim", no_wrap=True)
     pairs = sorted({p.raters for p in report.pairs})
     for first, second in pairs:
-        table.add_column(f"κ {_name(first)}·{_name(second)}", justify="right")
+        table.add_column(f"{KAPPA} {_name(first)}·{_name(second)}", justify="right")
     kappas = {(p.raters, p.dimension): p for p in report.pairs}
     for name, dimension in report.dimensions.items():
         row: list[Text] = [
@@ -124,10 +127,12 @@ def reasons_text(report: AgreementReport) -> Text:
     seen: dict[str, list[str]] = {}
     for name, dimension in report.dimensions.items():
         if dimension.reason:
-            seen.setdefault(dimension.reason, []).append(f"α {_name(name)}")
+            seen.setdefault(dimension.reason, []).append(f"{ALPHA} {_name(name)}")
     for pair in report.pairs:
         if pair.reason:
-            label = f"κ {_name(pair.raters[0])}·{_name(pair.raters[1])} {_name(pair.dimension)}"
+            label = (
+                f"{KAPPA} {_name(pair.raters[0])}·{_name(pair.raters[1])} {_name(pair.dimension)}"
+            )
             seen.setdefault(pair.reason, []).append(label)
     text = Text()
     for reason, where in seen.items():

@@ -136,7 +136,13 @@ takes back the last rating of this session and reopens it, again and again; `ctr
             Binding(str(n), f"score('{n}')", f"Score {n}", show=False, id=f"rate.score-{n}")
             for n in range(10)
         ],
-        Binding("left,shift+tab", "previous_dimension", "Prev dim", id="rate.previous-dimension"),
+        Binding(
+            "left,shift+tab",
+            "previous_dimension",
+            "Prev dim",
+            key_display="←",
+            id="rate.previous-dimension",
+        ),
         Binding("right,tab", "next_dimension", "Next dim", show=False, id="rate.next-dimension"),
         Binding("enter", "confirm", "Confirm", show=False, id="rate.confirm"),
         Binding("n", "note", "Note", id="rate.note"),
@@ -392,7 +398,10 @@ takes back the last rating of this session and reopens it, again and again; `ctr
     # --- keys -----------------------------------------------------------------------------------
 
     def _ready(self) -> bool:
-        """Whether keys may act: a pair on screen and no step in flight."""
+        """Whether keys may act: a pair on screen, no step in flight, no note being typed
+        (keys the note's input does not take itself, `tab` or `ctrl+r`, stay with it)."""
+        if isinstance(self.focused, Input):
+            return False
         if self.busy:
             self.app.bell()
             return False
