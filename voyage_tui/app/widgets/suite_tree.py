@@ -26,6 +26,7 @@ from voyage_tui.engine.validation.item import (
     Item,
 )
 from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.wording import plural
 
 AUTO_EXPAND_LIMIT = 300
 """A filter whose matches fit in this many rows opens every group that has one."""
@@ -153,7 +154,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
             label.append(printable(item.path.rsplit("/", 1)[-1], lines=False))
             count = item.extra.get("ratings")
             if isinstance(count, int):
-                label.append(f"  {count} records", style="dim")
+                label.append(f"  {plural(count, 'record')}", style="dim")
         else:
             label.append(item.id or item.path)
         if item.visibility == "holdout":
