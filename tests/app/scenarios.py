@@ -277,6 +277,40 @@ async def _compare_misses(pilot: Pilot) -> None:
     await _open_review(pilot, screen, lambda s: s.comparison is not None)  # type: ignore[attr-defined]
 
 
+async def _rate_session(pilot: Pilot, keys: tuple[str, ...] = ()) -> None:
+    """The rater session as `me`, blind, on a clock that does not move (0:00 on the item)."""
+    from voyage_tui.app.screens.rate import RateScreen
+
+    await loaded(pilot)
+    screen = RateScreen("me", clock=lambda: 0.0)
+    pilot.app.push_screen(screen)
+    await wait_for(pilot, lambda: screen.state is not None and not screen.busy)
+    await idle(pilot)
+    if keys:
+        await pilot.press(*keys)
+        await wait_for(pilot, lambda: not screen.busy)
+        await idle(pilot)
+
+
+async def _rate_scored(pilot: Pilot) -> None:
+    await _rate_session(pilot, ("4", "3", "n", *"good fix, thin tests", "enter"))
+
+
+async def _agreement(pilot: Pilot) -> None:
+    from voyage_tui.app.screens.agreement import AgreementScreen
+
+    await _open_review(pilot, AgreementScreen(), lambda s: s.report is not None)  # type: ignore[attr-defined]
+
+
+async def _agreement_disputed(pilot: Pilot) -> None:
+    from voyage_tui.app.screens.agreement import DisputedScreen
+
+    await _agreement(pilot)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, DisputedScreen))
+    await idle(pilot)
+
+
 SCENARIOS: list[Scenario] = [
     Scenario("browser", "Browser with a task's detail", _browser),
     Scenario("browser-filter", "Filtering by prompt text", _filter, tags=(TIMERS,)),
@@ -340,6 +374,29 @@ SCENARIOS: list[Scenario] = [
         _diff_steps("run-invents"),
         size=(80, 24),
         tags=("review",),
+    ),
+]
+
+
+SCENARIOS += [
+    Scenario(
+        "rate-session", "Rating an agent run, blind: task beside run, rubric below", _rate_session
+    ),
+    Scenario(
+        "rate-scored",
+        "Two dimensions scored (their anchors stay shown), a note added",
+        _rate_scored,
+    ),
+    Scenario("rate-80x24", "The rater session at 80x24", _rate_scored, size=(80, 24)),
+    Scenario(
+        "rate-wide", "A wide terminal: the rubric beside the pair", _rate_scored, size=(170, 48)
+    ),
+    Scenario("agreement", "Rater agreement: alpha, kappa, the most disputed items", _agreement),
+    Scenario("agreement-80x24", "Rater agreement at 80x24", _agreement, size=(80, 24)),
+    Scenario(
+        "agreement-disputed",
+        "A disputed item: every rater's scores and note side by side",
+        _agreement_disputed,
     ),
 ]
 

@@ -20,6 +20,7 @@ from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.compare import CompareScreen
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EditorScreen
+from voyage_tui.app.screens.rate import RateScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.engine.items import GOLD, GOLD_RUN
@@ -38,6 +39,7 @@ class VoyageApp(KeymappedApp, Resilient):
         STYLES / "browser.tcss",
         STYLES / "editor.tcss",
         STYLES / "review.tcss",
+        STYLES / "rate.tcss",
     ]
     COMMANDS = App.COMMANDS | {VoyageCommands}
     BINDINGS = bindings("app")
@@ -50,11 +52,13 @@ class VoyageApp(KeymappedApp, Resilient):
         watch: bool = True,
         keymap: dict[str, str] | None = None,
         initial_diff: tuple[str, str] | None = None,
+        initial_rate: tuple[str | None, bool] | None = None,
         prepared: Prepared | None = None,
     ) -> None:
         """`prepared` is the first load already under way (see Suite.prepare): the command line
         starts it before Textual, so a second process is checking half the suite meanwhile.
-        `keymap`: binding id -> keys; None reads the user's keymap file."""
+        `keymap`: binding id -> keys; None reads the user's keymap file.
+        `initial_rate`: (rater, blind) to open the rater session on (`voyage-tui rate`)."""
         super().__init__(keymap)
         self.ws = ws
         self.use_git = use_git
@@ -65,6 +69,10 @@ class VoyageApp(KeymappedApp, Resilient):
         self._stop_watching = threading.Event()
         self._watching = False
         self._initial_diff = initial_diff
+        self._initial_rate = initial_rate
+        self.rater, self.rate_blind = initial_rate if initial_rate is not None else (None, True)
+        """Who rates, and whether blind, in a session opened from the app (`s`): what
+        `voyage-tui rate` was given, else the engine's choice, blind."""
         self._prepared = prepared
 
     # --- start-up ------------------------------------------------------------------------
@@ -74,6 +82,8 @@ class VoyageApp(KeymappedApp, Resilient):
         self.push_screen(BrowserScreen())
         if self._initial_diff is not None:
             self.push_screen(DiffScreen(*self._initial_diff))
+        if self._initial_rate is not None:
+            self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
         self.load_suite()
 
     @work(thread=True, exclusive=True, group="suite")
@@ -224,6 +234,23 @@ class VoyageApp(KeymappedApp, Resilient):
             self.push_screen(RunsScreen(path))
             return True
         return False
+
+    # --- ratings ----------------------------------------------------------------------------
+
+    def action_rate_session(self) -> None:
+        """The rater session: the one already open, else a new one on top of the browser."""
+        for screen in self.screen_stack:
+            if isinstance(screen, RateScreen):
+                while self.screen is not screen:
+                    self.pop_screen()
+                return
+        self._back_to_browser()
+        self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
+
+    def action_agreement(self) -> None:
+        from voyage_tui.app.screens.agreement import AgreementScreen
+
+        self.push_screen(AgreementScreen())
 
     # --- holdouts ---------------------------------------------------------------------------
 

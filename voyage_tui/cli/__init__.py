@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("voyage_tui.cli.schema_cmd", "print the JSON Schema of a file format"),
     "agreement": ("voyage_tui.cli.agreement_cmd", "how far the raters agree, per rubric dimension"),
     "diff": ("voyage_tui.cli.diff_cmd", "open the app on the gold-vs-run diff of GOLD and RUN"),
+    "rate": ("voyage_tui.cli.rate_cmd", "open the app on the rater session: score agent runs"),
     "new": ("voyage_tui.cli.new_cmd", "create a fixture or trajectory (task|trajectory)"),
 }
 

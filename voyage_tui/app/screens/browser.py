@@ -16,6 +16,7 @@ from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
 from voyage_tui.engine.details import Detail, load_detail
+from voyage_tui.engine.items import RATING
 from voyage_tui.engine.validation.view import SuiteView
 
 FILTER_DELAY = 0.15
@@ -31,7 +32,8 @@ class BrowserScreen(VoyageScreen[None]):
 next / previous item with an error · {browser.edit} edit · {browser.external-editor} open in
 $EDITOR · {browser.diagnostics} the item's problems · {browser.copy-path} copy its path ·
 `enter` opens a run's diff or a gold file's ranked runs ({browser.runs}) · {browser.retire}
-retires a holdout (makes it public) · `ctrl+p` every action.
+retires a holdout (makes it public) · {browser.rate} rates agent runs (the rater
+session) · `ctrl+p` every action.
 """
 
     def __init__(self) -> None:
@@ -134,7 +136,12 @@ retires a holdout (makes it public) · `ctrl+p` every action.
         view = self.view
         if view is None or path not in view.items:
             return
-        detail = load_detail(view.ws, view.refs.journey.value, view.items[path])
+        item = view.items[path]
+        if item.kind == RATING:
+            # JSON lines, not one document: its records and problems are the diagnostics below
+            detail = Detail(item, data={})
+        else:
+            detail = load_detail(view.ws, view.refs.journey.value, item)
         self.app.call_from_thread(self._render_detail, detail, view.refs.routing_table.value)
 
     def _render_detail(self, detail: Detail, routing_table: str) -> None:
@@ -216,6 +223,9 @@ retires a holdout (makes it public) · `ctrl+p` every action.
 
     def action_runs(self) -> None:
         self.app.action_runs_command()
+
+    def action_rate(self) -> None:
+        self.app.action_rate_session()
 
     def action_focus_diagnostics(self) -> None:
         self.query_one(DiagnosticsList).focus()

@@ -158,15 +158,17 @@ class RaterSession:
         *,
         blind: bool = True,
         use_git: bool = True,
+        clock: Callable[[], float] = time.monotonic,
     ) -> RaterSession:
         """A session on a validated suite's items (`Suite.items`), for `rater` (else git's
-        user.name, else the OS user; RaterNameError when none is usable)."""
+        user.name, else the OS user; RaterNameError when none is usable). `clock` times each
+        item (`duration_s`); a screen passes its own to show a time that does not move."""
         name = resolve_rater(ws, rater, use_git=use_git)
         runs = RunIndex.from_items(items)
         rel = ratings_file_rel(ws, name)
         paths = [rel] if os.path.lexists(ws.abs(rel)) else []
         store = RatingStore.load(ws, rubric, runs, paths=paths)
-        return cls(ws, rubric, runs, store, name, blind=blind)
+        return cls(ws, rubric, runs, store, name, blind=blind, clock=clock)
 
     # --- where the rater is ----------------------------------------------------------------------
 
