@@ -24,6 +24,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "agreement": ("voyage_tui.cli.agreement_cmd", "how far the raters agree, per rubric dimension"),
     "diff": ("voyage_tui.cli.diff_cmd", "open the app on the gold-vs-run diff of GOLD and RUN"),
     "new": ("voyage_tui.cli.new_cmd", "create a fixture or trajectory (task|trajectory)"),
+    "serve": (
+        "voyage_tui.cli.serve_cmd",
+        "serve the app in a browser (localhost, token in the URL)",
+    ),
 }
 
 USAGE = """usage: voyage-tui [PATH]
