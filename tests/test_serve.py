@@ -129,6 +129,85 @@ def test_no_workspace_exits_2(tmp_path: Path, served, capsys: pytest.CaptureFixt
     assert served == []
 
 
+# --- the web app, in this process (no app is started) ------------------------------------------
+
+
+def web_server(public_url: str | None = None) -> serve_web.AppServer:
+    return serve_web.AppServer(
+        "exec false",
+        host="127.0.0.1",
+        port=8000,
+        public_url=public_url,
+        title="voyage-tui: <ws> & co",
+        workspace="/tmp/ws",
+    )
+
+
+async def page_of(server: serve_web.AppServer, url: str, **headers: str) -> tuple[int, str]:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    async with TestClient(TestServer(await server._make_app())) as client:
+        response = await client.get(url, headers=headers)
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert response.headers["Cache-Control"] == "no-store"
+        return response.status, await response.text()
+
+
+def websocket_url_in(page: str) -> str:
+    found = re.search(r'data-session-websocket-url="([^"]+)"', page)
+    assert found, page
+    return found.group(1)
+
+
+async def test_the_page_wants_the_token() -> None:
+    server = web_server()
+    for url in ("/", "/?token=", f"/?token={server.token[:-1]}", f"/?token={server.token}x"):
+        status, text = await page_of(server, url)
+        assert status == 403, url
+        assert server.token not in text
+    status, page = await page_of(server, f"/?token={server.token}")
+    assert status == 200
+    assert "textual-terminal" in page
+
+
+async def test_the_tokens_of_two_servers_differ() -> None:
+    assert web_server().token != web_server().token
+
+
+async def test_the_websocket_is_where_the_page_was_asked_for() -> None:
+    """Through `ssh -L 9000:127.0.0.1:8000`, the browser asks for localhost:9000: the page's
+    websocket must be there too, not at the port the server listens on."""
+    server = web_server()
+    _, page = await page_of(server, f"/?token={server.token}", Host="localhost:9000")
+    assert websocket_url_in(page) == f"ws://localhost:9000/ws/{server.token}"
+    assert 'href="http://localhost:9000/static/css/xterm.css"' in page
+
+
+async def test_a_public_url_names_the_websocket_behind_a_proxy() -> None:
+    server = web_server("https://eval.example/voyage/")
+    assert server.address == f"https://eval.example/voyage/?token={server.token}"
+    _, page = await page_of(server, f"/?token={server.token}", Host="127.0.0.1:8000")
+    assert websocket_url_in(page) == f"wss://eval.example/voyage/ws/{server.token}"
+
+
+async def test_the_title_is_escaped_in_the_page() -> None:
+    server = web_server()
+    _, page = await page_of(server, f"/?token={server.token}")
+    assert "voyage-tui: &lt;ws&gt; &amp; co" in page
+    assert "<ws>" not in page
+
+
+async def test_the_websocket_wants_the_token() -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    server = web_server()
+    async with TestClient(TestServer(await server._make_app())) as client:
+        for path in ("/ws", "/ws/", "/ws/nope", f"/ws/{server.token}x"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await client.ws_connect(path)
+            assert refused.value.status in (403, 404), path
+
+
 # --- the command each connection runs ----------------------------------------------------------
 
 NASTY_NAMES = [
@@ -284,16 +363,22 @@ async def open_app(
         assert found, page
         websocket_url = found.group(1)
         websocket = await session.ws_connect(websocket_url + "?width=100&height=30")
-        screen = b""
-        async with asyncio.timeout(TIMEOUT):
-            while expected not in _text(screen):
-                message = await websocket.receive()
-                assert message.type == aiohttp.WSMsgType.BINARY, (message, _text(screen))
-                screen += message.data
+        screen = await read_until(websocket, expected)
         return websocket_url, screen, session, websocket
     except BaseException:
         await session.close()
         raise
+
+
+async def read_until(websocket: aiohttp.ClientWebSocketResponse, expected: bytes) -> bytes:
+    """What the app sends until the screen shows `expected`."""
+    screen = b""
+    async with asyncio.timeout(TIMEOUT):
+        while expected not in _text(screen):
+            message = await websocket.receive()
+            assert message.type == aiohttp.WSMsgType.BINARY, (message, _text(screen))
+            screen += message.data
+    return screen
 
 
 def _text(screen: bytes) -> bytes:
@@ -322,12 +407,22 @@ def test_the_browser_gets_the_page_and_the_app_behind_the_token() -> None:
             try:
                 assert websocket_url == f"ws://127.0.0.1:{port}/ws/{token}"
                 assert b"fixtures" in _text(screen)  # the header's counts: the suite was loaded
+                # Keys typed in the page reach the app: `/` opens the filter.
+                await websocket.send_json(["resize", {"width": 120, "height": 40}])
+                await websocket.send_json(["stdin", "/"])
+                await read_until(websocket, b"filter by id")
+                # ctrl+q quits the app as in a terminal, and the page's websocket closes.
+                await websocket.send_json(["stdin", "\x11"])
+                async with asyncio.timeout(TIMEOUT):
+                    while (await websocket.receive()).type == aiohttp.WSMsgType.BINARY:
+                        pass
+                assert websocket.closed
             finally:
                 await websocket.close()
                 await session.close()
 
         asyncio.run(scenario())
-        # The browser left: its app quits; the server alone is left in the session.
+        # The app has quit; the server alone is left in the session.
         wait_until(lambda: session_members(server.proc.pid) == [server.proc.pid], "the app to quit")
         assert server.stop() == 0
         assert session_members(server.proc.pid) == []

@@ -70,12 +70,12 @@ class AppServer(Server):
 
     @web.middleware
     async def _headers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        response = await handler(request)
-        # The page's address holds the token: no Referer carries it to the fonts it loads, no
-        # cache keeps it, no other site frames it.
-        response.headers["Referrer-Policy"] = "no-referrer"
-        response.headers["Cache-Control"] = "no-store"
-        response.headers["X-Frame-Options"] = "DENY"
+        try:
+            response = await handler(request)
+        except web.HTTPException as refusal:  # a 403 or 404 is answered with the same care
+            _guard(refusal.headers)
+            raise
+        _guard(response.headers)
         return response
 
     async def _make_app(self) -> web.Application:
@@ -169,6 +169,14 @@ class AppServer(Server):
             access_log=None,  # its lines would show the token
             shutdown_timeout=SHUTDOWN_SECONDS,
         )
+
+
+def _guard(headers: Any) -> None:
+    """The page's address holds the token: no Referer carries it to the fonts the page loads,
+    no cache keeps the page, no other site frames it."""
+    headers["Referrer-Policy"] = "no-referrer"
+    headers["Cache-Control"] = "no-store"
+    headers["X-Frame-Options"] = "DENY"
 
 
 _closing: set[asyncio.Task[object]] = set()
