@@ -516,6 +516,7 @@ def test_a_port_in_use_is_an_error_that_names_it(tmp_path: Path) -> None:
         )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert f"cannot listen on http://127.0.0.1:{port}" in proc.stderr
+    assert "Open" not in proc.stdout  # the address is printed once it listens, never before
 
 
 def test_serving_loads_no_textual_module() -> None:

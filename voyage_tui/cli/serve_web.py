@@ -89,11 +89,11 @@ class AppServer(Server):
                 web.static("/static", self.statics_path, name="static"),
             ]
         )
-        app.on_startup.append(self.on_startup)
         app.on_shutdown.append(self.on_shutdown)
         return app
 
-    async def on_startup(self, app: web.Application) -> None:
+    def _announce(self, *_: object) -> None:
+        """Called once every address listens, instead of aiohttp's `Running on` line."""
         print(f"voyage-tui serve: the workspace {self.workspace}", flush=True)
         print(f"Open {self.address}", flush=True)
         print("Each browser tab runs its own app. Ctrl+C stops the server.", flush=True)
@@ -165,7 +165,7 @@ class AppServer(Server):
             port=self.port,
             handle_signals=False,
             loop=loop,
-            print=None,
+            print=self._announce,
             access_log=None,  # its lines would show the token
             shutdown_timeout=SHUTDOWN_SECONDS,
         )
