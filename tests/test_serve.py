@@ -493,11 +493,22 @@ def test_a_workspace_path_of_quotes_spaces_and_odd_bytes_reaches_the_app(
 
         async def scenario() -> None:
             _, _, session, websocket = await open_app(address, b"1 fixture")
-            await websocket.close()
-            await session.close()
+            try:
+                # A message the server cannot read ends this connection and its app; the
+                # traceback it logs does not show the token (in a request's path).
+                await websocket.send_str("not json")
+                async with asyncio.timeout(TIMEOUT):
+                    while (await websocket.receive()).type == aiohttp.WSMsgType.BINARY:
+                        pass
+            finally:
+                await websocket.close()
+                await session.close()
 
         asyncio.run(scenario())
         assert server.stop() == 0
+        assert b"Traceback" in server.output or b"JSONDecodeError" in server.output
+        token = address.split("token=", 1)[1].encode()
+        assert server.output.count(token) == 1, server.output.decode(errors="replace")
     assert not list(tmp_path.rglob("pwned"))
     assert not (REPO / "pwned").exists()
 

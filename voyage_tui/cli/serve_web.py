@@ -20,10 +20,9 @@ from typing import Any
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from rich.logging import RichHandler
 from textual_serve.app_service import AppService
-from textual_serve.server import Server, to_int
-
-log = logging.getLogger("textual-serve")
+from textual_serve.server import Server, log, to_int
 
 SHUTDOWN_SECONDS = 5.0
 """How long Ctrl+C waits for the open apps to quit before the server stops anyway."""
@@ -149,6 +148,15 @@ class AppServer(Server):
             if service is not None:
                 await _stop(service)
         return websocket
+
+    def initialize_logging(self) -> None:
+        # textual-serve's own handler prints each traceback's local variables, and a request's
+        # repr holds its path: the websocket's path is the token.
+        logging.basicConfig(
+            level="DEBUG" if self.debug else "INFO",
+            format="%(message)s",
+            handlers=[RichHandler(show_path=False, show_time=False, console=self.console)],
+        )
 
     def serve(self, debug: bool = False) -> None:
         """Run until Ctrl+C or SIGTERM. An address that cannot be listened on raises OSError."""
