@@ -68,11 +68,27 @@ def test_allow_remote_serves_beyond_loopback_with_a_warning(
     assert "clear text" in err
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost"])
-def test_loopback_hosts_need_no_flag(host: str, make_workspace, served) -> None:
+@pytest.mark.parametrize(
+    ("host", "listens_on"),
+    [
+        ("127.0.0.1", "127.0.0.1"),
+        ("127.8.9.10", "127.8.9.10"),
+        ("::1", "::1"),
+        ("[::1]", "::1"),
+        ("localhost", "localhost"),
+    ],
+)
+def test_loopback_hosts_need_no_flag(host: str, listens_on: str, make_workspace, served) -> None:
     root = make_workspace()
     assert main(["serve", str(root), "--host", host]) == 0
-    assert [s["host"] for s in served] == [host]
+    assert [s["host"] for s in served] == [listens_on]
+
+
+def test_an_ipv6_address_is_printed_in_brackets() -> None:
+    server = serve_web.AppServer(
+        "exec false", host="::1", port=8123, public_url=None, title="t", workspace="w"
+    )
+    assert server.address == f"http://[::1]:8123/?token={server.token}"
 
 
 def test_the_default_host_is_loopback(make_workspace, served) -> None:

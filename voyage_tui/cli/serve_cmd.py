@@ -128,8 +128,8 @@ def check_public_url(url: str) -> str | None:
 
 
 def listening_url(host: str, port: int) -> str:
-    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    return f"http://{shown}:{port}"
+    """The address the server listens on, as a browser writes it (`http://[::1]:8000`)."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def run(argv: list[str]) -> int:
@@ -139,7 +139,10 @@ def run(argv: list[str]) -> int:
         parser.error(f"--port must be between 1 and 65535, not {args.port}")
     if args.public_url is not None and (reason := check_public_url(args.public_url)):
         parser.error(f"--public-url {args.public_url!r}: {reason}")
-    local = is_loopback(args.host)
+    host = args.host.strip()
+    if host.startswith("[") and host.endswith("]"):  # an IPv6 address as URLs write it
+        host = host[1:-1]
+    local = is_loopback(host)
     if not local and not args.allow_remote:
         print(
             f"voyage-tui serve: --host {args.host!r} is not a loopback address, so other "
@@ -161,7 +164,7 @@ def run(argv: list[str]) -> int:
     command = shell_command(app_argv(root, [flag for flag, on in switches.items() if on]))
     if not local:
         print(
-            f"voyage-tui serve: warning: listening on {args.host}, beyond this machine. "
+            f"voyage-tui serve: warning: listening on {host!r}, beyond this machine. "
             "Plain HTTP, no user accounts: the token in the address is the only lock, and it "
             "crosses the network in clear text unless a TLS proxy stands in front.",
             file=sys.stderr,
@@ -171,7 +174,7 @@ def run(argv: list[str]) -> int:
 
     server = AppServer(
         command,
-        host=args.host,
+        host=host,
         port=args.port,
         public_url=args.public_url,
         title=f"voyage-tui: {_printable(root.name or str(root))}",
@@ -181,7 +184,7 @@ def run(argv: list[str]) -> int:
         server.serve()
     except OSError as exc:  # the port is taken, or the host is not an address of this machine
         reason = exc.strerror or str(exc)
-        where = listening_url(args.host, args.port)
+        where = listening_url(host, args.port)
         print(f"voyage-tui serve: cannot listen on {where}: {reason}", file=sys.stderr)
         return 2
     return 0

@@ -24,6 +24,8 @@ from rich.logging import RichHandler
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log, to_int
 
+from voyage_tui.cli.serve_cmd import listening_url
+
 SHUTDOWN_SECONDS = 5.0
 """How long Ctrl+C waits for the open apps to quit before the server stops anyway."""
 
@@ -57,7 +59,7 @@ class AppServer(Server):
     @property
     def address(self) -> str:
         """What to open in a browser."""
-        base = self.fixed_public_url or self.public_url.rstrip("/")
+        base = self.fixed_public_url or listening_url(self.host, self.port)
         return f"{base}/?token={self.token}"
 
     def _check_token(self, offered: str | None) -> None:
