@@ -45,6 +45,8 @@ NOT_CODES = frozenset(
         "agent-run",  # item kinds and `schema` arguments
         "gold-run",
         "file-scoped",  # words of the score report
+        "no-referrer",  # HTTP header values of `serve`
+        "no-store",
     }
 )
 

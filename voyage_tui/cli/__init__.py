@@ -25,6 +25,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "diff": ("voyage_tui.cli.diff_cmd", "open the app on the gold-vs-run diff of GOLD and RUN"),
     "rate": ("voyage_tui.cli.rate_cmd", "open the app on the rater session: score agent runs"),
     "new": ("voyage_tui.cli.new_cmd", "create a fixture or trajectory (task|trajectory)"),
+    "serve": (
+        "voyage_tui.cli.serve_cmd",
+        "serve the app in a browser (localhost, token in the URL)",
+    ),
 }
 
 USAGE = """usage: voyage-tui [PATH]
