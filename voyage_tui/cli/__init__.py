@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "agreement": ("voyage_tui.cli.agreement_cmd", "how far the raters agree, per rubric dimension"),
     "diff": ("voyage_tui.cli.diff_cmd", "open the app on the gold-vs-run diff of GOLD and RUN"),
     "new": ("voyage_tui.cli.new_cmd", "create a fixture or trajectory (task|trajectory)"),
+    "triage": ("voyage_tui.cli.triage_cmd", "everything that needs a person, worst first"),
 }
 
 USAGE = """usage: voyage-tui [PATH]
