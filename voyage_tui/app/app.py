@@ -22,6 +22,7 @@ from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
+from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.validation.item import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
@@ -38,6 +39,7 @@ class VoyageApp(Resilient):
         STYLES / "browser.tcss",
         STYLES / "editor.tcss",
         STYLES / "review.tcss",
+        STYLES / "triage.tcss",
     ]
     COMMANDS = App.COMMANDS | {VoyageCommands}
     BINDINGS = [
@@ -55,6 +57,7 @@ class VoyageApp(Resilient):
         keymap: dict[str, str] | None = None,
         initial_diff: tuple[str, str] | None = None,
         prepared: Prepared | None = None,
+        initial_triage: bool = False,
     ) -> None:
         """`prepared` is the first load already under way (see Suite.prepare): the command line
         starts it before Textual, so a second process is checking half the suite meanwhile."""
@@ -69,6 +72,7 @@ class VoyageApp(Resilient):
         self._watching = False
         self._keymap = keymap
         self._initial_diff = initial_diff
+        self._initial_triage = initial_triage
         self._prepared = prepared
 
     # --- start-up ------------------------------------------------------------------------
@@ -82,6 +86,8 @@ class VoyageApp(Resilient):
         self.push_screen(BrowserScreen())
         if self._initial_diff is not None:
             self.push_screen(DiffScreen(*self._initial_diff))
+        if self._initial_triage:
+            self.action_triage()
         self.load_suite()
 
     @work(thread=True, exclusive=True, group="suite")
@@ -248,6 +254,25 @@ class VoyageApp(Resilient):
             ),
             ("Runs of a gold file", "Every run of a gold file, ranked by F1", "runs_command"),
         ]
+
+    # --- triage ----------------------------------------------------------------------------
+
+    def action_triage(self) -> None:
+        """Open the triage queue (or go back to it when it is open under other screens)."""
+        from voyage_tui.app.screens.triage import TriageScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TriageScreen):
+                while self.screen is not screen:
+                    self.pop_screen()
+                return
+        self.push_screen(TriageScreen())
+
+    def exposure_report(self) -> ExposureReport | None:
+        """The latest exposure report (None before the git checks ran, or without git). A new
+        report replaces the old one whole, so reading it needs no lock."""
+        suite = self._suite
+        return suite.git.exposure if suite is not None else None
 
     # --- holdouts ---------------------------------------------------------------------------
 

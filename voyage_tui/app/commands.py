@@ -45,6 +45,11 @@ ACTIONS: list[tuple[str, str, str]] = [
         "Make it public (only its visibility changes), then commit (R)",
         "browser_action('retire')",
     ),
+    (
+        "Triage queue",
+        "Everything that needs a person, worst first: snooze, retire, undo (t)",
+        "triage",
+    ),
     ("Re-validate everything", "Read and check the whole workspace again", "revalidate_all"),
     ("Help", "Show the keys of the focused widget (F1, ?)", "toggle_help"),
 ]

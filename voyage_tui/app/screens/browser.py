@@ -29,7 +29,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
 `/` filter by id or prompt · `n` / `N` next / previous item with an error ·
 `e` edit · `E` open in $EDITOR · `d` the item's problems · `c` copy its path ·
 `enter` opens a run's diff or a gold file's ranked runs (`r`) · `R` retires a holdout
-(makes it public) · `ctrl+p` every action.
+(makes it public) · `t` the triage queue · `ctrl+p` every action.
 """
 
     BINDINGS = [
@@ -39,7 +39,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         Binding("e", "edit", "Edit", id="browser.edit"),
         Binding("E", "external_editor", "$EDITOR", id="browser.external-editor", show=False),
         Binding("d", "focus_diagnostics", "Problems", id="browser.diagnostics"),
-        Binding("t", "focus_tree", "Tree", id="browser.tree", show=False),
+        Binding("t", "triage", "Triage", id="browser.triage", show=False),
         Binding("c", "copy_path", "Copy path", id="browser.copy-path"),
         Binding("r", "runs", "Runs", id="browser.runs", show=False),
         Binding("R", "retire", "Retire holdout", id="browser.retire", show=False),
@@ -225,6 +225,9 @@ class BrowserScreen(GuardedMessages, Screen[None]):
             self.notify("Select a holdout fixture to retire it", timeout=3)
             return
         self.app.retire_holdout(item.path)  # type: ignore[attr-defined]
+
+    def action_triage(self) -> None:
+        self.app.action_triage()  # type: ignore[attr-defined]
 
     def action_runs(self) -> None:
         self.app.action_runs_command()  # type: ignore[attr-defined]
