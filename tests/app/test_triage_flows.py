@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 
 from tests.app.support import wait_until
+from tests.app.triage_steps import open_triage, settle
 from tests.triage.seed import BROKEN, HOLDOUT, seeded_sample
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.diff import DiffScreen
@@ -42,29 +42,8 @@ def triage_app(root: Path, *, git: bool = True) -> VoyageApp:
     return VoyageApp(Workspace.load(root), use_git=git, watch=False, keymap={}, initial_triage=True)
 
 
-def idle(screen: TriageScreen) -> bool:
-    return (
-        screen.queue is not None
-        and screen.busy == 0
-        and screen.shown_generation == screen.generation
-    )
-
-
-async def settle(
-    pilot: Pilot, screen: TriageScreen, until: Callable[[], bool] = lambda: True
-) -> None:
-    await wait_until(pilot, lambda: idle(screen) and until(), timeout=20)
-    await pilot.app.workers.wait_for_complete()
-    await wait_until(pilot, lambda: idle(screen) and until(), timeout=20)
-
-
 async def ready(pilot: Pilot, git: bool = True) -> TriageScreen:
-    app = pilot.app
-    await wait_until(pilot, lambda: isinstance(app.screen, TriageScreen), timeout=20)
-    screen: TriageScreen = app.screen  # type: ignore[assignment]
-    # With git, the exposure arrives after the files: wait for it.
-    await settle(pilot, screen, lambda: not git or screen.queue.counts()["exposed"] == 1)  # type: ignore[union-attr]
-    return screen
+    return await open_triage(pilot, git)
 
 
 def shown_keys(screen: TriageScreen) -> list[str]:
@@ -352,3 +331,14 @@ async def test_commit_is_its_own_key_after_a_retire(seeded: Path) -> None:
         await settle(pilot, screen)
         assert git(seeded, "status", "--porcelain") == ""
         assert git(seeded, "log", "-1", "--format=%s").startswith("Retire holdout")
+
+
+async def test_the_screen_and_the_command_line_list_the_same_queue(seeded: Path, capsys) -> None:
+    from voyage_tui.cli import main
+
+    assert main(["triage", str(seeded), "--format", "json"]) == 1
+    listed = [i["key"] for i in json.loads(capsys.readouterr().out)["items"]]
+    app = triage_app(seeded)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert shown_keys(screen) == listed

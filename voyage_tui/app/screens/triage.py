@@ -258,9 +258,15 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             )
         app.call_from_thread(self._show_queue, queue, generation)
 
+    @property
+    def _gone(self) -> bool:
+        """The screen was closed (popped: its widgets are going) while a worker ran, so there
+        is nothing left to show the result in."""
+        return not self.is_attached or self not in self.app.screen_stack
+
     def _show_queue(self, queue: Queue, generation: int) -> None:
-        if generation < self.shown_generation:
-            return  # an older computation finishing late
+        if generation < self.shown_generation or self._gone:
+            return  # an older computation finishing late, or the screen closed meanwhile
         follow = self._follow if self._follow is not None else self._candidates()
         self._follow = None
         self.queue = queue
@@ -284,7 +290,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def _show_rows(self, follow: Sequence[str] = ()) -> None:
         queue = self.queue
-        if queue is None:
+        if queue is None or self._gone:
             return
         self.shown = [i for i in queue.items if self._matches(i)]
         listing = self.listing
@@ -354,13 +360,20 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def _update_tabs(self) -> None:
         queue = self.queue
-        if queue is None:
+        if queue is None or self._gone:
             return
         counts = queue.counts()
+        labels = {_tab_id(ALL): f"All {len(queue.items)}"}
+        labels.update({_tab_id(k): f"{TAB_TITLES[k]} {counts[k]}" for k in KINDS})
         tabs = self.query_one(Tabs)
-        tabs.query_one(f"#{_tab_id(ALL)}", Tab).label = f"All {len(queue.items)}"
-        for kind in KINDS:
-            tabs.query_one(f"#{_tab_id(kind)}", Tab).label = f"{TAB_TITLES[kind]} {counts[kind]}"
+        found = {tab.id: tab for tab in tabs.query(Tab)}
+        if len(found) < len(labels):
+            # The tabs are not mounted yet (the queue can be ready first): after the next
+            # refresh they are.
+            self.call_after_refresh(self._update_tabs)
+            return
+        for tab_id, label in labels.items():
+            found[tab_id].label = label
         if tabs.active != _tab_id(self.kind):
             tabs.active = _tab_id(self.kind)
 
@@ -387,7 +400,8 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     @on(OptionList.OptionHighlighted, "#triage-list")
     def _highlighted(self) -> None:
-        self._update_detail()
+        if not self._gone:
+            self._update_detail()
 
     @on(OptionList.OptionSelected, "#triage-list")
     def _selected(self) -> None:
@@ -665,6 +679,8 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def _acted(self, outcome: Outcome | None, how: Repeatable, error: str) -> None:
         self.busy -= 1
+        if self._gone:
+            return
         if outcome is None:
             self._follow = None
             self.notify(f"Not done: {error}", severity="error", timeout=8, markup=False)
@@ -700,6 +716,8 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def _committed(self, results: list[tuple[str, str | None, str | None]]) -> None:
         self.busy -= 1
+        if self._gone:
+            return
         if not results:
             self.notify("No retired holdout is waiting for a commit", timeout=3)
         for path, commit, error in results:
@@ -730,6 +748,8 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         from voyage_tui.engine.triage.state import Action
 
         self.busy -= 1
+        if self._gone:
+            return
         if not isinstance(action, Action):
             self.notify(
                 problem,
