@@ -44,6 +44,7 @@ NOT_CODES = frozenset(
         "agent-run",  # item kinds and `schema` arguments
         "gold-run",
         "file-scoped",  # words of the score report
+        "low-score",  # a kind of triage item
     }
 )
 
