@@ -122,3 +122,74 @@ def test_commit_after_retire_is_its_own_step(seeded: Path) -> None:
     # The undo restores the work tree; the commit stays in history.
     acts.undo()
     assert git(seeded, "status", "--porcelain") == f"M {HOLDOUT}"
+
+
+def test_undo_never_writes_what_a_retire_could_not_have_written(seeded: Path) -> None:
+    """A state file is workspace content: one planted with a "retire" of some other file must
+    not let `u` overwrite that file with its bytes, even with the right digest."""
+    import base64
+    import hashlib
+    import json
+
+    target = seeded / "fixtures/refactor/inject-db-session/task.yaml"
+    current = target.read_bytes()
+    planted = {
+        "version": 1,
+        "snoozes": {},
+        "journal": [
+            {
+                "id": "planted",
+                "kind": "retire",
+                "at": "2026-01-01T00:00:00Z",
+                "snoozes": [],
+                "retired": [
+                    {
+                        "key": "exposed:x",
+                        "path": "fixtures/refactor/inject-db-session/task.yaml",
+                        "fixture_id": "inject-db-session",
+                        "before": base64.b64encode(b"id: pwned\n").decode(),
+                        "after_sha256": hashlib.sha256(current).hexdigest(),
+                        "commit": None,
+                    }
+                ],
+            }
+        ],
+    }
+    (seeded / ".voyage").mkdir()
+    (seeded / ".voyage/triage.json").write_text(json.dumps(planted))
+    with pytest.raises(UndoRefused):
+        actions(seeded).undo()
+    assert target.read_bytes() == current
+
+
+def test_a_snooze_reads_only_the_items_own_files(seeded: Path, monkeypatch) -> None:
+    """The files a stored snooze names are not read: the item's own are."""
+    from voyage_tui.engine.triage import queue as queue_module
+
+    acts = actions(seeded)
+    error = next(i for i in queue_of(seeded, git=False).items if i.kind == "error")
+    acts.snooze([error])
+    state = seeded / ".voyage/triage.json"
+    state.write_text(state.read_text().replace(f'"{error.files[0]}"', '"../../outside.txt"'))
+    read: list[str] = []
+    real = queue_module.read_bytes_inside
+
+    def recording(abs_path, rel, **kwargs):  # type: ignore[no-untyped-def]
+        read.append(rel)
+        return real(abs_path, rel, **kwargs)
+
+    monkeypatch.setattr(queue_module, "read_bytes_inside", recording)
+    assert error.key not in keys(queue_of(seeded, git=False))
+    assert "../../outside.txt" not in read
+
+
+def test_commit_refuses_a_file_that_is_no_longer_what_the_retire_wrote(seeded: Path) -> None:
+    exposed = next(i for i in queue_of(seeded).items if i.kind == "exposed")
+    acts = actions(seeded)
+    acts.retire([exposed])
+    path = seeded / HOLDOUT
+    path.write_bytes(path.read_bytes() + b"# and something else\n")
+    results = acts.commit_last_retire()
+    assert [(p, c) for p, c, _ in results] == [(HOLDOUT, None)]
+    assert "not the file this retire wrote" in (results[0][2] or "")
+    assert git(seeded, "log", "-1", "--format=%s") == "Notes for the agent team"

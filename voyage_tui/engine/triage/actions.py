@@ -190,6 +190,17 @@ class Actions:
         for file in action.retired:
             if file.commit is not None:
                 continue
+            data = read_bytes_inside(
+                self.ws.abs(file.path),
+                file.path,
+                root_real=self.ws.root_real,
+                max_bytes=self.ws.max_file_bytes,
+            )
+            if isinstance(data, Diagnostic) or not _retire_of(file, data):
+                # Undone meanwhile, edited since, or a journal entry no retire wrote.
+                why = "it is not the file this retire wrote any more; commit it yourself"
+                results.append((file.path, None, why))
+                continue
             result = commit_retired(self.ws, file.path, fixture_id=file.fixture_id)
             results.append((file.path, result.commit, result.commit_error))
             if result.commit is not None:
@@ -240,6 +251,14 @@ class Actions:
                     f"{file.path} changed since it was retired, so restoring it would lose that "
                     "change; nothing was restored (set `visibility: holdout` by hand)"
                 )
+            # The journal is workspace content, which may come from anyone: restore only bytes
+            # whose retire is exactly what the file now holds, so an undo can never write more
+            # than the visibility back.
+            if not _retire_of(file, data):
+                raise UndoRefused(
+                    f"{file.path}: the journal's copy of it is not the file before this retire; "
+                    "nothing was restored (set `visibility: holdout` by hand)"
+                )
         restored: list[RetiredFile] = []
         for file in action.retired:
             try:
@@ -268,6 +287,14 @@ class Actions:
                     state.journal[index] = replace(entry, retired=left)
 
         self.store.update(change)
+
+
+def _retire_of(file: RetiredFile, data: bytes) -> bool:
+    """Whether `data` is exactly what retiring the journal's copy of the file gives."""
+    try:
+        return retired_bytes(file.before, file.path) == data
+    except RetireError:
+        return False
 
 
 def _write(ws: Workspace, rel: str, data: bytes, *, data_sha: str, during: str) -> None:

@@ -403,7 +403,9 @@ def apply_snoozes(
 
 def _holds(ws: Workspace, item: TriageItem, snooze: Snooze, today: date) -> bool:
     if snooze.until_change:
-        return snooze.fingerprint == fingerprint(ws, snooze.files or item.files)
+        # The item's own files, never those the state file names: it is workspace content, and
+        # may come from anyone.
+        return snooze.fingerprint == fingerprint(ws, item.files)
     ends = snooze.until_date()
     return ends is not None and today < ends
 
