@@ -13,14 +13,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Input, OptionList, Static, Tab, Tabs
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, Input, Static, Tab, Tabs
 
 from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.app.screens.editor import EditorScreen, run_external_editor
@@ -31,6 +29,7 @@ from voyage_tui.app.screens.triage_modals import (
     ExposureScreen,
     SnoozeScreen,
 )
+from voyage_tui.app.widgets.triage_list import KIND_STYLE, TriageList
 from voyage_tui.engine.triage.actions import Actions, NothingToUndo, Outcome, UndoRefused
 from voyage_tui.engine.triage.keys import (
     DRIFT,
@@ -50,14 +49,6 @@ from voyage_tui.engine.wording import plural
 BULK_CONFIRM = 5
 """A bulk action over more items than this asks first; smaller ones rely on undo."""
 
-KIND_STYLE = {
-    ERROR: "bold red",
-    EXPOSED: "bold magenta",
-    LOW_SCORE: "yellow",
-    DRIFT: "cyan",
-    WARNING: "yellow",
-    UNRATED: "blue",
-}
 TAB_TITLES = {
     ERROR: "Errors",
     EXPOSED: "Exposed",
@@ -67,8 +58,6 @@ TAB_TITLES = {
     UNRATED: "Unrated",
 }
 ALL = "all"
-LOCATION_WIDTH = {True: 32, False: 22}
-"""The width of the location column on a wide terminal (100 columns or more), and below."""
 
 
 def _tab_id(kind: str) -> str:
@@ -92,29 +81,6 @@ class Repeatable:
         if isinstance(self.until, date):
             return f"snooze until {self.until.isoformat()}"
         return "snooze until the file changes"
-
-
-def short_location(item: TriageItem) -> str:
-    """The file and its folder (`retry-after-on-429/task.yaml:2`): the detail pane below the
-    list has the full path."""
-    short = "/".join(item.path.split("/")[-2:])
-    return short if item.line is None else f"{short}:{item.line}"
-
-
-def row_renderable(item: TriageItem, marked: bool, wide: bool = True) -> Table:
-    grid = Table.grid(expand=True, padding=(0, 1))
-    grid.add_column(width=1, no_wrap=True)
-    grid.add_column(width=9, no_wrap=True)
-    grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-    grid.add_column(width=LOCATION_WIDTH[wide], no_wrap=True, overflow="ellipsis")
-    where = short_location(item)
-    grid.add_row(
-        Text("●" if marked else " ", style="bold green"),
-        Text(item.kind, style=KIND_STYLE[item.kind]),
-        Text(item.title, no_wrap=True, overflow="ellipsis"),
-        Text(where, style="dim", no_wrap=True, overflow="ellipsis"),
-    )
-    return grid
 
 
 def detail_text(item: TriageItem | None, snoozed: int) -> Text:
@@ -204,14 +170,14 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             id="triage-tabs",
         )
         yield Input(placeholder="/ filter by text (title, path, key)", id="triage-filter")
-        yield OptionList(id="triage-list")
+        yield TriageList(id="triage-list")
         yield Static("", id="triage-status", markup=False)
         yield Static("", id="triage-detail", markup=False)
         yield Footer()
 
     @property
-    def listing(self) -> OptionList:
-        return self.query_one("#triage-list", OptionList)
+    def listing(self) -> TriageList:
+        return self.query_one("#triage-list", TriageList)
 
     @property
     def actions(self) -> Actions:
@@ -293,17 +259,8 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         if queue is None or self._gone:
             return
         self.shown = [i for i in queue.items if self._matches(i)]
-        listing = self.listing
-        listing.clear_options()
-        listing.add_options(
-            [
-                Option(row_renderable(i, i.key in self.marked, self._wide), id=i.key)
-                for i in self.shown
-            ]
-        )
         index = self._index_of(follow)
-        if self.shown:
-            listing.highlighted = index if index is not None else 0
+        self.listing.set_rows(self.shown, self.marked, index)
         self._update_header()
         self._update_tabs()
         self._update_detail()
@@ -325,10 +282,6 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             return [k for k in keys if k not in exclude]
         ordered = keys[here:] + keys[:here][::-1]
         return [k for k in ordered if k not in exclude]
-
-    @property
-    def _wide(self) -> bool:
-        return self.app.size.width >= 100
 
     @property
     def current(self) -> TriageItem | None:
@@ -398,12 +351,12 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         status.update(" · ".join(parts))
         status.display = bool(parts)
 
-    @on(OptionList.OptionHighlighted, "#triage-list")
+    @on(TriageList.Highlighted, "#triage-list")
     def _highlighted(self) -> None:
         if not self._gone:
             self._update_detail()
 
-    @on(OptionList.OptionSelected, "#triage-list")
+    @on(TriageList.Selected, "#triage-list")
     def _selected(self) -> None:
         self.action_open()
 
@@ -518,11 +471,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         self._show_rows(self._candidates())
 
     def _refresh_row(self, index: int) -> None:
-        if 0 <= index < len(self.shown):
-            item = self.shown[index]
-            self.listing.replace_option_prompt_at_index(
-                index, row_renderable(item, item.key in self.marked, self._wide)
-            )
+        self.listing.refresh_row(index)
 
     def _targets(self) -> list[TriageItem]:
         """The marked items (in queue order), else the current one."""
