@@ -342,3 +342,20 @@ async def test_the_screen_and_the_command_line_list_the_same_queue(seeded: Path,
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         assert shown_keys(screen) == listed
+
+
+async def test_enter_on_a_suite_level_item_says_so_instead_of_editing_a_folder(
+    make_workspace,
+) -> None:
+    from tests.conftest import task_yaml
+
+    root = make_workspace(
+        {"fixtures/refactor/r1/task.yaml": task_yaml("r1", "refactor")}, coverage=False
+    )
+    app = triage_app(root, git=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot, git=False)
+        assert screen.current is not None and screen.current.path == "fixtures"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen

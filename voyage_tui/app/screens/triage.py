@@ -8,6 +8,7 @@ thread), which record them in `.voyage/triage.json`, so `u` still works after a 
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -496,6 +497,9 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             self.app.push_screen(
                 ExposureScreen(item), lambda choice: self._exposure_chosen(item, choice)
             )
+        elif not os.path.isfile(self.app.ws.abs(item.path)):  # type: ignore[attr-defined]
+            # A suite-level problem (coverage) names the fixtures folder, not a file.
+            self.notify(f"{item.location()} is not a file to edit: {item.title}", timeout=5)
         else:
             self.app.push_screen(EditorScreen(item.path, item.line, item.column))
 
