@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.atomic import ContentChanged, Expected, write_inside
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
 STATE_FOLDER = ".voyage"
@@ -214,10 +215,10 @@ class Action:
     def describe(self) -> str:
         n = self.size
         if self.kind == RETIRE:
-            return f"retire of {n} holdout{'s' if n != 1 else ''}"
+            return f"retire of {plural(n, 'holdout')}"
         if self.snoozes and all(c.after is None for c in self.snoozes):
-            return f"unsnooze of {n} item{'s' if n != 1 else ''}"
-        return f"snooze of {n} item{'s' if n != 1 else ''}"
+            return f"unsnooze of {plural(n, 'item')}"
+        return f"snooze of {plural(n, 'item')}"
 
     def to_json(self) -> dict[str, Any]:
         return {
