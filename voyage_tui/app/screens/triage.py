@@ -13,11 +13,12 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, Tab, Tabs
 
@@ -111,7 +112,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 (and keeps going back), `.` repeats the last action.
 """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="triage.back"),
         Binding("enter", "open", "Open", id="triage.open"),
         Binding("e", "external_editor", "$EDITOR", id="triage.external-editor"),

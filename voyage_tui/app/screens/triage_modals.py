@@ -1,12 +1,14 @@
-"""The questions the triage screen asks: the exposure signals of a holdout, and a snooze date."""
+"""The questions the triage screen asks: how long to snooze, until which day, and why a holdout
+counts as exposed (its signals)."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
@@ -48,7 +50,9 @@ def signals_text(item: TriageItem) -> Text:
 class SnoozeScreen(GuardedMessages, ModalScreen[str | None]):
     """How long to snooze: a letter picks at once, or arrows and enter; escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="snooze.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="snooze.cancel")
+    ]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -86,7 +90,7 @@ class ExposureScreen(GuardedMessages, ModalScreen[str]):
     """Why a holdout counts as exposed: each signal with its commit and author. `R` retires it
     (dismissed with "retire"), `e` opens it at its `visibility:` line ("edit")."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="exposure.close"),
         Binding("R", "choose('retire')", "Retire", id="exposure.retire"),
         Binding("e", "choose('edit')", "Edit", id="exposure.edit"),
@@ -123,7 +127,9 @@ class ExposureScreen(GuardedMessages, ModalScreen[str]):
 class DateScreen(GuardedMessages, ModalScreen[date | None]):
     """Ask for the day a snoozed item comes back (YYYY-MM-DD, after today); escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="snooze-date.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="snooze-date.cancel")
+    ]
 
     def __init__(self, today: date) -> None:
         super().__init__()

@@ -8,12 +8,13 @@ the thirty or so in view. One line per item: the mark, the kind, the title, the 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -76,9 +77,9 @@ class TriageList(ScrollView, can_focus=True):
         text-style: none;
     }
     """
-    COMPONENT_CLASSES = {"triage-list--cursor"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"triage-list--cursor"}
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down", "cursor(1)", "Down", show=False, id="triage-list.down"),
         Binding("up", "cursor(-1)", "Up", show=False, id="triage-list.up"),
         Binding("pagedown", "page(1)", "Page down", show=False, id="triage-list.page-down"),
