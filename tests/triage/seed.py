@@ -20,11 +20,12 @@ BROKEN = "fixtures/feature-change/retry-after-on-429/task.yaml"
 GOLD = "fixtures/gold/jwt-auth/gold.json"
 README = "fixtures/gold/jwt-auth/README.md"
 HOLDOUT = "fixtures/spec-ambiguity/discount-stacking-order/task.yaml"
-HOLDOUT_CANARY = "e3fc27ce-f36d-4698-b11d-257d1bb6db55"
 TRAJECTORY = "fixtures/trajectories/access-token-expiry-and-refresh/task.yaml"
 LEAK = "notes/agent-notes.md"
 DROPPED_ROW = "| 1 | `package.json` | 14 | `dependency-unpinned` | SUGGESTION | conformance | |\n"
 SAMPLE_SHA = "7a0b2699a253b233fa268c0558af1ebb1af135ff"
+# The holdout's canary and prompt are read from the copy, never written here: this file is
+# tracked in voyage-tui's own repository, where it would expose the sample's holdout itself.
 
 SEED_WHO = ("Seed Maintainer", "seed@voyage.example")
 SEED_DATE = "2026-01-05T09:00:00+00:00"
@@ -82,6 +83,21 @@ def add_drift(root: Path) -> None:
     path.write_text(text.replace(DROPPED_ROW, "", 1))
 
 
+def canary_of(task: Path) -> str:
+    for line in task.read_text().splitlines():
+        if line.startswith("# canary:"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"{task} has no canary")
+
+
+def prompt_line_of(task: Path) -> str:
+    """The first line of the holdout's prompt (a whole sentence, long enough to be
+    distinctive)."""
+    lines = task.read_text().splitlines()
+    start = lines.index("prompt: |")
+    return lines[start + 1].strip()
+
+
 def seed_every_kind(root: Path) -> Path:
     """Make the copy at `root` a repository whose triage queue holds every kind of item."""
     break_fixture(root)
@@ -101,7 +117,7 @@ def seed_every_kind(root: Path) -> Path:
     trajectory.write_text(trajectory.read_text().replace(SAMPLE_SHA, head))
     (root / LEAK).parent.mkdir(parents=True, exist_ok=True)
     (root / LEAK).write_text(
-        "# Notes for the agent team\n\nDo not lose this one: " + HOLDOUT_CANARY + "\n"
+        "# Notes for the agent team\n\nDo not lose this one: " + canary_of(root / HOLDOUT) + "\n"
     )
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "Notes for the agent team")

@@ -86,12 +86,10 @@ def test_keys_name_no_line_and_are_unique(seeded: Path) -> None:
 def test_a_new_exposure_signal_makes_a_new_key(seeded: Path) -> None:
     from tests.triage.seed import git
 
+    from tests.triage.seed import prompt_line_of
+
     first = next(i for i in queue_of(seeded).items if i.kind == "exposed")
-    pasted = (
-        'Marketing wants a "loyalty discount" for customers with five or more past orders: '
-        "10% off.\n"
-    )
-    (seeded / "notes/pasted.md").write_text(pasted)
+    (seeded / "notes/pasted.md").write_text(prompt_line_of(seeded / HOLDOUT) + "\n")
     git(seeded, "add", "-A")
     git(seeded, "commit", "-q", "-m", "paste")
     second = next(i for i in queue_of(seeded).items if i.kind == "exposed")
