@@ -47,6 +47,7 @@ NOT_CODES = frozenset(
         "file-scoped",  # words of the score report
         "no-referrer",  # HTTP header values of `serve`
         "no-store",
+        "low-score",  # a kind of triage item
     }
 )
 

@@ -143,6 +143,8 @@ class Scenario:
     size: tuple[int, int] = (120, 40)
     prepare: Callable[[Path], None] | None = None
     tags: tuple[str, ...] = field(default_factory=tuple)
+    git: bool = False
+    """Run the git checks (the copy must be a repository: see `prepare`)."""
 
 
 async def _browser(pilot: Pilot) -> None:
@@ -311,6 +313,61 @@ async def _agreement_disputed(pilot: Pilot) -> None:
     await idle(pilot)
 
 
+async def _triage(pilot: Pilot) -> None:
+    from tests.app.triage_steps import open_triage
+
+    await open_triage(pilot)
+
+
+async def _triage_snooze(pilot: Pilot) -> None:
+    from tests.app.triage_steps import mark_and_snooze
+
+    await mark_and_snooze(pilot)
+
+
+def _seed(root: Path) -> None:
+    from tests.triage.seed import seed_every_kind
+
+    seed_every_kind(root)
+
+
+TRIAGE_SCENARIOS = [
+    Scenario(
+        "triage",
+        "Triage: everything that needs a person, worst first",
+        _triage,
+        prepare=_seed,
+        git=True,
+        tags=("triage",),
+    ),
+    Scenario(
+        "triage-80x24",
+        "Triage at 80x24",
+        _triage,
+        size=(80, 24),
+        prepare=_seed,
+        git=True,
+        tags=("triage",),
+    ),
+    Scenario(
+        "triage-wide",
+        "Triage on a wide terminal",
+        _triage,
+        size=(160, 40),
+        prepare=_seed,
+        git=True,
+        tags=("triage",),
+    ),
+    Scenario(
+        "triage-snooze",
+        "Triage: three items marked, snoozing them",
+        _triage_snooze,
+        prepare=_seed,
+        git=True,
+        tags=("triage",),
+    ),
+]
+
 SCENARIOS: list[Scenario] = [
     Scenario("browser", "Browser with a task's detail", _browser),
     Scenario("browser-filter", "Filtering by prompt text", _filter, tags=(TIMERS,)),
@@ -375,6 +432,7 @@ SCENARIOS: list[Scenario] = [
         size=(80, 24),
         tags=("review",),
     ),
+    *TRIAGE_SCENARIOS,
 ]
 
 
@@ -401,5 +459,5 @@ SCENARIOS += [
 ]
 
 
-def scenario_app(root: Path) -> VoyageApp:
-    return VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+def scenario_app(root: Path, git: bool = False) -> VoyageApp:
+    return VoyageApp(Workspace.load(root), use_git=git, watch=False, keymap={})

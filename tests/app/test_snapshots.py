@@ -41,7 +41,7 @@ def test_screen(scenario: Scenario, snap_compare, tmp_path) -> None:
     root = copy_sample(tmp_path)
     if scenario.prepare is not None:
         scenario.prepare(root)
-    app = scenario_app(root)
+    app = scenario_app(root, git=scenario.git)
     assert snap_compare(app, terminal_size=scenario.size, run_before=scenario.steps)
 
 

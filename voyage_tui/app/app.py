@@ -23,6 +23,7 @@ from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.rate import RateScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
+from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.items import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
@@ -40,6 +41,7 @@ class VoyageApp(KeymappedApp, Resilient):
         STYLES / "editor.tcss",
         STYLES / "review.tcss",
         STYLES / "rate.tcss",
+        STYLES / "triage.tcss",
     ]
     COMMANDS = App.COMMANDS | {VoyageCommands}
     BINDINGS = bindings("app")
@@ -54,6 +56,7 @@ class VoyageApp(KeymappedApp, Resilient):
         initial_diff: tuple[str, str] | None = None,
         initial_rate: tuple[str | None, bool] | None = None,
         prepared: Prepared | None = None,
+        initial_triage: bool = False,
     ) -> None:
         """`prepared` is the first load already under way (see Suite.prepare): the command line
         starts it before Textual, so a second process is checking half the suite meanwhile.
@@ -73,6 +76,7 @@ class VoyageApp(KeymappedApp, Resilient):
         self.rater, self.rate_blind = initial_rate if initial_rate is not None else (None, True)
         """Who rates, and whether blind, in a session opened from the app (`s`): what
         `voyage-tui rate` was given, else the engine's choice, blind."""
+        self._initial_triage = initial_triage
         self._prepared = prepared
 
     # --- start-up ------------------------------------------------------------------------
@@ -84,6 +88,8 @@ class VoyageApp(KeymappedApp, Resilient):
             self.push_screen(DiffScreen(*self._initial_diff))
         if self._initial_rate is not None:
             self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
+        if self._initial_triage:
+            self.action_triage()
         self.load_suite()
 
     @work(thread=True, exclusive=True, group="suite")
@@ -251,6 +257,25 @@ class VoyageApp(KeymappedApp, Resilient):
         from voyage_tui.app.screens.agreement import AgreementScreen
 
         self.push_screen(AgreementScreen())
+
+    # --- triage ----------------------------------------------------------------------------
+
+    def action_triage(self) -> None:
+        """Open the triage queue (or go back to it when it is open under other screens)."""
+        from voyage_tui.app.screens.triage import TriageScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TriageScreen):
+                while self.screen is not screen:
+                    self.pop_screen()
+                return
+        self.push_screen(TriageScreen())
+
+    def exposure_report(self) -> ExposureReport | None:
+        """The latest exposure report (None before the git checks ran, or without git). A new
+        report replaces the old one whole, so reading it needs no lock."""
+        suite = self._suite
+        return suite.git.exposure if suite is not None else None
 
     # --- holdouts ---------------------------------------------------------------------------
 

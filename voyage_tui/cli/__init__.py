@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "voyage_tui.cli.serve_cmd",
         "serve the app in a browser (localhost, token in the URL)",
     ),
+    "triage": ("voyage_tui.cli.triage_cmd", "everything that needs a person, worst first"),
 }
 
 USAGE = """usage: voyage-tui [PATH]

@@ -33,7 +33,7 @@ next / previous item with an error · {browser.edit} edit · {browser.external-e
 $EDITOR · {browser.diagnostics} the item's problems · {browser.copy-path} copy its path ·
 `enter` opens a run's diff or a gold file's ranked runs ({browser.runs}) · {browser.retire}
 retires a holdout (makes it public) · {browser.rate} rates agent runs (the rater
-session) · `ctrl+p` every action.
+session) · {browser.triage} the triage queue · `ctrl+p` every action.
 """
 
     def __init__(self) -> None:
@@ -220,6 +220,9 @@ session) · `ctrl+p` every action.
             self.notify("Select a holdout fixture to retire it", timeout=3)
             return
         self.app.retire_holdout(item.path)
+
+    def action_triage(self) -> None:
+        self.app.action_triage()
 
     def action_runs(self) -> None:
         self.app.action_runs_command()

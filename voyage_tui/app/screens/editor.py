@@ -275,11 +275,53 @@ class EditorScreen(VoyageScreen[None]):
         self.load()
 
 
-def run_external_editor(app: App[Any], path: str) -> None:
-    """Suspend the app, run $VISUAL/$EDITOR on the file, come back."""
+LINE_PLUS = frozenset(
+    {
+        "vi",
+        "vim",
+        "nvim",
+        "gvim",
+        "view",
+        "nano",
+        "emacs",
+        "emacsclient",
+        "micro",
+        "kak",
+        "joe",
+        "mg",
+        "ne",
+        "pico",
+    }
+)
+"""Editors that open a file at a line given as `+LINE` before it."""
+LINE_COLON = frozenset({"hx", "helix", "subl", "sublime_text", "zed"})
+"""Editors that open `FILE:LINE`."""
+LINE_GOTO = frozenset({"code", "codium", "code-insiders", "cursor"})
+"""Editors that open `--goto FILE:LINE`."""
+
+
+def editor_command(editor: str, path: str, line: int | None = None) -> list[str]:
+    """The command that opens `path` in `editor` (a $EDITOR value, with its own arguments),
+    at `line` when the editor is one known to take a line; others get the file alone."""
+    words = shlex.split(editor) or ["vi"]
+    name = os.path.basename(words[0])
+    if line is None or line < 1:
+        return [*words, path]
+    if name in LINE_PLUS:
+        return [*words, f"+{line}", path]
+    if name in LINE_COLON:
+        return [*words, f"{path}:{line}"]
+    if name in LINE_GOTO:
+        return [*words, "--goto", f"{path}:{line}"]
+    return [*words, path]
+
+
+def run_external_editor(app: App[Any], path: str, line: int | None = None) -> None:
+    """Suspend the app, run $VISUAL/$EDITOR on the file (at `line`, where the editor takes
+    one: see editor_command), come back."""
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     try:
         with app.suspend():
-            subprocess.run([*shlex.split(editor), path], check=False)
+            subprocess.run(editor_command(editor, path, line), check=False)
     except Exception as exc:
         app.notify(f"Could not run {editor}: {exc}", severity="error")

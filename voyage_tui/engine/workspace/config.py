@@ -54,6 +54,15 @@ class LimitsConfig(BaseModel):
     max_file_bytes: int = Field(default=1_048_576, gt=0)
 
 
+class TriageConfig(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    min_f1: float = Field(default=0.5, ge=0.0, le=1.0, allow_inf_nan=False)
+    """A recorded run of a gold file scoring below this F1 is a `low-score` item."""
+    ratings_per_run: int = Field(default=2, ge=0)
+    """An agent run with fewer ratings in force than this is an `unrated` item (0: never)."""
+
+
 class VoyageConfig(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
@@ -61,6 +70,7 @@ class VoyageConfig(BaseModel):
     git: GitConfig = Field(default_factory=GitConfig)
     holdout: HoldoutConfig = Field(default_factory=HoldoutConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    triage: TriageConfig = Field(default_factory=TriageConfig)
 
     def explicitly_set(self, section: str, key: str) -> bool:
         part = getattr(self, section)
@@ -72,6 +82,7 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "git": GitConfig,
     "holdout": HoldoutConfig,
     "limits": LimitsConfig,
+    "triage": TriageConfig,
 }
 
 
