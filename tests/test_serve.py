@@ -177,7 +177,8 @@ def websocket_url_in(page: str) -> str:
 
 async def test_the_page_wants_the_token() -> None:
     server = web_server()
-    for url in ("/", "/?token=", f"/?token={server.token[:-1]}", f"/?token={server.token}x"):
+    wrong = ("/?token=", f"/?token={server.token[:-1]}", f"/?token={server.token}x")
+    for url in ("/", *wrong, "/?token=%ff%fe", "/?token=%ed%b3%bf", "/?token=\u00e9"):
         status, text = await page_of(server, url)
         assert status == 403, url
         assert server.token not in text
@@ -218,7 +219,7 @@ async def test_the_websocket_wants_the_token() -> None:
 
     server = web_server()
     async with TestClient(TestServer(await server._make_app())) as client:
-        for path in ("/ws", "/ws/", "/ws/nope", f"/ws/{server.token}x"):
+        for path in ("/ws", "/ws/", "/ws/nope", f"/ws/{server.token}x", "/ws/%ff", "/ws/%ed%b3%bf"):
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await client.ws_connect(path)
             assert refused.value.status in (403, 404), path

@@ -63,7 +63,9 @@ class AppServer(Server):
         return f"{base}/?token={self.token}"
 
     def _check_token(self, offered: str | None) -> None:
-        if offered is None or not hmac.compare_digest(offered.encode(), self.token.encode()):
+        if offered is None or not hmac.compare_digest(
+            offered.encode("utf-8", "surrogatepass"), self.token.encode()
+        ):
             raise web.HTTPForbidden(
                 text="voyage-tui serve: open the address the server printed; it carries the "
                 "token this page needs.\n"
