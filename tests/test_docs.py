@@ -36,6 +36,7 @@ NOT_CODES = frozenset(
         "voyage-tui",  # the program's name (the cache folder's)
         "cat-file",  # git subcommands
         "check-ignore",
+        "for-each-ref",
         "check-attr",
         "ls-files",
         "rev-list",

@@ -107,7 +107,7 @@ class AppServer(Server):
             with contextlib.suppress(Exception):
                 await websocket.close()
 
-    async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
         self._check_token(request.query.get("token"))
         base = self.fixed_public_url or f"{request.scheme}://{request.host}"
         scheme, rest = base.split(":", 1)
@@ -133,7 +133,8 @@ class AppServer(Server):
                 self.command,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
-                close=websocket.close,
+                # aiohttp's close returns a bool that textual-serve ignores; it types it None.
+                close=websocket.close,  # type: ignore[arg-type]
                 download_manager=self.download_manager,
                 debug=self.debug,
             )

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.rules.schema_errors import plain_error
+from voyage_tui.engine.formats.schema_errors import plain_error
 from voyage_tui.engine.suggest import hint
 
 CONFIG_NAME = "voyage.toml"
@@ -33,7 +33,9 @@ class GitConfig(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     repo: str = "."
-    branches: list[str] = Field(default_factory=lambda: ["main"])
+    # Empty: a final_head_sha may be reachable from any branch, tag, remote-tracking branch or
+    # HEAD. Set: only from these branches, local or remote-tracking (docs/git-checks.md).
+    branches: list[str] = Field(default_factory=list)
 
 
 class HoldoutConfig(BaseModel):
@@ -102,6 +104,11 @@ def _locate(text: str, section: str | None, key: str | None) -> tuple[int, int] 
                 if found:
                     return number, found.start(1) + 1
     return None
+
+
+def key_position(text: str, section: str, key: str) -> tuple[int, int] | None:
+    """Line and column of `key` in `[section]` of voyage.toml's text, if it is written there."""
+    return _locate(text, section, key)
 
 
 def _leaves_workspace(value: Any) -> str | None:
