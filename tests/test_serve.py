@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -18,6 +20,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -86,7 +89,7 @@ def test_loopback_hosts_need_no_flag(host: str, listens_on: str, make_workspace,
 
 def test_an_ipv6_address_is_printed_in_brackets() -> None:
     server = serve_web.AppServer(
-        "exec false", host="::1", port=8123, public_url=None, title="t", workspace="w"
+        "exec false", host="::1", port=8123, public_url=None, title="t", serving="w"
     )
     assert server.address == f"http://[::1]:8123/?token={server.token}"
 
@@ -155,7 +158,7 @@ def web_server(public_url: str | None = None) -> serve_web.AppServer:
         port=8000,
         public_url=public_url,
         title="voyage-tui: <ws> & co",
-        workspace="/tmp/ws",
+        serving="the workspace /tmp/ws",
     )
 
 
@@ -177,7 +180,8 @@ def websocket_url_in(page: str) -> str:
 
 async def test_the_page_wants_the_token() -> None:
     server = web_server()
-    for url in ("/", "/?token=", f"/?token={server.token[:-1]}", f"/?token={server.token}x"):
+    wrong = ("/?token=", f"/?token={server.token[:-1]}", f"/?token={server.token}x")
+    for url in ("/", *wrong, "/?token=%ff%fe", "/?token=%ed%b3%bf", "/?token=\u00e9"):
         status, text = await page_of(server, url)
         assert status == 403, url
         assert server.token not in text
@@ -218,7 +222,7 @@ async def test_the_websocket_wants_the_token() -> None:
 
     server = web_server()
     async with TestClient(TestServer(await server._make_app())) as client:
-        for path in ("/ws", "/ws/", "/ws/nope", f"/ws/{server.token}x"):
+        for path in ("/ws", "/ws/", "/ws/nope", f"/ws/{server.token}x", "/ws/%ff", "/ws/%ed%b3%bf"):
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await client.ws_connect(path)
             assert refused.value.status in (403, 404), path
@@ -261,10 +265,50 @@ def test_the_command_runs_this_interpreter_on_the_workspace_root(make_workspace,
     assert main(["serve", str(sub), "--no-git", "--no-cache"]) == 0
     command = str(served[0]["command"])
     assert command.startswith("exec ")
-    import shlex
-
     words = shlex.split(command)[1:]
     assert words == [sys.executable, "-m", "voyage_tui", "--no-git", "--no-cache", "--", str(root)]
+
+
+def test_rater_options_go_with_rate(
+    make_workspace, served, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = make_workspace()
+    for extra in (["--rater", "alice"], ["--no-blind"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", str(root), *extra])
+        assert exit_.value.code == 2
+        assert "go with --rate" in capsys.readouterr().err
+    assert served == []
+
+
+def test_rate_serves_the_rater_session_of_the_rater_named(make_workspace, served) -> None:
+    root = make_workspace()
+    assert main(["serve", str(root), "--rate", "--rater", "alice", "--no-blind", "--no-git"]) == 0
+    words = shlex.split(str(served[0]["command"]))[1:]
+    assert words == [
+        sys.executable,
+        *("-m", "voyage_tui", "rate", "--rater=alice", "--no-blind", "--no-git", "--"),
+        str(root),
+    ]
+
+
+def test_rate_settles_the_rater_once_for_every_tab(make_workspace, served, monkeypatch) -> None:
+    """Without --rater, the name is the one `rate` would take (git's, else the OS user's),
+    settled by the server and given to each tab."""
+    monkeypatch.setenv("USER", "Dana Scully")
+    monkeypatch.setenv("LOGNAME", "Dana Scully")
+    root = make_workspace()
+    assert main(["serve", str(root), "--rate", "--no-git"]) == 0
+    assert "--rater=Dana Scully" in shlex.split(str(served[0]["command"]))
+
+
+def test_a_rater_name_that_cannot_be_a_file_name_is_refused(
+    make_workspace, served, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = make_workspace()
+    assert main(["serve", str(root), "--rate", "--rater", "../bob"]) == 2
+    assert "voyage-tui serve:" in capsys.readouterr().err
+    assert served == []
 
 
 # --- the real server ---------------------------------------------------------------------------
@@ -355,7 +399,7 @@ def serving(path: Path, *args: str, cwd: Path = REPO) -> Iterator[Served]:
             proc.stdout.close()
 
 
-def wait_until(condition, what: str) -> None:  # type: ignore[no-untyped-def]
+def wait_until(condition, what: str) -> None:
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:
         if condition():
@@ -580,3 +624,34 @@ def test_an_app_that_cannot_start_closes_its_page(make_workspace) -> None:
         asyncio.run(scenario())
         assert server.stop() == 0
         assert b"no such file" in server.output  # the app's own message, on the server's output
+
+
+def test_a_rater_rates_in_the_browser_and_the_rating_is_on_disk(sample_copy: Path) -> None:
+    """`serve --rate`: the rater session in the page takes one key per dimension, and the rating
+    is written to the rater's file as in a terminal."""
+    with serving(sample_copy, "--rate", "--rater", "tester", "--no-git") as server:
+        address = server.wait_for_address()
+        assert b"the rater session of tester (blind)" in server.output
+
+        async def scenario() -> None:
+            _, _, session, websocket = await open_app(address, b"correctness")
+            try:
+                await websocket.send_json(["stdin", "33333"])  # five dimensions, 3 each
+                await asyncio.to_thread(wait_until, lambda: rated(sample_copy), "the rating")
+            finally:
+                await websocket.close()
+                await session.close()
+
+        asyncio.run(scenario())
+        assert server.stop() == 0
+    (record,) = rated(sample_copy)
+    assert record["rater"] == "tester"
+    assert record["blind"] is True
+    assert set(record["scores"].values()) == {3}
+
+
+def rated(root: Path) -> list[dict[str, Any]]:
+    files = list(root.rglob("tester.jsonl"))
+    if not files:
+        return []
+    return [json.loads(line) for line in files[0].read_text().splitlines() if line.strip()]

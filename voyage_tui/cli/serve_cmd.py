@@ -1,7 +1,8 @@
-"""`voyage-tui serve [PATH] [--host H] [--port P] [--allow-remote] [--public-url URL]`.
+"""`voyage-tui serve [PATH] [--host H] [--port P] [--allow-remote] [--public-url URL]
+[--rate [--rater NAME] [--no-blind]]`.
 
 Serves the app in a browser with textual-serve: each browser connection runs its own
-`python -m voyage_tui ... PATH` with Textual's web driver. Bound to loopback by default; the
+`python -m voyage_tui ... PATH` (or `... rate ...` with `--rate`) with Textual's web driver. Bound to loopback by default; the
 address it prints carries a secret token that every page and websocket must present, since
 anyone who can reach a loopback port includes every other user of the machine. A host beyond
 loopback is refused without `--allow-remote`: the server speaks plain HTTP and has no user
@@ -61,6 +62,21 @@ def build_parser() -> Parser:
         metavar="URL",
         help="the address browsers use, when a proxy stands in front (https://eval.example/); "
         "the page's websocket address is built on it",
+    )
+    parser.add_argument(
+        "--rate",
+        action="store_true",
+        help="open each tab on the rater session, as `voyage-tui rate` does",
+    )
+    parser.add_argument(
+        "--rater",
+        metavar="NAME",
+        help="with --rate: rate as NAME (default: git's user.name, else the OS user)",
+    )
+    parser.add_argument(
+        "--no-blind",
+        action="store_true",
+        help="with --rate: show the agent's label and the run's metadata",
     )
     parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
     parser.add_argument(
@@ -137,6 +153,8 @@ def run(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.port <= 65535:
         parser.error(f"--port must be between 1 and 65535, not {args.port}")
+    if not args.rate and (args.rater is not None or args.no_blind):
+        parser.error("--rater and --no-blind go with --rate")
     if args.public_url is not None and (reason := check_public_url(args.public_url)):
         parser.error(f"--public-url {args.public_url!r}: {reason}")
     host = args.host.strip()
@@ -161,7 +179,24 @@ def run(argv: list[str]) -> int:
         return unreadable_workspace(exc)
     root = Path(os.path.abspath(ws.root))
     switches = {"--no-git": args.no_git, "--no-watch": args.no_watch, "--no-cache": args.no_cache}
-    command = shell_command(app_argv(root, [flag for flag, on in switches.items() if on]))
+    options = [flag for flag, on in switches.items() if on]
+    serving = f"the workspace {_printable(str(root))}"
+    subcommand = None
+    if args.rate:
+        # Settled once, here, as `rate` would settle it: every tab rates as the same person, and
+        # a name that cannot be a file name is refused before anything listens.
+        from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
+
+        try:
+            rater = resolve_rater(ws, args.rater, use_git=not args.no_git)
+        except RaterNameError as exc:
+            print(f"voyage-tui serve: {exc}", file=sys.stderr)
+            return 2
+        subcommand = "rate"
+        options = [f"--rater={rater}", *(["--no-blind"] if args.no_blind else []), *options]
+        blind = "not blind" if args.no_blind else "blind"
+        serving = f"the rater session of {_printable(rater)} ({blind}) on {serving}"
+    command = shell_command(app_argv(root, options, subcommand))
     if not local:
         print(
             f"voyage-tui serve: warning: listening on {host!r}, beyond this machine. "
@@ -177,8 +212,8 @@ def run(argv: list[str]) -> int:
         host=host,
         port=args.port,
         public_url=args.public_url,
-        title=f"voyage-tui: {_printable(root.name or str(root))}",
-        workspace=_printable(str(root)),
+        title=f"voyage-tui{' rate' if args.rate else ''}: {_printable(root.name or str(root))}",
+        serving=serving,
     )
     try:
         server.serve()

@@ -46,11 +46,11 @@ class AppServer(Server):
         port: int,
         public_url: str | None,
         title: str,
-        workspace: str,
+        serving: str,
     ) -> None:
         super().__init__(command, host=host, port=port, title=title, public_url=public_url)
         self.token = secrets.token_urlsafe(32)
-        self.workspace = workspace
+        self.serving = serving  # what each tab opens, for the first line printed
         # None: the page's own address (the Host it was asked for) is where its websocket is,
         # which is right through an SSH tunnel to any local port.
         self.fixed_public_url = public_url.rstrip("/") if public_url else None
@@ -63,7 +63,9 @@ class AppServer(Server):
         return f"{base}/?token={self.token}"
 
     def _check_token(self, offered: str | None) -> None:
-        if offered is None or not hmac.compare_digest(offered.encode(), self.token.encode()):
+        if offered is None or not hmac.compare_digest(
+            offered.encode("utf-8", "surrogatepass"), self.token.encode()
+        ):
             raise web.HTTPForbidden(
                 text="voyage-tui serve: open the address the server printed; it carries the "
                 "token this page needs.\n"
@@ -95,7 +97,7 @@ class AppServer(Server):
 
     def _announce(self, *_: object) -> None:
         """Called once every address listens, instead of aiohttp's `Running on` line."""
-        print(f"voyage-tui serve: the workspace {self.workspace}", flush=True)
+        print(f"voyage-tui serve: {self.serving}", flush=True)
         print(f"Open {self.address}", flush=True)
         print("Each browser tab runs its own app. Ctrl+C stops the server.", flush=True)
 
