@@ -256,10 +256,22 @@ async def test_enter_opens_a_low_score_in_the_diff_and_an_unrated_run(seeded: Pa
         assert app.screen.run_rel.endswith("run-empty.json")  # type: ignore[attr-defined]
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is screen)
-        await select(pilot, screen, key_of(screen, "unrated"))
+        unrated = next(i for i in screen.shown if i.kind == "unrated")
+        await select(pilot, screen, unrated.key)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
-        assert app.screen.rel.endswith(".yaml") and "/runs/" in app.screen.rel  # type: ignore[attr-defined]
+        # The rater session, opened on that very run (not the next unrated one in its order).
+        from voyage_tui.app.screens.rate import RateScreen
+
+        await wait_until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, RateScreen)
+                and app.screen.session is not None
+                and app.screen.session.current is not None
+            ),
+        )
+        current = app.screen.session.current  # type: ignore[attr-defined]
+        assert (current.fixture_id, current.run_id) == (unrated.fixture_id, unrated.run_id)
 
 
 async def test_e_opens_the_editor_at_the_line(seeded: Path, monkeypatch) -> None:

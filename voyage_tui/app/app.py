@@ -253,6 +253,13 @@ class VoyageApp(KeymappedApp, Resilient):
         self._back_to_browser()
         self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
 
+    def open_rater_on(self, fixture_id: str, run_id: str) -> None:
+        """The rater session opened on one agent run (triage's `enter` on an unrated run)."""
+        self._back_to_browser()
+        self.push_screen(
+            RateScreen(self.rater, blind=self.rate_blind, start_at=(fixture_id, run_id))
+        )
+
     def action_agreement(self) -> None:
         from voyage_tui.app.screens.agreement import AgreementScreen
 

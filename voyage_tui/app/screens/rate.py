@@ -10,6 +10,7 @@ flight are refused with a bell rather than applied to a pair the rater has not s
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -133,11 +134,14 @@ takes back the last rating of this session and reopens it, again and again; `ctr
         *,
         blind: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        start_at: tuple[str, str] | None = None,
     ) -> None:
         """`rater`: the name to rate as, or None for the engine's choice (git's user.name,
-        else the OS user). `clock` times each item; tests give one that does not move."""
+        else the OS user). `clock` times each item; tests give one that does not move.
+        `start_at`: (fixture_id, run_id) to show first (triage opens an unrated run so)."""
         super().__init__()
         self.rater = rater
+        self.start_at = start_at
         self.blind = blind
         self.clock = clock
         self.session: RaterSession | None = None
@@ -209,6 +213,9 @@ takes back the last rating of this session and reopens it, again and again; `ctr
                 use_git=bool(getattr(self.app, "use_git", True)),
                 clock=self.clock,
             )
+            if self.start_at is not None:
+                with contextlib.suppress(KeyError):  # a run gone since: the usual first pair
+                    session.goto(self.start_at)
             with self._lock:
                 state = _state_of(session)
         except (RaterNameError, SessionError, OSError) as exc:

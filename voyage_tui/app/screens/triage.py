@@ -480,18 +480,10 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             self.app.push_screen(EditorScreen(item.path, item.line, item.column))
 
     def _open_rater(self, item: TriageItem) -> None:
-        # HOOK(rater): the rater session screen is built separately. When the app offers
-        # `open_rater_on(fixture_id, run_id)` (the session opened on that run), `enter` on an
-        # unrated item goes there; until then it opens the run itself.
-        opener = getattr(self.app, "open_rater_on", None)
-        if callable(opener):
-            opener(item.fixture_id, item.run_id)
+        if item.fixture_id is None or item.run_id is None:  # an unrated item always names both
+            self.app.push_screen(EditorScreen(item.path))
             return
-        self.app.push_screen(EditorScreen(item.path))
-        self.notify(
-            "The rater session is not in this build: here is the run (`voyage-tui rate`)",
-            timeout=4,
-        )
+        self.app.open_rater_on(item.fixture_id, item.run_id)
 
     def _exposure_chosen(self, item: TriageItem, choice: str | None) -> None:
         if choice == "retire":
