@@ -325,3 +325,21 @@ def test_runs_folders_hold_only_run_files():
             continue  # gold corpora keep their reviewer payloads (*.json) here
         names = os.listdir(runs_dir)
         assert names and all(n.endswith(".yaml") for n in names), runs_dir
+
+
+def test_no_holdout_of_the_sample_is_exposed_by_this_repository() -> None:
+    """The repository's own files (tests included) must not leak a holdout's canary or prompt:
+    `voyage-tui exposure` on the sample reads this repository's history and tracked files."""
+    import subprocess
+    import sys
+
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout: exposure cannot read this repository's history")
+    proc = subprocess.run(
+        [sys.executable, "-m", "voyage_tui", "exposure", str(REPO), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    report = json.loads(proc.stdout)
+    assert report["exposed"] == [], report["exposed"]
