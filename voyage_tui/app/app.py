@@ -22,6 +22,8 @@ from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
+from voyage_tui.app.screens.wizard import WizardScreen
+from voyage_tui.engine.authoring import WizardStart
 from voyage_tui.engine.validation.item import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
@@ -38,6 +40,7 @@ class VoyageApp(Resilient):
         STYLES / "browser.tcss",
         STYLES / "editor.tcss",
         STYLES / "review.tcss",
+        STYLES / "wizard.tcss",
     ]
     COMMANDS = App.COMMANDS | {VoyageCommands}
     BINDINGS = [
@@ -55,6 +58,7 @@ class VoyageApp(Resilient):
         keymap: dict[str, str] | None = None,
         initial_diff: tuple[str, str] | None = None,
         prepared: Prepared | None = None,
+        initial_wizard: WizardStart | None = None,
     ) -> None:
         """`prepared` is the first load already under way (see Suite.prepare): the command line
         starts it before Textual, so a second process is checking half the suite meanwhile."""
@@ -70,6 +74,9 @@ class VoyageApp(Resilient):
         self._keymap = keymap
         self._initial_diff = initial_diff
         self._prepared = prepared
+        self._initial_wizard = initial_wizard
+        self.wizard_outcome: object | None = None
+        """How a wizard opened by `voyage-tui new` ended (a WizardOutcome)."""
 
     # --- start-up ------------------------------------------------------------------------
 
@@ -82,6 +89,8 @@ class VoyageApp(Resilient):
         self.push_screen(BrowserScreen())
         if self._initial_diff is not None:
             self.push_screen(DiffScreen(*self._initial_diff))
+        if self._initial_wizard is not None:
+            self.push_screen(WizardScreen(self._initial_wizard, standalone=True))
         self.load_suite()
 
     @work(thread=True, exclusive=True, group="suite")
@@ -367,6 +376,13 @@ class VoyageApp(Resilient):
             with_run(run_rel)
         else:
             self.push_screen(PickScreen("Which run?", [(p, label(p)) for p in runs]), with_run)
+
+    def action_new_fixture(self) -> None:
+        """The creation wizard, over whatever is open."""
+        if self.view is None:
+            self.notify("The suite is still loading; try again in a moment", timeout=3)
+            return
+        self.push_screen(WizardScreen())
 
     def action_toggle_help(self) -> None:
         if self.screen.query(HelpPanel):

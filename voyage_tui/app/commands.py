@@ -45,6 +45,11 @@ ACTIONS: list[tuple[str, str, str]] = [
         "Make it public (only its visibility changes), then commit (R)",
         "browser_action('retire')",
     ),
+    (
+        "Create a fixture",
+        "The creation wizard: a task or a trajectory, step by step (a)",
+        "new_fixture",
+    ),
     ("Re-validate everything", "Read and check the whole workspace again", "revalidate_all"),
     ("Help", "Show the keys of the focused widget (F1, ?)", "toggle_help"),
 ]

@@ -29,7 +29,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
 `/` filter by id or prompt · `n` / `N` next / previous item with an error ·
 `e` edit · `E` open in $EDITOR · `d` the item's problems · `c` copy its path ·
 `enter` opens a run's diff or a gold file's ranked runs (`r`) · `R` retires a holdout
-(makes it public) · `ctrl+p` every action.
+(makes it public) · `a` add a fixture (the creation wizard) · `ctrl+p` every action.
 """
 
     BINDINGS = [
@@ -43,6 +43,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         Binding("c", "copy_path", "Copy path", id="browser.copy-path"),
         Binding("r", "runs", "Runs", id="browser.runs", show=False),
         Binding("R", "retire", "Retire holdout", id="browser.retire", show=False),
+        Binding("a", "add_fixture", "Add fixture", id="browser.add"),
         Binding("escape", "clear_filter", "Clear filter", id="browser.clear-filter", show=False),
     ]
 
@@ -225,6 +226,9 @@ class BrowserScreen(GuardedMessages, Screen[None]):
             self.notify("Select a holdout fixture to retire it", timeout=3)
             return
         self.app.retire_holdout(item.path)  # type: ignore[attr-defined]
+
+    def action_add_fixture(self) -> None:
+        self.app.action_new_fixture()  # type: ignore[attr-defined]
 
     def action_runs(self) -> None:
         self.app.action_runs_command()  # type: ignore[attr-defined]
