@@ -285,7 +285,8 @@ fixture, `r` resume a draft.
             await self.goto(names[index - 1])
 
     async def goto(self, name: str) -> None:
-        """Open another step: the one left is marked visited, checked and saved as a draft."""
+        """Open another step: the one left is marked visited, the answers checked and saved as
+        a draft."""
         if name == self.step_name:
             form = self.form
             if form is not None:
@@ -293,9 +294,9 @@ fixture, `r` resume a draft.
             return
         if self.step_name:
             self.visited.add(self.step_name)
-        self.save_draft()
-        self.check_now()
         await self._show_step(name)
+        self.save_draft()  # the draft reopens on the step moved to
+        self.check_now()
 
     async def _show_step(self, name: str) -> None:
         step = self.step(name)
