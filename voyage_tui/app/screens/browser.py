@@ -43,7 +43,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         Binding("c", "copy_path", "Copy path", id="browser.copy-path"),
         Binding("r", "runs", "Runs", id="browser.runs", show=False),
         Binding("R", "retire", "Retire holdout", id="browser.retire", show=False),
-        Binding("a", "add_fixture", "Add fixture", id="browser.add"),
+        Binding("a", "add_fixture", "Add fixture", id="browser.add", show=False),
         Binding("escape", "clear_filter", "Clear filter", id="browser.clear-filter", show=False),
     ]
 
