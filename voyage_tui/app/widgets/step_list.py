@@ -59,11 +59,15 @@ Every step of the wizard: `✓` clean, `✗n` errors, `!n` warnings, `·` not vi
     def show(self, statuses: list[StepStatus], current: str) -> None:
         if statuses == self.statuses and current == self.current:
             return
+        browsing = self.has_focus and current == self.current
+        kept = self.highlighted
         self.statuses = statuses
         self.current = current
         self.clear_options()
         self.add_options([Option(status_text(s, s.name == current), id=s.name) for s in statuses])
         index = next((i for i, s in enumerate(statuses) if s.name == current), None)
+        if browsing and kept is not None and kept < len(statuses):
+            index = kept  # a check finished while the person moves along the list: stay there
         if index is not None:
             self.highlighted = index
 
