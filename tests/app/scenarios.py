@@ -287,3 +287,9 @@ SCENARIOS: list[Scenario] = [
 
 def scenario_app(root: Path) -> VoyageApp:
     return VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+
+
+# The creation wizard's steps live in their own module (it imports Scenario from here).
+from tests.app.wizard_scenarios import WIZARD_SCENARIOS  # noqa: E402
+
+SCENARIOS += [Scenario(name, title, steps, size) for name, title, steps, size in WIZARD_SCENARIOS]
