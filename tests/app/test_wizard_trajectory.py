@@ -160,3 +160,24 @@ async def test_final_head_sha_is_picked_from_recent_commits_and_stored_in_full(
         await settled(pilot, wizard)
         shown = wizard.query_one("#step-diagnostics").diagnostics  # type: ignore[attr-defined]
         assert [d for d in shown if d.severity.value == "error"] == []
+
+
+async def test_names_from_the_workspace_are_shown_as_text_never_as_markup(
+    sample_copy: Path,
+) -> None:
+    """journey.md and the routing table come from whoever wrote the workspace: a name holding
+    `[` must show as typed (Textual would read a plain string label as markup, and fail)."""
+    journey = sample_copy / "fixtures/references/journey.md"
+    journey.write_text(
+        journey.read_text().replace("3. Design and planning", "3. Design [and planning")
+    )
+    table = sample_copy / "fixtures/references/routing-table.md"
+    table.write_text(table.read_text().replace("| security-review |", "| [b]security-review |"))
+    app = make_app(sample_copy)
+    async with app.run_test(size=(80, 24)) as pilot:
+        wizard = await open_wizard(pilot)
+        await answer_trajectory(pilot, wizard, "lightweight")
+        assert str(wizard.query_one("#phase-2", Checkbox).label) == "3: Design [and planning"
+        await wizard.goto("routing")
+        await at_step(pilot, wizard, "routing")
+        assert str(wizard.query_one("#routing-0", Checkbox).label) == "[b]security-review"

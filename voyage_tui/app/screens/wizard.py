@@ -599,7 +599,7 @@ fixture, `r` resume a draft.
             first = next((s.name for s in steps if s.name == "id"), names[1])
         self.checked = None
         self.note_edit()
-        self.notify(f"{note}: every answer is here; check each step", timeout=5)
+        self.notify(f"{note}: every answer is here; check each step", timeout=5, markup=False)
         self.step_name = ""
         await self._show_step(first)
         self.check_now()
@@ -666,7 +666,7 @@ fixture, `r` resume a draft.
         self.written = written
         self.draft = ""  # the engine deleted it
         self._show_heading(self.step())
-        self.app.notify(f"Created {written.path}", timeout=5)
+        self.app.notify(f"Created {written.path}", timeout=5, markup=False)
         revalidate = getattr(self.app, "revalidate_paths", None)
         if revalidate is not None:
             revalidate(set(written.files))

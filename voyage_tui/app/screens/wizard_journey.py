@@ -104,7 +104,7 @@ class PhasesForm(JourneyForm):
             for index, phase in enumerate(phases):
                 with Vertical(classes="check-row"):
                     yield Tick(
-                        f"{phase.number}: {phase.name}",
+                        Text(f"{phase.number}: {phase.name}"),  # journey.md's words, not markup
                         phase.traversed,
                         id=f"phase-{index}",
                         compact=True,
@@ -457,7 +457,7 @@ class RoutingForm(JourneyForm):
         )
         reason.display = not selected
         return Vertical(
-            Tick(name, selected, id=f"routing-{index}", compact=True),
+            Tick(Text(name), selected, id=f"routing-{index}", compact=True),
             reason,
             classes="check-row",
         )
