@@ -28,6 +28,7 @@ from voyage_tui.engine.authoring import (
     Step,
     TaskAnswers,
 )
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.layout import NEVER_SEARCHED
 
 if TYPE_CHECKING:
@@ -497,9 +498,10 @@ class PreviewForm(StepForm):
             count = len(checked.blocking)
             status.append("✗ ", style="bold red")
             if count:
+                verb = "stops" if count == 1 else "stop"
                 status.append(
-                    f"{count} problem{'s' if count != 1 else ''} stop the write; "
-                    "enter on one below opens its step"
+                    f"{plural(count, 'problem')} {verb} the write; enter on one below opens "
+                    "its step"
                 )
             else:
                 status.append("the class and the id are needed before it can be written")

@@ -22,6 +22,7 @@ from voyage_tui.engine.authoring import (
 )
 from voyage_tui.engine.git.repo import GitUnavailable
 from voyage_tui.engine.git.sha_check import is_full_sha
+from voyage_tui.engine.wording import plural
 
 FULL_PATH = "full"
 PASSED, FAILED, NOT_NOW = "✓", "✗", "·"
@@ -77,7 +78,7 @@ def phase_rules(answers: TrajectoryAnswers) -> list[Text]:
         lines.append(
             rule_line(
                 FAILED if skipped else PASSED,
-                f"full path: all {len(answers.phases)} phases traversed"
+                f"full path: all {plural(len(answers.phases), 'phase')} traversed"
                 + (f" ({len(skipped)} unticked)" if skipped else ""),
             )
         )
@@ -178,7 +179,7 @@ def gate_rules(answers: TrajectoryAnswers) -> list[Text]:
         lines.append(
             rule_line(
                 FAILED if skipped else PASSED,
-                f"full path: all {len(answers.gates)} gates recorded"
+                f"full path: all {plural(len(answers.gates), 'gate')} recorded"
                 + (f" ({len(skipped)} skipped)" if skipped else ""),
             )
         )
