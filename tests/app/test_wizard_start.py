@@ -39,7 +39,7 @@ async def test_start_from_an_existing_fixture_copies_its_answers_with_a_new_id(
         await wait_until(pilot, lambda: isinstance(app.screen, FixturePicker))
         await type_text(pilot, "pagination")
         picker = app.screen
-        assert picker.shown == ["pagination-last-page-dropped"]  # type: ignore[attr-defined]
+        await wait_until(pilot, lambda: picker.shown == ["pagination-last-page-dropped"])  # type: ignore[attr-defined]
         await pilot.press("enter")
         await at_step(pilot, wizard, "id")
         assert wizard.answers.fixture_class == "bug-diagnosis"  # type: ignore[union-attr]
@@ -172,3 +172,26 @@ def test_every_wizard_binding_has_an_id_and_survives_tmux() -> None:
     assert len(ids) == len(set(ids))
     keys = {b.id: b.key for b in wizard.WizardScreen.BINDINGS}  # type: ignore[union-attr]
     assert keys["wizard.forward"] == "pagedown,f8" and keys["wizard.back"] == "pageup,f7"
+
+
+async def test_a_text_area_painted_after_its_step_was_left_does_not_stop_the_app(
+    sample_copy: Path,
+) -> None:
+    """Textual 8.2 can paint a TextArea once more after it was removed (its component styles
+    already cleared: textual#6208); leaving a step mid-paint crashed the app under load."""
+    from textual.geometry import Region
+    from textual.widgets import TextArea
+
+    app = make_app(sample_copy)
+    async with app.run_test(size=(80, 24)) as pilot:
+        wizard = await open_wizard(pilot)
+        await wizard.goto("prompt")
+        await at_step(pilot, wizard, "prompt")
+        area = wizard.query_one("#answer", TextArea)
+        await wizard.goto("id")
+        await at_step(pilot, wizard, "id")
+        assert not area.is_attached
+        # the state the crash was in: styles gone, and nothing cached from an earlier paint
+        area._rich_style_cache.clear()
+        lines = area.render_lines(Region(0, 0, 20, 2))
+        assert len(lines) == 2

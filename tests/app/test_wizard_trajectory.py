@@ -32,8 +32,8 @@ async def untick(pilot, wizard: WizardScreen, widget_id: str, reason: str) -> No
     """Tick off a checklist row with space; its reason field opens and takes the typing."""
     wizard.query_one(f"#{widget_id}", Checkbox).focus()
     await pilot.press("space")
-    await pilot.pause()
-    assert pilot.app.focused is wizard.query_one(f"#{widget_id}-reason", Input)
+    reason_field = wizard.query_one(f"#{widget_id}-reason", Input)
+    await wait_until(pilot, lambda: pilot.app.focused is reason_field)
     await paste(pilot, reason)
 
 
@@ -41,12 +41,12 @@ async def verdict(pilot, wizard: WizardScreen, index: int, value: str) -> None:
     """Open gate `index`'s verdict list with enter and pick `value` with the arrows."""
     select = wizard.query_one(f"#gate-{index}-verdict", Select)
     select.focus()
+    await wait_until(pilot, lambda: select.has_focus)
     await pilot.press("enter")
-    await pilot.pause()
+    await wait_until(pilot, lambda: select.expanded)
     order = ["pass", "conditional", "blocked"]
     await pilot.press(*["down"] * (order.index(value) + 1), "enter")
-    await pilot.pause()
-    assert select.value == value
+    await wait_until(pilot, lambda: select.value == value and not select.expanded)
 
 
 async def answer_trajectory(pilot, wizard: WizardScreen, path: str) -> None:
@@ -181,3 +181,27 @@ async def test_names_from_the_workspace_are_shown_as_text_never_as_markup(
         await wizard.goto("routing")
         await at_step(pilot, wizard, "routing")
         assert str(wizard.query_one("#routing-0", Checkbox).label) == "[b]security-review"
+
+
+async def test_with_git_off_a_full_sha_is_typed_and_anything_else_refused(
+    sample_copy: Path,
+) -> None:
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    app = make_app(sample_copy)  # use_git=False, as `--no-git`
+    async with app.run_test(size=(80, 24)) as pilot:
+        wizard = await open_wizard(pilot)
+        await answer_trajectory(pilot, wizard, "full")
+        await wizard.goto("final_head_sha")
+        await at_step(pilot, wizard, "final_head_sha")
+        assert "git is off" in str(
+            wizard.query_one("#commits", OptionList).get_option_at_index(1).prompt
+        )
+        wizard.query_one("#revision", Input).focus()
+        await type_text(pilot, "HEAD\n")
+        assert wizard.answers.final_head_sha == ""
+        assert wizard.query_one("#revision", Input).value == "HEAD"  # kept, to be corrected
+        await pilot.press("ctrl+a", "ctrl+k")
+        await paste(pilot, sha.upper())
+        await pilot.press("enter")
+        assert wizard.answers.final_head_sha == sha
+        assert sha in str(wizard.query_one("#head-current").render())

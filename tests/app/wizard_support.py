@@ -30,6 +30,9 @@ async def wizard_ready(pilot: Pilot) -> WizardScreen:
 
 
 async def settled(pilot: Pilot, wizard: WizardScreen) -> None:
+    """Every edit so far is checked and shown (the messages an edit sends are let through
+    first, so a check from before the edit does not count)."""
+    await pilot.pause()
     await wait_until(pilot, lambda: wizard.settled)
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()

@@ -31,7 +31,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.app.screens.modals import ChoiceScreen
-from voyage_tui.app.screens.wizard_forms import StepForm, attribute, form_class
+from voyage_tui.app.screens.wizard_forms import WIZARD_HELP, StepForm, attribute, form_class
 from voyage_tui.app.screens.wizard_modals import DraftPicker, FixturePicker
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.step_list import StepList, StepStatus
@@ -101,15 +101,7 @@ def prefilled(answers: Answers, step: Step) -> bool:
 
 
 class WizardScreen(GuardedMessages, Screen[None]):
-    HELP = """
-## Creating a fixture
-
-`pagedown` / `f8` next step · `pageup` / `f7` previous step (both always work, even from a step
-with an error; every answer is kept) · `tab` next field · `enter` picks a choice ·
-`ctrl+l` the list of steps (`enter` opens one) · `ctrl+s` the preview, and there: write ·
-`escape` leave (the answers stay in a draft). On the first step: `f` start from an existing
-fixture, `r` resume a draft.
-"""
+    HELP = WIZARD_HELP
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("pagedown,f8", "forward", "Next", id="wizard.forward", priority=True),
@@ -320,10 +312,14 @@ fixture, `r` resume a draft.
             title.append(f" · created {self.written.path}", style="bold green")
         self.query_one("#wizard-title", Static).update(title)
         heading = Text(step.title, style="bold")
-        if not step.required:
+        if not step.required and not self._required_here(step):
             heading.append("  (optional)", style="dim")
         heading.append(f"\n{step.help}", style="dim")
         self.query_one("#step-heading", Static).update(heading)
+
+    def _required_here(self, step: Step) -> bool:
+        """A step optional in general that these answers need (the full path's commit)."""
+        return step.name == "final_head_sha" and getattr(self.answers, "path", "") == "full"
 
     @on(StepList.Chosen)
     async def _step_chosen(self, event: StepList.Chosen) -> None:

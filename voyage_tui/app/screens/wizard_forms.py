@@ -15,12 +15,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.message import Message
+from textual.strip import Strip
 from textual.suggester import Suggester
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
 from voyage_tui.engine.authoring import (
     Answers,
     Checked,
@@ -37,6 +40,17 @@ if TYPE_CHECKING:
 CHOSEN = "●"
 NOT_CHOSEN = "○"
 
+WIZARD_HELP = """
+## Creating a fixture
+
+`pagedown` / `f8` next step · `pageup` / `f7` previous step (both always work, even from a step
+with an error; every answer is kept) · `tab` next field · `enter` picks a choice · `space` ticks
+a phase, gate or specialist · `ctrl+l` the list of steps (`enter` opens one) · `ctrl+s` the
+preview, and there: write · `escape` leave (the answers stay in a draft). On the first step:
+`f` start from an existing fixture, `r` resume a draft.
+"""
+"""The wizard's help, wherever the focus is in it (F1)."""
+
 ATTRIBUTE = {"class": "fixture_class"}
 """Step name -> the answers' attribute, where they differ."""
 
@@ -47,6 +61,8 @@ def attribute(step_name: str) -> str:
 
 class StepForm(GuardedMessages, Vertical):
     """One step's fields. Subclasses build them in `compose` from `self.answers`."""
+
+    HELP = WIZARD_HELP
 
     needs_suite = False
     """Built from the loaded suite (the rubric, the routing table, the ids): rebuilt once it is
@@ -183,8 +199,28 @@ class VisibilityForm(ChoiceForm):
 # --- text ------------------------------------------------------------------------------------
 
 
+class PaintsSafely(TextArea):
+    """A TextArea that a late paint cannot stop the app with.
+
+    Textual 8.2 may paint a TextArea once more after its step was left and it was removed: its
+    component styles are cleared by then, and the paint raises KeyError ("No 'text-area--gutter'
+    key in COMPONENT_CLASSES", textual#6208, #6528). Moving between steps quickly did it. Such a
+    paint draws nothing; the widget is gone (or, before its styles arrive, painted again next
+    frame)."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        try:
+            return super().render_lines(crop)
+        except KeyError as exc:
+            if "COMPONENT_CLASSES" not in str(exc):
+                raise
+            return [Strip.blank(crop.width) for _ in range(crop.height)]
+
+
 def text_area(text: str, widget_id: str) -> TextArea:
-    return TextArea(text, id=widget_id, soft_wrap=True, tab_behavior="focus", classes="answer-text")
+    return PaintsSafely(
+        text, id=widget_id, soft_wrap=True, tab_behavior="focus", classes="answer-text"
+    )
 
 
 class TextForm(StepForm):
@@ -375,7 +411,7 @@ class ContextForm(StepForm):
 # --- scoring notes -----------------------------------------------------------------------------
 
 
-class NoteArea(TextArea):
+class NoteArea(PaintsSafely):
     """A scoring note's text, and the dimension it is for (dimension names from a copied
     fixture can be any text, so they are not widget ids)."""
 
@@ -459,14 +495,16 @@ def form_class(step: Step) -> type[StepForm]:
 # --- preview -----------------------------------------------------------------------------------
 
 
+class PreviewText(PaintsSafely, MarkedTextArea):
+    HELP = WIZARD_HELP
+
+
 class PreviewForm(StepForm):
     """The file as it will be written, its lines with problems tinted; every diagnostic below."""
 
     def compose(self) -> ComposeResult:
-        from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
-
         yield Static(id="preview-target")
-        yield MarkedTextArea(
+        yield PreviewText(
             "",
             language="yaml",
             read_only=True,
@@ -488,8 +526,6 @@ class PreviewForm(StepForm):
         self.query_one("#preview-text").focus()
 
     def checked(self, checked: Checked) -> None:
-        from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
-
         status = Text()
         if checked.writable:
             status.append("✓ ", style="bold green")
@@ -506,7 +542,7 @@ class PreviewForm(StepForm):
             else:
                 status.append("the class and the id are needed before it can be written")
         self.query_one("#preview-target", Static).update(status)
-        area = self.query_one("#preview-text", MarkedTextArea)
+        area = self.query_one("#preview-text", PreviewText)
         if area.text != checked.text:
             area.load_text(checked.text)
         area.set_marks(checked.diagnostics)

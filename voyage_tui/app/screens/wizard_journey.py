@@ -316,7 +316,7 @@ class HeadForm(JourneyForm):
         yield Input(
             id="revision",
             compact=True,
-            placeholder="or a revision (a SHA, branch, tag, HEAD~2); enter resolves it",
+            placeholder="or type a revision: a SHA, branch, tag, HEAD~2",
         )
 
     def on_mount(self) -> None:
@@ -353,7 +353,7 @@ class HeadForm(JourneyForm):
         self.app.call_from_thread(self._show_commits, commits, note)
 
     def _show_commits(self, commits: list[Commit], note: str) -> None:
-        if not self.is_mounted:
+        if not self.is_attached:  # the step was left while git was asked
             return
         self.commits = commits
         listing = self.query_one("#commits", OptionList)
@@ -405,7 +405,7 @@ class HeadForm(JourneyForm):
         self.app.call_from_thread(self._resolved, sha)
 
     def _resolved(self, sha: str) -> None:
-        if self.is_mounted:
+        if self.is_attached:
             self.query_one("#revision", Input).value = ""
             self._choose_sha(sha)
 
