@@ -1,4 +1,4 @@
-"""Benchmark of the git checks (SPEC 7): holdout exposure over a 10,000-commit history, against a
+"""Benchmark of the git checks (docs/performance.md): holdout exposure over a 10,000-commit history, against a
 bare `git log --name-only --no-renames` of the same repository (target: at most 2x), and the
 `final_head_sha` check of 1,000 trajectories.
 
@@ -280,8 +280,7 @@ def bench_exposure(
                 ["git", "log", "--name-only", "--no-renames"],
                 cwd=root,
                 check=True,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                capture_output=True,
             )
 
         report = compute_exposure(suite.ws, items)  # warm the file cache for both

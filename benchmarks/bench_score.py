@@ -1,4 +1,4 @@
-"""The scoring benchmark (issue 3, item 6): scoring is linear, and cheap next to loading.
+"""The scoring benchmark (docs/performance.md, "bench_score"): scoring is linear, and cheap next to loading.
 
     python -m benchmarks.bench_score [--quick] [--repeat 3]
 

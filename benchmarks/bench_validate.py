@@ -1,4 +1,4 @@
-"""The validate benchmark (SPEC 7, issue 2 item 8): every number measured in one run.
+"""The validate benchmark (docs/performance.md): every number measured in one run.
 
     python -m benchmarks.bench_validate [CORPUS] [--repeat 3] [--quick]
 
@@ -24,6 +24,7 @@ Measures (see benchmarks/README.md):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -35,6 +36,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import yaml
@@ -388,7 +390,7 @@ class Edits:
 
     def write(self, path: str, data: bytes) -> None:
         if path not in self.saved:
-            self.saved[path] = open(path, "rb").read() if os.path.exists(path) else None
+            self.saved[path] = Path(path).read_bytes() if os.path.exists(path) else None
         folder = os.path.dirname(path)
         if not os.path.isdir(folder):
             os.makedirs(folder)
@@ -405,10 +407,8 @@ class Edits:
                 with open(path, "wb") as handle:
                     handle.write(data)
         for folder in reversed(self.made_dirs):
-            try:
+            with contextlib.suppress(OSError):
                 os.rmdir(folder)
-            except OSError:
-                pass
         restored = list(self.saved)
         self.saved.clear()
         self.made_dirs.clear()
@@ -448,9 +448,9 @@ def bench_validate(
         one_abs = ws.abs(one_rel)
         journey_rel = load_references(ws).journey.path
         journey_abs = ws.abs(journey_rel)
-        one_original = open(one_abs, "rb").read()
+        one_original = Path(one_abs).read_bytes()
         journey_original = (
-            open(journey_abs, "rb").read()
+            Path(journey_abs).read_bytes()
             if os.path.exists(journey_abs)
             else default_text("journey.md").encode()
         )
@@ -503,7 +503,7 @@ def bench_validate(
                 # One task file edited on disk, then re-validated alone (several edits a round).
                 for k in range(5):
                     edits.write(one_abs, one_original + f"# benchmark edit {round_}.{k}\n".encode())
-                    seconds, touched = _timed(lambda: suite.revalidate([one_rel]))
+                    seconds, touched = _timed(partial(suite.revalidate, [one_rel]))
                     one.add(seconds)
                     if touched != {one_rel}:
                         notes.append(f"revalidate([{one_rel}]) touched {len(touched)} paths")
@@ -511,7 +511,7 @@ def bench_validate(
                 edits.write(
                     journey_abs, journey_original + f"\n<!-- benchmark edit {round_} -->\n".encode()
                 )
-                seconds, touched = _timed(lambda: suite.revalidate([journey_rel]))
+                seconds, touched = _timed(partial(suite.revalidate, [journey_rel]))
                 journey.add(seconds)
                 trajectories_touched = len(touched)
                 for path in edits.restore():
@@ -562,7 +562,7 @@ def bench_validate(
         "`voyage-tui validate CORPUS --no-git`, subprocess wall (start-up included)",
         _s(wall.value),
         f"{wall.value / floor_s:.2f}x floor",
-        f"< {CLI_WALL_TARGET_S} s (issue 2)",
+        f"< {CLI_WALL_TARGET_S} s",
         _verdict(wall.value < CLI_WALL_TARGET_S)
         + ("" if exit_codes == {0} else f" (exit {sorted(exit_codes)})"),
     )

@@ -1,5 +1,5 @@
 """Generate the benchmark corpus: 10,000 single-task fixtures, 1,000 trajectories, 100 gold files
-with 10 runs each (SPEC 7). Deterministic for a given seed.
+with 10 runs each (docs/performance.md). Deterministic for a given seed.
 
     python -m benchmarks.generate_corpus OUT [--tasks 10000] [--trajectories 1000] [--gold 100]
 """

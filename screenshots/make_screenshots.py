@@ -28,7 +28,7 @@ async def shoot(name: str | None = None) -> list[Path]:
             root = copy_sample(Path(tmp))
             if scenario.prepare is not None:
                 scenario.prepare(root)
-            app = scenario_app(root)
+            app = scenario_app(root, git=scenario.git)
             async with app.run_test(size=scenario.size) as pilot:
                 await scenario.steps(pilot)
                 await pilot.pause(0.3)

@@ -1,4 +1,4 @@
-"""`voyage-tui validate` as SPEC 6 gives it: exit codes, the three output formats, workspace
+"""`voyage-tui validate` as docs/cli.md gives it: exit codes, the three output formats, workspace
 discovery, voyage.toml, reference files and their defaults, and the engine's incremental
 re-validation agreeing with a fresh full validation."""
 
@@ -106,7 +106,7 @@ def test_exit_2_for_a_missing_path(tmp_path, capsys):
 )
 def test_exit_2_for_a_usage_error(make_workspace, capsys, argv):
     root = make_workspace({T: task_yaml("t1")})
-    code, out, err = cli(["validate", str(root), *argv], capsys)
+    code, _out, err = cli(["validate", str(root), *argv], capsys)
     assert code == 2
     assert "usage:" in err
 
@@ -210,7 +210,9 @@ def test_github_annotations(make_workspace, capsys, monkeypatch):
     lines = out.splitlines()
     assert re.fullmatch(r"\d+ files checked: \d+ errors?, \d+ warnings?, \d+ infos?", lines[-1])
     annotations = [_ANNOTATION.match(line) for line in lines[:-1]]
-    assert all(annotations), [line for line, m in zip(lines, annotations) if not m]
+    assert all(annotations), [
+        line for line, m in zip(lines[:-1], annotations, strict=True) if not m
+    ]
     assert f"::error file={T},line=2,col=8,title=invalid-class::`class` is 'bug-diagnosys'" in out
     assert (
         "::warning file=fixtures/bug-diagnosis/t2/task.yaml,line=7,col=1,title=unknown-field::"

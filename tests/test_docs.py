@@ -36,6 +36,7 @@ NOT_CODES = frozenset(
         "voyage-tui",  # the program's name (the cache folder's)
         "cat-file",  # git subcommands
         "check-ignore",
+        "for-each-ref",
         "check-attr",
         "ls-files",
         "rev-list",
@@ -44,6 +45,9 @@ NOT_CODES = frozenset(
         "agent-run",  # item kinds and `schema` arguments
         "gold-run",
         "file-scoped",  # words of the score report
+        "no-referrer",  # HTTP header values of `serve`
+        "no-store",
+        "low-score",  # a kind of triage item
     }
 )
 

@@ -1,4 +1,4 @@
-"""One engine, two faces: the headless commands never import Textual (SPEC 8).
+"""One engine, two faces: the headless commands never import Textual (docs/development.md, "The layers").
 
 Each command runs in a fresh interpreter (so nothing this test process imported can leak in) and
 then reports every `textual` module left in sys.modules.

@@ -1,9 +1,9 @@
 """The sample workspace in fixtures/ (the repository root is the workspace, see voyage.toml).
 
-These tests pin what the sample promises (SPEC 8): every class, every trajectory path, holdouts
-with canaries, every boundary, a fixture with a repo/ folder, agent runs to rate and the ratings
-of two raters. Holdouts are identified by their path or id only: their prompt and ground truth
-must not appear outside fixtures/, so no test quotes them.
+These tests pin what the sample promises (README, docs/workspace.md): every class, every
+trajectory path, holdouts with canaries, every boundary, a fixture with a repo/ folder, agent runs
+to rate and the ratings of two raters. Holdouts are identified by their path or id only: their
+prompt and ground truth must not appear outside fixtures/, so no test quotes them.
 """
 
 from __future__ import annotations
@@ -21,18 +21,18 @@ import yaml
 from tests.conftest import REPO, SAMPLE_FIXTURES
 from voyage_tui.engine.formats.rating import RatingRecord
 from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, TRAJECTORY_PATHS
+from voyage_tui.engine.items import AGENT_RUN, TASK, TRAJECTORY
 from voyage_tui.engine.references.catalogue import parse_catalogue
 from voyage_tui.engine.references.journey import parse_journey
 from voyage_tui.engine.references.loaded import default_text
 from voyage_tui.engine.references.rubric import parse_rubric
-from voyage_tui.engine.validation.item import AGENT_RUN, TASK, TRAJECTORY
 from voyage_tui.engine.validation.suite import Suite
 
 RATING_FIELDS = {"fixture_id", "run_id", "rater", "scores", "note", "rated_at", "blind"}
 ROOT_COMMIT = "7a0b2699a253b233fa268c0558af1ebb1af135ff"
 UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 ADVERSARIAL_TRAPS = {
-    # the seed's four traps: a larger change, a new dependency, a process change, no code change
+    # the four adversarial traps: a larger change, a new dependency, a process change, no code change
     "session-store-multi-worker": "reflexive minimisation",
     "hand-rolled-html-sanitizer": "reflexive no-dependency",
     "main-breaks-after-green-merges": "reflexive code change",

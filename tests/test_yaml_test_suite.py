@@ -1,5 +1,5 @@
 """The 402 inputs of the public YAML test suite, each placed as a task.yaml, get diagnostics (or
-validate): never a traceback, never a hang (SPEC 7).
+validate): never a traceback, never a hang (docs/trust.md).
 
 The inputs are read from `../shared/yaml-test-suite/<ID>/in.yaml`, beside the repository folder;
 they are not copied into the repository. Where that folder is absent the tests are skipped.

@@ -4,11 +4,16 @@ and by `screenshots/make_screenshots.py`, so the README shows exactly what the t
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Input, TextArea
+from textual.worker import WorkerState
 
 from tests.app.support import wait_until
 from voyage_tui.app.app import VoyageApp
@@ -50,27 +55,64 @@ async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float =
     await wait_until(pilot, condition, timeout)
 
 
+def steady_cursors(screen: Screen[object]) -> None:
+    """No blinking: a cursor shows or not by what was done, not by when the shot is taken.
+
+    An Input: call it before the box takes the focus (focusing it then shows its cursor for
+    good; an Input that has the focus already would hide it). A TextArea: call it once it has
+    the focus; it then draws its cursor for good, but its cache of drawn lines does not tell a
+    cursor blinked off from no blinking, so a line drawn in the off half of a blink would stay
+    without its cursor: the cache is emptied."""
+    for box in screen.query(Input):
+        box.cursor_blink = False
+    for area in screen.query(TextArea):
+        area.cursor_blink = False
+        area.notify_style_update()  # empties TextArea's cache of drawn lines
+        area.refresh()
+
+
 async def loaded(pilot: Pilot) -> BrowserScreen:
     app = pilot.app
     await wait_for(pilot, lambda: getattr(app, "view", None) is not None)
     await pilot.pause()
     browser = app.browser()  # type: ignore[attr-defined]
     assert browser is not None
+    steady_cursors(browser)
     return browser
 
 
-async def settled(pilot: Pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause(0.2)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+def busy(app: App[object]) -> bool:
+    """Work under way that will change the screen: a worker, or a debounced re-check of the
+    editor's buffer waiting for the typing to pause."""
+    if any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
+        return True
+    return any(isinstance(s, EditorScreen) and s.lint_pending for s in app.screen_stack)
+
+
+async def idle(pilot: Pilot, timeout: float = 30.0) -> None:
+    """Wait until the app is idle: nothing under way (see `busy`) twice in a row, with the
+    messages processed in between, since finished work can hand on more (a message, a worker,
+    a re-check). No fixed pause: whatever the machine's speed, the screen is the same."""
+    app = pilot.app
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while quiet < 2:
+        if time.monotonic() > deadline:
+            raise AssertionError("the app did not become idle")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if busy(app):
+            quiet = 0
+            await pilot.pause(0.05)
+        else:
+            quiet += 1
 
 
 async def select(pilot: Pilot, path: str) -> BrowserScreen:
     browser = await loaded(pilot)
     pilot.app.reveal(path)  # type: ignore[attr-defined]
     await wait_for(pilot, lambda: browser._shown_path == path)
-    await settled(pilot)
+    await idle(pilot)
     return browser
 
 
@@ -82,10 +124,15 @@ async def open_editor(pilot: Pilot, path: str) -> EditorScreen:
         pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.opened is not None
     )
     editor: EditorScreen = app.screen  # type: ignore[assignment]
-    editor.text_area.cursor_blink = False
+    await wait_for(pilot, lambda: editor.text_area.has_focus)
+    steady_cursors(editor)
     await wait_for(pilot, lambda: bool(editor.diagnostics))
-    await settled(pilot)
+    await idle(pilot)
     return editor
+
+
+TIMERS = "timers"
+"""Tag of a scenario whose screen a timer can change: a debounce after typing, a blinking cursor."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +143,8 @@ class Scenario:
     size: tuple[int, int] = (120, 40)
     prepare: Callable[[Path], None] | None = None
     tags: tuple[str, ...] = field(default_factory=tuple)
+    git: bool = False
+    """Run the git checks (the copy must be a repository: see `prepare`)."""
 
 
 async def _browser(pilot: Pilot) -> None:
@@ -105,8 +154,8 @@ async def _browser(pilot: Pilot) -> None:
 async def _filter(pilot: Pilot) -> None:
     browser = await loaded(pilot)
     await pilot.press("slash", *"token")
-    await wait_for(pilot, lambda: browser.tree.needle == "token")
-    await settled(pilot)
+    await wait_for(pilot, lambda: browser.suite_tree.needle == "token")
+    await idle(pilot)
 
 
 async def _trajectory(pilot: Pilot) -> None:
@@ -137,13 +186,13 @@ async def _conflict(pilot: Pilot) -> None:
     editor.text_area.move_cursor((0, 0))
     await pilot.press(*"# mine", "enter", "ctrl+s")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen))
-    await settled(pilot)
+    await idle(pilot)
 
 
 async def _help(pilot: Pilot) -> None:
     await select(pilot, TASK)
     await pilot.press("f1")
-    await settled(pilot)
+    await idle(pilot)
 
 
 async def _small(pilot: Pilot) -> None:
@@ -166,7 +215,7 @@ async def _open_review(pilot: Pilot, screen: object, ready: Callable[[object], b
     await loaded(pilot)
     pilot.app.push_screen(screen)  # type: ignore[arg-type]
     await wait_for(pilot, lambda: pilot.app.screen is screen and ready(screen))
-    await settled(pilot)
+    await idle(pilot)
 
 
 def _diff_steps(run: str) -> Callable[[Pilot], Awaitable[None]]:
@@ -185,7 +234,7 @@ def _diff_steps(run: str) -> Callable[[Pilot], Awaitable[None]]:
 async def _diff_grouped_missed(pilot: Pilot) -> None:
     await _diff_steps("run-misses")(pilot)
     await pilot.press("g", "n")
-    await settled(pilot)
+    await idle(pilot)
 
 
 async def _row_detail(pilot: Pilot) -> None:
@@ -199,7 +248,7 @@ async def _row_detail(pilot: Pilot) -> None:
     )
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, RowDetailScreen))
-    await settled(pilot)
+    await idle(pilot)
 
 
 async def _runs(pilot: Pilot) -> None:
@@ -230,19 +279,115 @@ async def _compare_misses(pilot: Pilot) -> None:
     await _open_review(pilot, screen, lambda s: s.comparison is not None)  # type: ignore[attr-defined]
 
 
+async def _rate_session(pilot: Pilot, keys: tuple[str, ...] = ()) -> None:
+    """The rater session as `me`, blind, on a clock that does not move (0:00 on the item)."""
+    from voyage_tui.app.screens.rate import RateScreen
+
+    await loaded(pilot)
+    screen = RateScreen("me", clock=lambda: 0.0)
+    pilot.app.push_screen(screen)
+    await wait_for(pilot, lambda: screen.state is not None and not screen.busy)
+    await idle(pilot)
+    if keys:
+        await pilot.press(*keys)
+        await wait_for(pilot, lambda: not screen.busy)
+        await idle(pilot)
+
+
+async def _rate_scored(pilot: Pilot) -> None:
+    await _rate_session(pilot, ("4", "3", "n", *"good fix, thin tests", "enter"))
+
+
+async def _agreement(pilot: Pilot) -> None:
+    from voyage_tui.app.screens.agreement import AgreementScreen
+
+    await _open_review(pilot, AgreementScreen(), lambda s: s.report is not None)  # type: ignore[attr-defined]
+
+
+async def _agreement_disputed(pilot: Pilot) -> None:
+    from voyage_tui.app.screens.agreement import DisputedScreen
+
+    await _agreement(pilot)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, DisputedScreen))
+    await idle(pilot)
+
+
+async def _triage(pilot: Pilot) -> None:
+    from tests.app.triage_steps import open_triage
+
+    await open_triage(pilot)
+
+
+async def _triage_snooze(pilot: Pilot) -> None:
+    from tests.app.triage_steps import mark_and_snooze
+
+    await mark_and_snooze(pilot)
+
+
+def _seed(root: Path) -> None:
+    from tests.triage.seed import seed_every_kind
+
+    seed_every_kind(root)
+
+
+TRIAGE_SCENARIOS = [
+    Scenario(
+        "triage",
+        "Triage: everything that needs a person, worst first",
+        _triage,
+        prepare=_seed,
+        git=True,
+        tags=("triage",),
+    ),
+    Scenario(
+        "triage-80x24",
+        "Triage at 80x24",
+        _triage,
+        size=(80, 24),
+        prepare=_seed,
+        git=True,
+        tags=("triage",),
+    ),
+    Scenario(
+        "triage-wide",
+        "Triage on a wide terminal",
+        _triage,
+        size=(160, 40),
+        prepare=_seed,
+        git=True,
+        tags=("triage",),
+    ),
+    Scenario(
+        "triage-snooze",
+        "Triage: three items marked, snoozing them",
+        _triage_snooze,
+        prepare=_seed,
+        git=True,
+        tags=("triage",),
+    ),
+]
+
 SCENARIOS: list[Scenario] = [
     Scenario("browser", "Browser with a task's detail", _browser),
-    Scenario("browser-filter", "Filtering by prompt text", _filter),
+    Scenario("browser-filter", "Filtering by prompt text", _filter, tags=(TIMERS,)),
     Scenario("detail-trajectory", "A trajectory against the journey", _trajectory),
     Scenario("detail-gold", "A gold corpus file", _gold),
     Scenario("detail-gold-run", "A recorded run beside a gold file", _gold_run),
     Scenario("detail-agent-run", "An agent run waiting to be rated", _agent_run),
-    Scenario("editor-errors", "Editor with errors marked", _editor_errors, prepare=break_fixture),
+    Scenario(
+        "editor-errors",
+        "Editor with errors marked",
+        _editor_errors,
+        prepare=break_fixture,
+        tags=(TIMERS,),
+    ),
     Scenario(
         "editor-conflict",
         "Save refused: the file changed on disk",
         _conflict,
         prepare=break_fixture,
+        tags=(TIMERS,),
     ),
     Scenario("help", "Help for the focused widget (F1)", _help),
     Scenario("browser-80x24", "The browser at 80x24", _small, size=(80, 24)),
@@ -262,7 +407,12 @@ SCENARIOS: list[Scenario] = [
         _row_detail,
         tags=("review",),
     ),
-    Scenario("runs", "Every run of a gold file, ranked by F1", _runs, tags=("review",)),
+    Scenario(
+        "runs",
+        "Every run of a gold file: right verdicts first, then by F1",
+        _runs,
+        tags=("review",),
+    ),
     Scenario(
         "compare-regression",
         "Run against run: a BLOCK -> ALLOW regression",
@@ -282,11 +432,35 @@ SCENARIOS: list[Scenario] = [
         size=(80, 24),
         tags=("review",),
     ),
+    *TRIAGE_SCENARIOS,
 ]
 
 
-def scenario_app(root: Path) -> VoyageApp:
-    return VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+SCENARIOS += [
+    Scenario(
+        "rate-session", "Rating an agent run, blind: task beside run, rubric below", _rate_session
+    ),
+    Scenario(
+        "rate-scored",
+        "Two dimensions scored (their anchors stay shown), a note added",
+        _rate_scored,
+    ),
+    Scenario("rate-80x24", "The rater session at 80x24", _rate_scored, size=(80, 24)),
+    Scenario(
+        "rate-wide", "A wide terminal: the rubric beside the pair", _rate_scored, size=(170, 48)
+    ),
+    Scenario("agreement", "Rater agreement: alpha, kappa, the most disputed items", _agreement),
+    Scenario("agreement-80x24", "Rater agreement at 80x24", _agreement, size=(80, 24)),
+    Scenario(
+        "agreement-disputed",
+        "A disputed item: every rater's scores and note side by side",
+        _agreement_disputed,
+    ),
+]
+
+
+def scenario_app(root: Path, git: bool = False) -> VoyageApp:
+    return VoyageApp(Workspace.load(root), use_git=git, watch=False, keymap={})
 
 
 # The creation wizard's steps live in their own module (it imports Scenario from here).

@@ -58,11 +58,11 @@ async def test_filter_by_prompt_text_shows_only_matches(suite_root: Path) -> Non
         browser = await wait_loaded(pilot)
         await pilot.press("slash")
         await pilot.press(*"storage")
-        await wait_until(pilot, lambda: browser.tree.needle == "storage")
-        assert _paths_listed(browser.tree) == ["fixtures/refactor/rename-module/task.yaml"]
+        await wait_until(pilot, lambda: browser.suite_tree.needle == "storage")
+        assert _paths_listed(browser.suite_tree) == ["fixtures/refactor/rename-module/task.yaml"]
         await pilot.press("escape")
-        await wait_until(pilot, lambda: browser.tree.needle == "")
-        assert browser.tree.has_focus
+        await wait_until(pilot, lambda: browser.suite_tree.needle == "")
+        assert browser.suite_tree.has_focus
 
 
 async def test_next_error_walks_the_items_with_errors_and_wraps(suite_root: Path) -> None:
@@ -70,13 +70,13 @@ async def test_next_error_walks_the_items_with_errors_and_wraps(suite_root: Path
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         await pilot.press("n")
-        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+        assert browser.suite_tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
         await pilot.press("n")
-        assert browser.tree.current_path() == "fixtures/refactor/b2/task.yaml"
+        assert browser.suite_tree.current_path() == "fixtures/refactor/b2/task.yaml"
         await pilot.press("n")
-        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+        assert browser.suite_tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
         await pilot.press("N")
-        assert browser.tree.current_path() == "fixtures/refactor/b2/task.yaml"
+        assert browser.suite_tree.current_path() == "fixtures/refactor/b2/task.yaml"
 
 
 async def test_selecting_an_item_lists_its_diagnostics(suite_root: Path) -> None:
@@ -103,8 +103,8 @@ async def test_a_file_broken_on_disk_updates_tree_and_header_without_a_key(
         path = suite_root / "fixtures/bug-diagnosis/alpha/task.yaml"
         path.write_text(path.read_text().replace("class: bug-diagnosis", "class: bug-diagnosys"))
         await wait_until(pilot, lambda: "3 errors" in header_text(app), timeout=10)
-        assert browser.tree.select_path("fixtures/bug-diagnosis/alpha/task.yaml")
-        label = str(browser.tree.cursor_node.label)
+        assert browser.suite_tree.select_path("fixtures/bug-diagnosis/alpha/task.yaml")
+        label = str(browser.suite_tree.cursor_node.label)
         assert label.startswith("✗")
         # and fixing it clears it again
         path.write_text(path.read_text().replace("class: bug-diagnosys", "class: bug-diagnosis"))

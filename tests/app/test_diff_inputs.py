@@ -18,7 +18,7 @@ from voyage_tui.app.loose_diff import LooseDiffApp
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.cli import diff_cmd, main
 from voyage_tui.engine.review.inputs import ReviewInputs
-from voyage_tui.engine.scoring.files import choose_catalogue
+from voyage_tui.engine.rules.gold_run_files import choose_catalogue
 from voyage_tui.engine.workspace.model import Workspace
 
 GOLD = "fixtures/gold/jwt-auth/gold.json"

@@ -24,7 +24,7 @@ def root(make_workspace) -> Path:
 
 async def _open_editor(pilot) -> EditorScreen:
     browser = await wait_loaded(pilot)
-    assert browser.tree.select_path(TASK)
+    assert browser.suite_tree.select_path(TASK)
     await pilot.press("e")
     await wait_until(
         pilot,
@@ -54,6 +54,34 @@ async def test_diagnostics_follow_the_keystrokes(root: Path) -> None:
         assert area.marks.get(1) is None
         # nothing reached the disk while typing
         assert (root / TASK).read_text() == task_yaml("alpha")
+
+
+def _underlined_rows(editor: EditorScreen) -> list[int]:
+    """Rows of the text area as drawn (through its line cache), whose text is underlined."""
+    area = editor.text_area
+    return [
+        y
+        for y in range(area.document.line_count)
+        if any(s.style is not None and s.style.underline for s in area.render_line(y))
+    ]
+
+
+async def test_the_marks_drawn_follow_the_diagnostics_when_typing_stops(root: Path) -> None:
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await _open_editor(pilot)
+        area = editor.text_area
+        area.cursor_blink = False  # nothing else redraws the lines meanwhile
+        area.move_cursor((1, len("class: bug-diagnosis")))
+        await pilot.press("x")
+        await wait_until(pilot, lambda: area.marks.get(1) is not None)
+        await pilot.pause()
+        assert _underlined_rows(editor) == [1]
+        area.move_cursor((0, 0))
+        await pilot.press("enter")  # the error moves down a line; its mark follows the re-check
+        await wait_until(pilot, lambda: area.marks.get(2) is not None and not editor.lint_pending)
+        await pilot.pause()
+        assert _underlined_rows(editor) == [2]
 
 
 async def test_save_writes_the_buffer_atomically_and_keeps_the_mode(root: Path) -> None:
@@ -139,6 +167,20 @@ async def test_unsaved_guard_save_choice_saves_then_leaves(root: Path) -> None:
         await pilot.press("s")
         await wait_until(pilot, lambda: isinstance(app.screen, BrowserScreen))
         assert path.read_text().startswith("# kept\n")
+
+
+async def test_a_re_check_that_ends_after_the_editor_closed_is_dropped(root: Path) -> None:
+    # The re-check runs in a thread; leaving the editor (escape, or save and leave) can remove
+    # its widgets before the result is handed back to it.
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        editor = await _open_editor(pilot)
+        await app.workers.wait_for_complete()
+        late = list(editor.diagnostics)
+        await pilot.press("escape")  # nothing unsaved: the editor closes at once
+        await wait_until(pilot, lambda: isinstance(app.screen, BrowserScreen))
+        await pilot.pause()
+        editor.show_diagnostics(late)  # the late result: dropped, not a crash
 
 
 async def test_quitting_with_unsaved_changes_asks_first(root: Path) -> None:

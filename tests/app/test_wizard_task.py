@@ -65,7 +65,7 @@ async def write(pilot, wizard: WizardScreen, root: Path) -> Path:
     await wait_until(pilot, lambda: isinstance(app.screen, BrowserScreen))
     path = root / rel
     assert path.is_file()
-    await wait_until(pilot, lambda: app.browser().tree.current_path() == rel)
+    await wait_until(pilot, lambda: app.browser().suite_tree.current_path() == rel)
     return path
 
 
@@ -229,3 +229,4 @@ async def test_the_same_id_as_another_fixture_is_an_error_as_you_type(sample_cop
         shown = wizard.query_one("#step-diagnostics").diagnostics  # type: ignore[attr-defined]
         assert [d.code for d in shown] == ["duplicate-id"]
         assert "fixtures/bug-diagnosis/pagination-last-page-dropped/task.yaml" in shown[0].message
+

@@ -1,4 +1,4 @@
-"""SPEC 7 "Bad input": any bytes in any file give diagnostics, never a traceback, never a hang,
+"""Bad input (docs/trust.md): any bytes in any file give diagnostics, never a traceback, never a hang,
 never code run. Each hostile input is placed as a task.yaml (or a gold JSON file) in a throwaway
 workspace and validated the way the command line does it; each must give the right code, at the
 right place where there is one, within a time bound.

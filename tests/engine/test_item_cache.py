@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from tests.conftest import task_yaml
 from tests.engine.workspaces import RULES, materialize
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.items import Item
 from voyage_tui.engine.validation.cache import (
     ItemCache,
     cache_root,
@@ -23,7 +24,6 @@ from voyage_tui.engine.validation.cache import (
     pack,
     unpack,
 )
-from voyage_tui.engine.validation.item import Item
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.model import Workspace
 

@@ -23,10 +23,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tests.engine.workspaces import RULES, SETUPS, materialize
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.formats.schema_errors import translate
 from voyage_tui.engine.loading import json_doc, yaml_doc
 from voyage_tui.engine.loading.positions import NoPositions
 from voyage_tui.engine.loading.safe_read import read_bytes
-from voyage_tui.engine.rules.schema_errors import translate
 from voyage_tui.engine.validation.suite import Suite
 
 T = "fixtures/bug-diagnosis/t1/task.yaml"
@@ -357,9 +357,12 @@ NOT_CODES = frozenset(
 )
 
 # Where the codes of this suite's scope are emitted: the loaders, references, workspace,
-# validation and the rules except gold_rules/run_rules (whose codes are listed above).
-SCOPE = ("loading", "references", "workspace", "validation", "rules")
-OUT_OF_SCOPE_FILES = frozenset({"rules/gold_rules.py", "rules/run_rules.py"})
+# validation, the schema errors (formats/) and the rules except gold_rules/run_rules (whose codes
+# are listed above) and the gold and run files' loader (its codes are in NOT_FROM_A_FILE).
+SCOPE = ("loading", "references", "workspace", "validation", "rules", "formats")
+OUT_OF_SCOPE_FILES = frozenset(
+    {"rules/gold_rules.py", "rules/run_rules.py", "rules/gold_run_files.py"}
+)
 _KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
 
 
@@ -373,9 +376,12 @@ def engine_codes() -> dict[str, set[str]]:
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in ast.walk(tree):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                    if _KEBAB.match(node.value):
-                        found.setdefault(node.value, set()).add(rel)
+                if (
+                    isinstance(node, ast.Constant)
+                    and isinstance(node.value, str)
+                    and _KEBAB.match(node.value)
+                ):
+                    found.setdefault(node.value, set()).add(rel)
     return {code: files for code, files in found.items() if code not in NOT_CODES}
 
 

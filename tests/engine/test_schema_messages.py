@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tests.conftest import task_yaml
 from tests.helpers import validate
 from voyage_tui.engine.formats.rating import RatingRecord
+from voyage_tui.engine.formats.schema_errors import translate
 from voyage_tui.engine.loading.positions import NoPositions
-from voyage_tui.engine.rules.schema_errors import translate
 from voyage_tui.engine.workspace.config import parse_config
 
 T = "fixtures/bug-diagnosis/t1/task.yaml"

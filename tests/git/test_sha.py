@@ -1,4 +1,4 @@
-"""`final_head_sha` against real repositories: every case of SPEC 4."""
+"""`final_head_sha` against real repositories: every case of docs/git-checks.md."""
 
 from __future__ import annotations
 

@@ -207,6 +207,19 @@ def test_the_clock_stops_while_paused(make_workspace):
     assert records(root)[0]["duration_s"] == 15.0
 
 
+def test_open_times_items_on_the_clock_it_is_given(make_workspace):
+    root = make_workspace(workspace_files())
+    clock = Clock()
+    suite = Suite.open(root, use_git=False)
+    session = RaterSession.open(
+        suite.ws, suite.refs.rubric.value, suite.items, "alice", use_git=False, clock=clock
+    )
+    clock.now += 7
+    assert session.elapsed() == 7.0
+    session.submit(GOOD)
+    assert records(root)[0]["duration_s"] == 7.0
+
+
 @pytest.mark.parametrize(
     ("scores", "message"),
     [

@@ -87,12 +87,35 @@ def test_dual_flaggable_matches_read_as_their_own_symbol(ws: Workspace) -> None:
     assert all(r.is_difference for r in dual)
 
 
-def test_runs_rank_best_f1_first(ws: Workspace) -> None:
+def test_runs_rank_best_f1_first_within_a_verdict(ws: Workspace) -> None:
     ranked = rank_runs(ws, GOLD, RUNS)
-    f1s = [r.scored.score.f1 for r in ranked if r.scored]
-    assert f1s == sorted(f1s, reverse=True)
+    for match in (True, False):
+        f1s = [
+            r.scored.score.f1 for r in ranked if r.scored and r.scored.score.verdict_match is match
+        ]
+        assert f1s == sorted(f1s, reverse=True)
     assert ranked[-1].name == "run-empty"
     assert [r.rank for r in ranked] == list(range(1, len(RUNS) + 1))
+
+
+def test_a_wrong_verdict_ranks_below_every_right_one_even_on_an_f1_tie(ws: Workspace) -> None:
+    ranked = rank_runs(ws, GOLD, RUNS)
+    by_name = {r.name: r for r in ranked}
+    perfect, downgraded = by_name["run-perfect"].scored, by_name["run-downgraded"].scored
+    assert perfect is not None and downgraded is not None
+    # the tie the ranking has to break: same F1 and recall, and the wrong verdict's name sorts first
+    assert (downgraded.score.f1, downgraded.score.recall) == (
+        perfect.score.f1,
+        perfect.score.recall,
+    )
+    assert downgraded.score.run_verdict == "ALLOW" and not downgraded.score.verdict_match
+    assert perfect.score.verdict_match and downgraded.run_name < perfect.run_name
+    assert by_name["run-perfect"].rank < by_name["run-downgraded"].rank
+    verdicts = [r.scored.score.verdict_match for r in ranked if r.scored]
+    assert verdicts == sorted(verdicts, reverse=True), "a mismatch above a matching verdict"
+    # below every matching run, the worst F1 among them included
+    worst_matching = max(r.rank for r in ranked if r.scored and r.scored.score.verdict_match)
+    assert by_name["run-downgraded"].rank > worst_matching
 
 
 def test_an_unscorable_run_ranks_last_with_its_reason(ws: Workspace, tmp_path: Path) -> None:
@@ -103,7 +126,7 @@ def test_an_unscorable_run_ranks_last_with_its_reason(ws: Workspace, tmp_path: P
     shutil.copy(REPO / "voyage.toml", root)
     (root / "fixtures/gold/jwt-auth/runs/run-broken.json").write_text('{"not": "a list"}')
     local = Workspace.load(root)
-    ranked = rank_runs(local, GOLD, RUNS + ["fixtures/gold/jwt-auth/runs/run-broken.json"])
+    ranked = rank_runs(local, GOLD, [*RUNS, "fixtures/gold/jwt-auth/runs/run-broken.json"])
     assert ranked[-1].name == "run-broken" and ranked[-1].scored is None
     assert "not a run" in (ranked[-1].problem or "")
     with pytest.raises(ReviewError):

@@ -1,4 +1,4 @@
-"""runContract: merging reviewers, invalid findings, verdict and counts (SPEC 3.5)."""
+"""runContract: merging reviewers, invalid findings, verdict and counts (docs/scoring.md, section 1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`validate` on gold files (SPEC 3.4) and README prose/JSON drift, with lines."""
+"""`validate` on gold files (docs/rules.md, "Gold files") and README prose/JSON drift, with lines."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def gold_text(record) -> str:
     head = {k: v for k, v in record.items() if k != "findings"}
     lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
     if not isinstance(record["findings"], list):
-        return "\n".join(lines + [f'  "findings": {json.dumps(record["findings"])}', "}"]) + "\n"
+        return "\n".join([*lines, f'  "findings": {json.dumps(record["findings"])}', "}"]) + "\n"
     lines.append('  "findings": [')
     body = [f"    {json.dumps(f)}" for f in record["findings"]]
     lines.append(",\n".join(body))
@@ -113,7 +113,7 @@ def test_consistent_verdicts_are_clean(make_workspace, severities, verdict):
 
 
 def test_duplicate_file_rule_key_is_a_warning(make_workspace):
-    fs = findings() + [gold_finding("src/a.py", 30, "jwt-alg-none", "MINOR")]
+    fs = [*findings(), gold_finding("src/a.py", 30, "jwt-alg-none", "MINOR")]
     d = only(check(make_workspace, gold_record(fs)), "duplicate-finding-key")
     assert d.severity.value == "warning" and d.line == 9
     assert "findings[0] and findings[2]" in d.message

@@ -1,4 +1,4 @@
-"""`score` on any gold and run files (SPEC 6): outside a workspace it scores without checking rule
+"""`score` on any gold and run files (docs/cli.md): outside a workspace it scores without checking rule
 keys against a catalogue (and says so once); `--catalogue PATH` checks them; inside a workspace its
 catalogue is used, as `validate` uses it."""
 

@@ -1,4 +1,4 @@
-"""Properties of the scorer (hypothesis): SPEC 3.6 stated as laws instead of examples."""
+"""Properties of the scorer (hypothesis): docs/scoring.md stated as laws instead of examples."""
 
 from __future__ import annotations
 
@@ -134,7 +134,7 @@ def test_adding_a_spurious_finding_never_raises_precision(run, gold, extra):
     key = (extra["file"], extra["rule_key"])
     assume(key not in gold_keys(gold) and key not in alternatives)
     before = score_run(run, record(gold))
-    after = score_run(run + [{"reviewer": "extra", "findings": [extra]}], record(gold))
+    after = score_run([*run, {"reviewer": "extra", "findings": [extra]}], record(gold))
     assert after.precision <= before.precision
     assert after.tp == before.tp
 

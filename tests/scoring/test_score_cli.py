@@ -135,7 +135,7 @@ def test_json_with_baseline_adds_one_baseline_object(corpus, capsys):
         str(corpus["perfect"]),
     )
     assert code == 1
-    assert list(data) == SPEC_KEYS + ["baseline"]
+    assert list(data) == [*SPEC_KEYS, "baseline"]
     assert data["baseline"]["lost"] == [{"file": "a.py", "rule_key": "jwt-no-expiry"}]
     assert data["baseline"]["verdict_flip"] == {"from": "BLOCK", "to": "WARN"}
     assert data["baseline"]["regression"] is True

@@ -1,4 +1,4 @@
-"""scoreFindings / scoreVerdict (SPEC 3.6) on small, hand-checked cases."""
+"""scoreFindings / scoreVerdict (docs/scoring.md) on small, hand-checked cases."""
 
 from __future__ import annotations
 

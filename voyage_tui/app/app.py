@@ -4,27 +4,29 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePath
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import App
-from textual.binding import Binding
-from textual.widgets import HelpPanel
 
+from voyage_tui.app.actions import bindings
 from voyage_tui.app.commands import VoyageCommands
-from voyage_tui.app.keymap import load_keymap
+from voyage_tui.app.keymap import KeymappedApp
 from voyage_tui.app.messages import LoadFailed, LoadProgress, SuiteChanged, SuiteLoaded
 from voyage_tui.app.resilience import Resilient
+from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.compare import CompareScreen
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EditorScreen
+from voyage_tui.app.screens.rate import RateScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.app.screens.wizard import WizardScreen
 from voyage_tui.engine.authoring import WizardStart
-from voyage_tui.engine.validation.item import GOLD, GOLD_RUN
+from voyage_tui.engine.git.exposure import ExposureReport
+from voyage_tui.engine.items import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
 from voyage_tui.engine.workspace.config import CONFIG_NAME
@@ -33,21 +35,19 @@ from voyage_tui.engine.workspace.model import Workspace
 STYLES = Path(__file__).parent / "styles"
 
 
-class VoyageApp(Resilient):
+class VoyageApp(KeymappedApp, Resilient):
     TITLE = "voyage-tui"
-    CSS_PATH = [
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
         STYLES / "app.tcss",
         STYLES / "browser.tcss",
         STYLES / "editor.tcss",
         STYLES / "review.tcss",
+        STYLES / "rate.tcss",
+        STYLES / "triage.tcss",
         STYLES / "wizard.tcss",
     ]
     COMMANDS = App.COMMANDS | {VoyageCommands}
-    BINDINGS = [
-        Binding("f1", "toggle_help", "Help", id="app.help"),
-        Binding("question_mark", "toggle_help", "Help", show=False, id="app.help-alt"),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-    ]
+    BINDINGS = bindings("app")
 
     def __init__(
         self,
@@ -57,12 +57,16 @@ class VoyageApp(Resilient):
         watch: bool = True,
         keymap: dict[str, str] | None = None,
         initial_diff: tuple[str, str] | None = None,
+        initial_rate: tuple[str | None, bool] | None = None,
         prepared: Prepared | None = None,
+        initial_triage: bool = False,
         initial_wizard: WizardStart | None = None,
     ) -> None:
         """`prepared` is the first load already under way (see Suite.prepare): the command line
-        starts it before Textual, so a second process is checking half the suite meanwhile."""
-        super().__init__()
+        starts it before Textual, so a second process is checking half the suite meanwhile.
+        `keymap`: binding id -> keys; None reads the user's keymap file.
+        `initial_rate`: (rater, blind) to open the rater session on (`voyage-tui rate`)."""
+        super().__init__(keymap)
         self.ws = ws
         self.use_git = use_git
         self.watch_files = watch
@@ -71,8 +75,12 @@ class VoyageApp(Resilient):
         self._suite_lock = threading.Lock()
         self._stop_watching = threading.Event()
         self._watching = False
-        self._keymap = keymap
         self._initial_diff = initial_diff
+        self._initial_rate = initial_rate
+        self.rater, self.rate_blind = initial_rate if initial_rate is not None else (None, True)
+        """Who rates, and whether blind, in a session opened from the app (`s`): what
+        `voyage-tui rate` was given, else the engine's choice, blind."""
+        self._initial_triage = initial_triage
         self._prepared = prepared
         self._initial_wizard = initial_wizard
         self.wizard_outcome: object | None = None
@@ -81,14 +89,14 @@ class VoyageApp(Resilient):
     # --- start-up ------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        keymap, problem = (self._keymap, None) if self._keymap is not None else load_keymap()
-        if keymap:
-            self.set_keymap(keymap)
-        if problem:
-            self.notify(problem, severity="warning")
+        self.apply_user_keymap()
         self.push_screen(BrowserScreen())
         if self._initial_diff is not None:
             self.push_screen(DiffScreen(*self._initial_diff))
+        if self._initial_rate is not None:
+            self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
+        if self._initial_triage:
+            self.action_triage()
         if self._initial_wizard is not None:
             self.push_screen(WizardScreen(self._initial_wizard, standalone=True))
         self.load_suite()
@@ -182,25 +190,24 @@ class VoyageApp(Resilient):
 
     # --- messages to screens -------------------------------------------------------------
 
-    def _screens(self) -> list[Any]:
-        return [s for s in self.screen_stack]
+    def _screens(self) -> list[VoyageScreen[Any]]:
+        if not self.is_running:
+            return []  # closing: the screens' widgets are being taken down
+        return [s for s in self.screen_stack if isinstance(s, VoyageScreen)]
 
     def on_load_progress(self, message: LoadProgress) -> None:
         for screen in self._screens():
-            if hasattr(screen, "load_progress"):
-                screen.load_progress(message.done, message.total)
+            screen.load_progress(message.done, message.total)
 
     def on_suite_loaded(self, message: SuiteLoaded) -> None:
         self.view = message.view
         for screen in self._screens():
-            if hasattr(screen, "suite_loaded"):
-                screen.suite_loaded(message.view)
+            screen.suite_loaded(message.view)
 
     def on_suite_changed(self, message: SuiteChanged) -> None:
         self.view = message.view
         for screen in self._screens():
-            if hasattr(screen, "suite_changed"):
-                screen.suite_changed(message.view, message.touched)
+            screen.suite_changed(message.view, message.touched)
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.notify(f"Loading the workspace failed: {message.error}", severity="error", timeout=30)
@@ -221,17 +228,12 @@ class VoyageApp(Resilient):
                 self.pop_screen()
         return browser
 
-    def action_browser_action(self, name: str) -> None:
-        browser = self._back_to_browser()
-        if browser is not None:
-            getattr(browser, f"action_{name}")()
-
     def reveal(self, path: str) -> None:
         browser = self._back_to_browser()
         if browser is None:
             return
-        if browser.tree.select_path(path):
-            browser.tree.focus()
+        if browser.suite_tree.select_path(path):
+            browser.suite_tree.focus()
             browser.show_item(path)
 
     def open_item(self, path: str) -> bool:
@@ -248,33 +250,50 @@ class VoyageApp(Resilient):
             return True
         return False
 
-    def extra_actions(self) -> list[tuple[str, str, str]]:
-        return [
-            (
-                "Compare runs",
-                "Two runs of one gold: keys gained and lost, verdict flips",
-                "compare_runs_command",
-            ),
-            ("Runs of a gold file", "Every run of a gold file, ranked by F1", "runs_command"),
-        ]
+    # --- ratings ----------------------------------------------------------------------------
+
+    def action_rate_session(self) -> None:
+        """The rater session: the one already open, else a new one on top of the browser."""
+        for screen in self.screen_stack:
+            if isinstance(screen, RateScreen):
+                while self.screen is not screen:
+                    self.pop_screen()
+                return
+        self._back_to_browser()
+        self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
+
+    def action_agreement(self) -> None:
+        from voyage_tui.app.screens.agreement import AgreementScreen
+
+        self.push_screen(AgreementScreen())
+
+    # --- triage ----------------------------------------------------------------------------
+
+    def action_triage(self) -> None:
+        """Open the triage queue (or go back to it when it is open under other screens)."""
+        from voyage_tui.app.screens.triage import TriageScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TriageScreen):
+                while self.screen is not screen:
+                    self.pop_screen()
+                return
+        self.push_screen(TriageScreen())
+
+    def exposure_report(self) -> ExposureReport | None:
+        """The latest exposure report (None before the git checks ran, or without git). A new
+        report replaces the old one whole, so reading it needs no lock."""
+        suite = self._suite
+        return suite.git.exposure if suite is not None else None
 
     # --- holdouts ---------------------------------------------------------------------------
 
     def retire_holdout(self, path: str) -> None:
         """Ask, then make the holdout public through the engine (and commit when asked)."""
-        from voyage_tui.app.screens.modals import ChoiceScreen
+        from voyage_tui.app.screens.modals import retire_question
 
-        question = (
-            f"Retire {path} from holdout? Its `visibility:` becomes `public`; nothing else in the "
-            "file changes. A commit of that one file names the exposure signals."
-        )
-        choices = [
-            ("commit", "Retire and commit", "c"),
-            ("retire", "Retire only", "r"),
-            ("cancel", "Cancel", "n"),
-        ]
         self.push_screen(
-            ChoiceScreen(question, choices),
+            retire_question(path),
             lambda choice: (
                 choice in ("commit", "retire") and self._retire(path, choice == "commit")
             ),
@@ -316,11 +335,11 @@ class VoyageApp(Resilient):
         """The gold file the person is looking at: on a review screen, or selected in the tree."""
         screen = self.screen
         gold = getattr(screen, "gold_rel", None)
-        if gold:
+        if isinstance(gold, str) and gold:
             return gold
         browser = self.browser()
         if browser is not None and self.view is not None:
-            path = browser.tree.current_path()
+            path = browser.suite_tree.current_path()
             item = self.view.items.get(path) if path else None
             if item is not None and item.kind == GOLD:
                 return item.path
@@ -383,12 +402,6 @@ class VoyageApp(Resilient):
             self.notify("The suite is still loading; try again in a moment", timeout=3)
             return
         self.push_screen(WizardScreen())
-
-    def action_toggle_help(self) -> None:
-        if self.screen.query(HelpPanel):
-            self.action_hide_help_panel()
-        else:
-            self.action_show_help_panel()
 
     def unsaved_buffers(self) -> list[tuple[str, str]]:
         """(path, text) of each editor with unsaved changes: what a crash writes to recovery."""

@@ -1,58 +1,29 @@
-"""The command palette holds every action: open any item by id, and each screen's commands."""
+"""The command palette: the actions of the current screen and of the app, from the action registry
+(with their keys as the user's keymap has them), then any item of the suite by id."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.dom import DOMNode
+
+from voyage_tui.app.actions import Action, palette_actions
+from voyage_tui.app.screens.base import VoyageScreen
 
 if TYPE_CHECKING:
     from voyage_tui.app.app import VoyageApp
 
-# (title, help, action on the app)
-ACTIONS: list[tuple[str, str, str]] = [
-    ("Filter the suite", "Filter the tree by id or prompt text (/)", "browser_action('filter')"),
-    ("Next error", "Jump to the next item with an error (n)", "browser_action('next_error')"),
-    (
-        "Previous error",
-        "Jump to the previous item with an error (N)",
-        "browser_action('previous_error')",
-    ),
-    ("Edit selected item", "Open the selected file in the editor (e)", "browser_action('edit')"),
-    (
-        "Open selected item in $EDITOR",
-        "Edit outside the app, then reload (E)",
-        "browser_action('external_editor')",
-    ),
-    (
-        "Copy path of selected item",
-        "Copy the workspace-relative path (c)",
-        "browser_action('copy_path')",
-    ),
-    (
-        "Show problems of selected item",
-        "Focus the diagnostics list (d)",
-        "browser_action('focus_diagnostics')",
-    ),
-    (
-        "Runs of the selected gold file",
-        "Every run beside a gold file, ranked by F1 (r)",
-        "browser_action('runs')",
-    ),
-    (
-        "Retire the selected holdout",
-        "Make it public (only its visibility changes), then commit (R)",
-        "browser_action('retire')",
-    ),
-    (
-        "Create a fixture",
-        "The creation wizard: a task or a trajectory, step by step (a)",
-        "new_fixture",
-    ),
-    ("Re-validate everything", "Read and check the whole workspace again", "revalidate_all"),
-    ("Help", "Show the keys of the focused widget (F1, ?)", "toggle_help"),
-]
+
+def palette_entries(screen: object) -> list[tuple[Action, str]]:
+    """(action, where it runs: "screen" or "app") for the palette opened over `screen`."""
+    entries: list[tuple[Action, str]] = []
+    if isinstance(screen, VoyageScreen) and screen.SCOPE:
+        entries += [(a, "screen") for a in palette_actions(screen.SCOPE)]
+    entries += [(a, "app") for a in palette_actions("app")]
+    return entries
 
 
 class VoyageCommands(Provider):
@@ -60,26 +31,31 @@ class VoyageCommands(Provider):
 
     @property
     def voyage(self) -> VoyageApp:
-        return self.app  # type: ignore[return-value]
+        return cast("VoyageApp", self.app)  # only VoyageApp lists this provider
 
-    def _actions(self) -> list[tuple[str, str, str]]:
-        return ACTIONS + list(getattr(self.voyage, "extra_actions", lambda: [])())
+    def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
+        """(title, help, callback) of each action."""
+        commands: list[tuple[str, str, Callable[[], Any]]] = []
+        for entry, where in palette_entries(self.screen):
+            namespace: DOMNode = self.screen if where == "screen" else self.app
+            help_text = entry.palette_help
+            if entry.keys is not None:
+                keys = self.voyage.key_text(entry.id)
+                help_text = f"{help_text} ({keys})" if help_text else keys
+            run = partial(self.app.run_action, entry.action, namespace)
+            commands.append((entry.palette or entry.description, help_text, run))
+        return commands
 
     async def discover(self) -> Hits:
-        for title, help_text, action in self._actions():
-            yield DiscoveryHit(title, partial(self.voyage.run_action, action), help=help_text)
+        for title, help_text, run in self._commands():
+            yield DiscoveryHit(title, run, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for title, help_text, action in self._actions():
+        for title, help_text, run in self._commands():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(
-                    score,
-                    matcher.highlight(title),
-                    partial(self.voyage.run_action, action),
-                    help=help_text,
-                )
+                yield Hit(score, matcher.highlight(title), run, help=help_text)
         view = self.voyage.view
         if view is None or len(query) < 2:
             return

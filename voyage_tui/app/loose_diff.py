@@ -3,28 +3,23 @@ the diff screen on its own, with no browser, no suite to load and nothing watche
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import ClassVar
 
-from textual.app import App, CSSPathType
-from textual.binding import Binding, BindingType
-from textual.widgets import HelpPanel
+from textual.binding import BindingType
 
-from voyage_tui.app.keymap import load_keymap
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.keymap import KeymappedApp
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.engine.review.inputs import ReviewInputs
 
 STYLES = Path(__file__).parent / "styles"
 
 
-class LooseDiffApp(App[int]):
+class LooseDiffApp(KeymappedApp):
     TITLE = "voyage-tui diff"
-    CSS_PATH: ClassVar[CSSPathType | None] = [STYLES / "app.tcss", STYLES / "review.tcss"]
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "toggle_help", "Help", id="app.help"),
-        Binding("question_mark", "toggle_help", "Help", show=False, id="app.help-alt"),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-    ]
+    CSS_PATH: ClassVar[list[str | PurePath]] = [STYLES / "app.tcss", STYLES / "review.tcss"]
+    BINDINGS: ClassVar[list[BindingType]] = bindings("app")
 
     def __init__(
         self,
@@ -34,25 +29,14 @@ class LooseDiffApp(App[int]):
         *,
         keymap: dict[str, str] | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(keymap)
         self.inputs = inputs
         self.gold = gold
         self.run_path = run
-        self._keymap = keymap
 
     def on_mount(self) -> None:
-        keymap, problem = (self._keymap, None) if self._keymap is not None else load_keymap()
-        if keymap:
-            self.set_keymap(keymap)
-        if problem:
-            self.notify(problem, severity="warning")
+        self.apply_user_keymap()
         self.push_screen(DiffScreen(self.gold, self.run_path, self.inputs))
-
-    def action_toggle_help(self) -> None:
-        if self.screen.query(HelpPanel):
-            self.action_hide_help_panel()
-        else:
-            self.action_show_help_panel()
 
     async def action_quit(self) -> None:
         self.exit(0)

@@ -264,7 +264,7 @@ class Resilient(App[int]):
 
         return guarded
 
-    def run(self, *args: Any, **kwargs: Any) -> int | None:  # type: ignore[override]
+    def run(self, *args: Any, **kwargs: Any) -> int | None:
         """The exit code after a crash (1), else what the app exited with."""
         result = super().run(*args, **kwargs)
         if self.crash_report:

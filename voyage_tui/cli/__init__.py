@@ -23,7 +23,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "schema": ("voyage_tui.cli.schema_cmd", "print the JSON Schema of a file format"),
     "agreement": ("voyage_tui.cli.agreement_cmd", "how far the raters agree, per rubric dimension"),
     "diff": ("voyage_tui.cli.diff_cmd", "open the app on the gold-vs-run diff of GOLD and RUN"),
+    "rate": ("voyage_tui.cli.rate_cmd", "open the app on the rater session: score agent runs"),
     "new": ("voyage_tui.cli.new_cmd", "create a fixture or trajectory (task|trajectory)"),
+    "serve": (
+        "voyage_tui.cli.serve_cmd",
+        "serve the app in a browser (localhost, token in the URL)",
+    ),
+    "triage": ("voyage_tui.cli.triage_cmd", "everything that needs a person, worst first"),
 }
 
 USAGE = """usage: voyage-tui [PATH]
@@ -82,11 +88,11 @@ def _tolerant(stream: object) -> None:
             reconfigure(errors="backslashreplace")
 
 
-def _silence(stream: object) -> None:
+def _silence(stream: TextIO) -> None:
     """Point a failed stdout at /dev/null: the interpreter flushes it once more at exit, and a
     second failure there would print `Exception ignored ...` after our message."""
     try:
-        fd = stream.fileno()  # type: ignore[attr-defined]
+        fd = stream.fileno()
     except (AttributeError, ValueError, OSError):
         return  # not a file (a test's capture): nothing is flushed at exit
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -100,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     stdout = sys.stdout
     _tolerant(stdout)
     guarded = _GuardedOutput(stdout)
-    sys.stdout = guarded  # type: ignore[assignment]
+    sys.stdout = guarded
     try:
         try:
             code = _dispatch(list(sys.argv[1:] if argv is None else argv))

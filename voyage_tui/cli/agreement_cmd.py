@@ -1,6 +1,6 @@
 """`voyage-tui agreement [PATH] [--format text|json] [--min-alpha X] [--disputed N]`.
 
-How far the raters agree, per rubric dimension (SPEC 3.8 and 6): Krippendorff's alpha (ordinal)
+How far the raters agree, per rubric dimension (docs/cli.md, "agreement"): Krippendorff's alpha (ordinal)
 over all raters, Cohen's kappa (quadratic weights) per pair of raters, and the items they
 disagree on most. Reads only the rubric and the ratings files; `validate` checks the runs the
 records name. Exit 0; 1 when `--min-alpha` is given and a dimension's alpha is below it; 2 for a

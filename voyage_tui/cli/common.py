@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.discovery import NoWorkspace
@@ -25,8 +25,9 @@ class Parser(argparse.ArgumentParser):
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(2)
 
+    # typeshed overloads parse_args on the namespace type; this one always returns a Namespace.
     def parse_args(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, namespace: Any = None
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> argparse.Namespace:
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:

@@ -13,7 +13,7 @@ import sys
 
 from voyage_tui.cli.common import Parser, prepare_for_app, unreadable_workspace
 from voyage_tui.cli.render import text_lines
-from voyage_tui.engine.scoring.files import choose_catalogue
+from voyage_tui.engine.rules.gold_run_files import choose_catalogue
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 

@@ -1,6 +1,6 @@
 """`voyage-tui exposure [PATH] [--format text|json] [--retire ID [--commit]]`.
 
-Reports the holdout fixtures a contributor has seen (SPEC 4 and 6): exit 1 when any is exposed,
+Reports the holdout fixtures a contributor has seen (docs/cli.md, "exposure"): exit 1 when any is exposed,
 0 otherwise, 2 for a usage error, no workspace, a repository whose history git cannot read (the
 leaks found in the work tree are still reported), or a folder of fixtures that cannot be read (the
 holdouts in it are unknown, so the report cannot say all clear). `--retire ID` makes that holdout
@@ -18,7 +18,7 @@ from voyage_tui.cli.render import text_lines as render_diagnostics
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, compute_exposure
 from voyage_tui.engine.git.retire import RetireError, retire_holdout
-from voyage_tui.engine.validation.item import Item
+from voyage_tui.engine.items import Item
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace

@@ -4,7 +4,7 @@ Scores a recorded run (a JSON array of reviewer payloads) against a `voyage-eval
 G, R and R0 are plain paths: they need not be inside a workspace. Rule keys are checked against
 the catalogue named with `--catalogue`, else the one of the workspace holding G (found by walking
 up from G's folder), else not at all (the report says so, once). The files are loaded and checked
-by the same loader as `validate` and the app's diff screen use (engine/scoring/files.py).
+by the same loader as `validate` and the app's diff screen use (engine/rules/gold_run_files.py).
 
 Exit 0 when the run passes; 1 when f1 < --min-f1, or, with --baseline, when the run loses a gold
 key the baseline matched or flips the verdict BLOCK -> ALLOW; 2 for a usage error or bad input
@@ -23,8 +23,8 @@ from voyage_tui.cli.common import Parser, use_color
 from voyage_tui.cli.render import escape_surrogates, text_lines
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.review.inputs import ReviewError, ReviewInputs
+from voyage_tui.engine.rules.gold_run_files import choose_catalogue
 from voyage_tui.engine.scoring.compare import BaselineComparison, compare_runs
-from voyage_tui.engine.scoring.files import choose_catalogue
 from voyage_tui.engine.scoring.report import Locate, RunScore, score_run
 from voyage_tui.engine.wording import plural
 
@@ -54,7 +54,7 @@ def _unit_float(text: str) -> float:
 def build_parser() -> Parser:
     parser = Parser(
         prog="voyage-tui score",
-        description="Score a recorded run against its gold file (SPEC 3.5-3.6). Exit 0 when it "
+        description="Score a recorded run against its gold file (docs/scoring.md). Exit 0 when it "
         "passes; 1 when f1 < --min-f1 or, with --baseline, on a lost gold key or a BLOCK -> ALLOW "
         "verdict flip; 2 for a usage error or bad input.",
     )
@@ -127,7 +127,8 @@ def text_report(
     color: bool = False,
     locate: Locate | None = None,
 ) -> list[str]:
-    findings = gold.get("findings") if isinstance(gold.get("findings"), list) else []
+    listed = gold.get("findings")
+    findings = listed if isinstance(listed, list) else []
     contract = result.contract
     lines = [
         f"gold       {gold_path}  ({plural(len(findings), 'finding')}, "

@@ -153,10 +153,6 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     write_inside(os.path.dirname(full), full, data, root_name="its folder")
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
 def append_line_durably(
     path: str | os.PathLike[str], line: str, *, root: str | os.PathLike[str] | None = None
 ) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, TRAJECTORY, Item
 from voyage_tui.engine.loading.json_doc import load_json
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.references.journey import Journey
@@ -17,7 +18,6 @@ from voyage_tui.engine.rules.trajectory_rules import (
     SKIPPED_GATE_ENTRY,
     SKIPPED_PHASE_ENTRY,
 )
-from voyage_tui.engine.validation.item import AGENT_RUN, GOLD, GOLD_RUN, TRAJECTORY, Item
 from voyage_tui.engine.workspace.model import Workspace
 
 TRAVERSED, SKIPPED, MISSING = "traversed", "skipped", "missing"

@@ -79,14 +79,6 @@ def disk_text(ws: Workspace, rel: str) -> str | None:
     return text if isinstance(text, str) else data.decode("utf-8", "replace")
 
 
-def changed_on_disk(ws: Workspace, opened: OpenedFile) -> bool:
-    try:
-        data = _read(ws, opened.rel)
-    except OpenError:
-        return True
-    return (None if data is None else _digest(data)) != opened.digest
-
-
 def save_file(ws: Workspace, opened: OpenedFile, text: str, *, force: bool = False) -> OpenedFile:
     """Write `text` atomically (mode kept). Raises FileConflict unless the file on disk is still
     what `opened` read, up to the instant the new content replaces it, or `force` is set (the

@@ -4,48 +4,38 @@ from __future__ import annotations
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, LoadingIndicator, Tree
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.editor import EditorScreen, run_external_editor
 from voyage_tui.app.widgets.detail_pane import DetailPane
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
 from voyage_tui.engine.details import Detail, load_detail
+from voyage_tui.engine.items import RATING
 from voyage_tui.engine.validation.view import SuiteView
 
 FILTER_DELAY = 0.15
 
 
-class BrowserScreen(GuardedMessages, Screen[None]):
+class BrowserScreen(VoyageScreen[None]):
+    SCOPE = "browser"
+    BINDINGS = bindings("browser")
     HELP = """
 ## Browser
 
-`/` filter by id or prompt · `n` / `N` next / previous item with an error ·
-`e` edit · `E` open in $EDITOR · `d` the item's problems · `c` copy its path ·
-`enter` opens a run's diff or a gold file's ranked runs (`r`) · `R` retires a holdout
-(makes it public) · `a` add a fixture (the creation wizard) · `ctrl+p` every action.
+{browser.filter} filter by id or prompt · {browser.next-error} / {browser.previous-error}
+next / previous item with an error · {browser.edit} edit · {browser.external-editor} open in
+$EDITOR · {browser.diagnostics} the item's problems · {browser.copy-path} copy its path ·
+`enter` opens a run's diff or a gold file's ranked runs ({browser.runs}) · {browser.retire}
+retires a holdout (makes it public) · {browser.rate} rates agent runs (the rater
+session) · {browser.triage} the triage queue · {browser.add} adds a fixture (the creation
+wizard) · `ctrl+p` every action.
 """
-
-    BINDINGS = [
-        Binding("slash", "filter", "Filter", id="browser.filter"),
-        Binding("n", "next_error", "Next error", id="browser.next-error"),
-        Binding("N", "previous_error", "Prev error", id="browser.previous-error", show=False),
-        Binding("e", "edit", "Edit", id="browser.edit"),
-        Binding("E", "external_editor", "$EDITOR", id="browser.external-editor", show=False),
-        Binding("d", "focus_diagnostics", "Problems", id="browser.diagnostics"),
-        Binding("t", "focus_tree", "Tree", id="browser.tree", show=False),
-        Binding("c", "copy_path", "Copy path", id="browser.copy-path"),
-        Binding("r", "runs", "Runs", id="browser.runs", show=False),
-        Binding("R", "retire", "Retire holdout", id="browser.retire", show=False),
-        Binding("a", "add_fixture", "Add fixture", id="browser.add", show=False),
-        Binding("escape", "clear_filter", "Clear filter", id="browser.clear-filter", show=False),
-    ]
 
     def __init__(self) -> None:
         super().__init__()
@@ -66,25 +56,26 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         yield Footer()
 
     @property
-    def tree(self) -> SuiteTree:
+    def suite_tree(self) -> SuiteTree:
+        # Not `tree`: that name is Textual's DOMNode.tree (a debug view of the DOM).
         return self.query_one(SuiteTree)
 
     def on_mount(self) -> None:
-        self.tree.display = False
-        self.query_one(SuiteHeader).show_loading(0, 0, str(self.app.ws.root.name))  # type: ignore[attr-defined]
-        view = self.app.view  # type: ignore[attr-defined]
+        self.suite_tree.display = False
+        self.query_one(SuiteHeader).show_loading(0, 0, str(self.app.ws.root.name))
+        view = self.app.view
         if view is not None:
             self.suite_loaded(view)
 
     # --- suite updates (called by the app) ------------------------------------------------
 
     def load_progress(self, done: int, total: int) -> None:
-        self.query_one(SuiteHeader).show_loading(done, total, str(self.app.ws.root.name))  # type: ignore[attr-defined]
+        self.query_one(SuiteHeader).show_loading(done, total, str(self.app.ws.root.name))
 
     def suite_loaded(self, view: SuiteView) -> None:
         self.view = view
         self.query_one("#loading").display = False
-        tree = self.tree
+        tree = self.suite_tree
         tree.display = True
         self.query_one(SuiteHeader).show_view(view)
         tree.show_view(view, self.query_one("#filter", Input).value)
@@ -95,7 +86,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
         self.view = view
         self.query_one(SuiteHeader).show_view(view)
-        self.tree.apply_change(view, touched)
+        self.suite_tree.apply_change(view, touched)
         if self._shown_path is not None and (
             self._shown_path in touched or self._shown_path not in view.items
         ):
@@ -119,8 +110,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
 
     def open_item(self, path: str) -> None:
         """Enter on an item: runs open their diff where one exists, everything else the editor."""
-        opener = getattr(self.app, "open_item", None)
-        if opener is not None and opener(path):
+        if self.app.open_item(path):
             return
         self.app.push_screen(EditorScreen(path))
 
@@ -147,7 +137,12 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         view = self.view
         if view is None or path not in view.items:
             return
-        detail = load_detail(view.ws, view.refs.journey.value, view.items[path])
+        item = view.items[path]
+        if item.kind == RATING:
+            # JSON lines, not one document: its records and problems are the diagnostics below
+            detail = Detail(item, data={})
+        else:
+            detail = load_detail(view.ws, view.refs.journey.value, item)
         self.app.call_from_thread(self._render_detail, detail, view.refs.routing_table.value)
 
     def _render_detail(self, detail: Detail, routing_table: str) -> None:
@@ -168,7 +163,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         box = self.query_one("#filter", Input)
         if box.value:
             box.value = ""
-        self.tree.focus()
+        self.suite_tree.focus()
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self) -> None:
@@ -179,21 +174,21 @@ class BrowserScreen(GuardedMessages, Screen[None]):
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
         self._apply_filter()
-        self.tree.focus()
+        self.suite_tree.focus()
 
     def _apply_filter(self) -> None:
         if self.view is not None:
-            self.tree.show_view(self.view, self.query_one("#filter", Input).value)
+            self.suite_tree.show_view(self.view, self.query_one("#filter", Input).value)
 
     def _jump_to_error(self, forward: bool) -> None:
         if self.view is None:
             return
-        target = self.tree.find_error(forward)
+        target = self.suite_tree.find_error(forward)
         if target is None:
             self.notify("No item has an error", timeout=2)
             return
-        self.tree.select_path(target)
-        self.tree.focus()
+        self.suite_tree.select_path(target)
+        self.suite_tree.focus()
         self.show_item(target)
 
     def action_next_error(self) -> None:
@@ -203,7 +198,7 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         self._jump_to_error(False)
 
     def _selected_path(self) -> str | None:
-        node = self.tree.cursor_node
+        node = self.suite_tree.cursor_node
         if node is None or node.data is None or node.data.kind == "group":
             return None
         return node.data.key
@@ -216,8 +211,8 @@ class BrowserScreen(GuardedMessages, Screen[None]):
     def action_external_editor(self) -> None:
         path = self._selected_path()
         if path is not None:
-            run_external_editor(self.app, self.app.ws.abs(path))  # type: ignore[attr-defined]
-            self.app.revalidate_paths({path})  # type: ignore[attr-defined]
+            run_external_editor(self.app, self.app.ws.abs(path))
+            self.app.revalidate_paths({path})
 
     def action_retire(self) -> None:
         path = self._selected_path()
@@ -225,19 +220,25 @@ class BrowserScreen(GuardedMessages, Screen[None]):
         if item is None or item.visibility != "holdout":
             self.notify("Select a holdout fixture to retire it", timeout=3)
             return
-        self.app.retire_holdout(item.path)  # type: ignore[attr-defined]
+        self.app.retire_holdout(item.path)
+
+    def action_triage(self) -> None:
+        self.app.action_triage()
 
     def action_add_fixture(self) -> None:
-        self.app.action_new_fixture()  # type: ignore[attr-defined]
+        self.app.action_new_fixture()
 
     def action_runs(self) -> None:
-        self.app.action_runs_command()  # type: ignore[attr-defined]
+        self.app.action_runs_command()
+
+    def action_rate(self) -> None:
+        self.app.action_rate_session()
 
     def action_focus_diagnostics(self) -> None:
         self.query_one(DiagnosticsList).focus()
 
     def action_focus_tree(self) -> None:
-        self.tree.focus()
+        self.suite_tree.focus()
 
     def action_copy_path(self) -> None:
         path = self._selected_path()

@@ -7,12 +7,11 @@ from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.engine.review.inputs import ReviewError, Scored, load_gold, score_pair
 from voyage_tui.engine.scoring.compare import BaselineComparison, compare_runs
 
@@ -76,18 +75,15 @@ def comparison_widgets(
     ]
 
 
-class CompareScreen(GuardedMessages, Screen[None]):
+class CompareScreen(VoyageScreen[None]):
+    SCOPE = "compare"
+    BINDINGS = bindings("compare")
     HELP = """
 ## Run against run
 
 Gold keys gained and lost, spurious keys added and removed, the verdict flip. A lost key or a
 BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseline`).
 """
-
-    BINDINGS = [
-        Binding("escape", "back", "Back", id="compare.back"),
-        Binding("s", "swap", "Swap", id="compare.swap"),
-    ]
 
     def __init__(self, gold_rel: str, run_rel: str, baseline_rel: str) -> None:
         super().__init__()
@@ -106,7 +102,7 @@ BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseli
 
     @work(thread=True, exclusive=True, group="compare-load")
     def load(self) -> None:
-        ws = self.app.ws  # type: ignore[attr-defined]
+        ws = self.app.ws
         try:
             gold = load_gold(ws, self.gold_rel)
             baseline = score_pair(ws, self.gold_rel, self.baseline_rel, gold)
@@ -116,8 +112,12 @@ BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseli
                 self.query_one("#compare-title", Static).update, Text(str(exc), style="red")
             )
             return
+        # mypy solves Textual's `R | Awaitable[R]` for a coroutine function as Never.
         self.app.call_from_thread(
-            self._show, baseline, run, compare_runs(run.score, baseline.score)
+            self._show,  # type: ignore[arg-type]  # mypy cannot solve T | Awaitable[T] here
+            baseline,
+            run,
+            compare_runs(run.score, baseline.score),
         )
 
     async def _show(self, baseline: Scored, run: Scored, comparison: BaselineComparison) -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.review_modals import PathScreen, RowDetailScreen
 from voyage_tui.app.widgets.diff_list import STYLE, DiffList, column_titles
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -62,30 +61,22 @@ def _why(exc: Exception) -> str:
     return str(exc)
 
 
-class DiffScreen(GuardedMessages, Screen[None]):
+class DiffScreen(VoyageScreen[None]):
+    """Also the only screen of `voyage-tui diff` on loose files (LooseDiffApp): there `loose` is
+    true and nothing here reaches for the workspace or VoyageApp."""
+
+    SCOPE = "diff"
+    BINDINGS = bindings("diff")
     HELP = """
 ## Gold vs run
 
 Left: the gold; right: the run. `=` matched, `~` matched via dual_flaggable, `-` missed,
-`+` spurious. `n` / `N` next / previous difference · `a` `=` `-` `+` show all / matched /
-missed / spurious · `g` group by file · `enter` the row in full · `y` copy as Markdown ·
-`w` write Markdown to a file · `r` every run of this gold · `b` compare with another run.
+`+` spurious. {diff.next-difference} / {diff.previous-difference} next / previous difference ·
+{diff.show-all} {diff.show-matched} {diff.show-missed} {diff.show-spurious} show all / matched /
+missed / spurious · {diff.group} group by file · `enter` the row in full · {diff.copy} copy as
+Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of this gold ·
+{diff.compare} compare with another run.
 """
-
-    BINDINGS = [
-        Binding("escape", "back", "Back", id="diff.back"),
-        Binding("n", "next_difference", "Next diff", id="diff.next-difference"),
-        Binding("N", "previous_difference", "Prev diff", show=False, id="diff.previous-difference"),
-        Binding("a", "show('all')", "All", id="diff.show-all"),
-        Binding("equals_sign", "show('matched')", "Matched", id="diff.show-matched"),
-        Binding("minus", "show('missed')", "Missed", id="diff.show-missed"),
-        Binding("plus", "show('spurious')", "Spurious", id="diff.show-spurious"),
-        Binding("g", "toggle_group", "Group by file", id="diff.group"),
-        Binding("y", "copy_markdown", "Copy MD", id="diff.copy"),
-        Binding("w", "write_markdown", "Write MD", show=False, id="diff.write"),
-        Binding("r", "runs", "Runs", id="diff.runs"),
-        Binding("b", "compare", "Compare", show=False, id="diff.compare"),
-    ]
 
     def __init__(self, gold_rel: str, run_rel: str, inputs: ReviewInputs | None = None) -> None:
         """`inputs`: where the files are read and checked; the app's workspace by default."""
@@ -122,7 +113,7 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
 
     def _inputs(self) -> ReviewInputs:
         if self.inputs is None:
-            self.inputs = ReviewInputs.of_workspace(self.app.ws)  # type: ignore[attr-defined]
+            self.inputs = ReviewInputs.of_workspace(self.app.ws)
         return self.inputs
 
     @work(thread=True, exclusive=True, group="diff-load")
@@ -291,7 +282,7 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
         if text is None:
             return
         try:
-            write_markdown_file(self.app.ws, rel, text)  # type: ignore[attr-defined]
+            write_markdown_file(self.app.ws, rel, text)
         except (OSError, ValueError) as exc:  # ValueError: text UTF-8 cannot hold
             self.app.call_from_thread(
                 self.notify, f"Not written: {_why(exc)}", severity="error", markup=False
@@ -304,9 +295,16 @@ missed / spurious · `g` group by file · `enter` the row in full · `y` copy as
             return
         from voyage_tui.app.screens.runs import RunsScreen
 
-        self.app.push_screen(RunsScreen(self.gold_rel))
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 else None
+        if isinstance(below, RunsScreen) and below.gold_rel == self.gold_rel:
+            # came here from that list: go back to it rather than stack a second one
+            below.highlight(self.run_rel)
+            self.app.pop_screen()
+            return
+        self.app.push_screen(RunsScreen(self.gold_rel, opened_from=self.run_rel))
 
     def action_compare(self) -> None:
         if not self._in_workspace("Comparing runs"):
             return
-        self.app.compare_runs(self.gold_rel, self.run_rel)  # type: ignore[attr-defined]
+        self.app.compare_runs(self.gold_rel, self.run_rel)

@@ -7,16 +7,16 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable
+from typing import Any
 
 from textual import on, work
-from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.app import App, ComposeResult
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static, TextArea
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.modals import save_conflict, unsaved_changes
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
@@ -49,28 +49,16 @@ def _language(rel: str) -> str | None:
     return EDITOR_LANGUAGES.get(os.path.splitext(rel)[1])
 
 
-class EditorScreen(GuardedMessages, Screen[None]):
+class EditorScreen(VoyageScreen[None]):
+    SCOPE = "editor"
+    BINDINGS = bindings("editor")
     HELP = """
 ## Editor
 
-`ctrl+s` save (atomic; refused if the file changed on disk) ·
-`f8` / `shift+f8` next / previous diagnostic · `ctrl+o` open in $EDITOR · `escape` back.
+{editor.save} save (atomic; refused if the file changed on disk) ·
+{editor.next-diagnostic} / {editor.previous-diagnostic} next / previous diagnostic ·
+{editor.external} open in $EDITOR · {editor.close} back.
 """
-
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", id="editor.save", priority=True),
-        Binding("escape", "close", "Back", id="editor.close"),
-        Binding("f8", "next_diagnostic", "Next problem", id="editor.next-diagnostic"),
-        Binding(
-            "shift+f8",
-            "previous_diagnostic",
-            "Prev problem",
-            show=False,
-            id="editor.previous-diagnostic",
-        ),
-        Binding("ctrl+o", "external_editor", "$EDITOR", id="editor.external"),
-        Binding("ctrl+d", "focus_diagnostics", "Problems", show=False, id="editor.diagnostics"),
-    ]
 
     def __init__(self, rel: str, line: int | None = None, column: int | None = None) -> None:
         super().__init__()
@@ -106,7 +94,7 @@ class EditorScreen(GuardedMessages, Screen[None]):
     @work(thread=True, exclusive=True, group="editor-io")
     def load(self) -> None:
         try:
-            opened = open_file(self.app.ws, self.rel)  # type: ignore[attr-defined]
+            opened = open_file(self.app.ws, self.rel)
         except OpenError as exc:
             self.app.call_from_thread(self._show_open_error, exc.diagnostic)
             return
@@ -140,11 +128,20 @@ class EditorScreen(GuardedMessages, Screen[None]):
         self._update_title()
         if self._lint_timer is not None:
             self._lint_timer.stop()
-        self._lint_timer = self.set_timer(LINT_DELAY, self.lint)
+        self._lint_timer = self.set_timer(LINT_DELAY, self._lint_due)
+
+    def _lint_due(self) -> None:
+        self._lint_timer = None
+        self.lint()
+
+    @property
+    def lint_pending(self) -> bool:
+        """A re-check is waiting for the typing to pause: the diagnostics shown are stale."""
+        return self._lint_timer is not None
 
     @work(thread=True, exclusive=True, group="editor-lint")
     def lint(self) -> None:
-        view = self.app.view  # type: ignore[attr-defined]
+        view = self.app.view
         text = self.app.call_from_thread(lambda: self.text_area.text)
         if view is None:
             return
@@ -152,6 +149,8 @@ class EditorScreen(GuardedMessages, Screen[None]):
         self.app.call_from_thread(self.show_diagnostics, diagnostics)
 
     def show_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+        if not (self.is_attached and self.app.is_running):
+            return  # the re-check outlived the editor (left, or the app is closing)
         self.diagnostics = diagnostics
         self.query_one(DiagnosticsList).show(diagnostics)
         self.text_area.set_marks(diagnostics)
@@ -170,7 +169,7 @@ class EditorScreen(GuardedMessages, Screen[None]):
             return
         text = self.app.call_from_thread(lambda: self.text_area.text)
         try:
-            saved = save_file(self.app.ws, opened, text, force=force)  # type: ignore[attr-defined]
+            saved = save_file(self.app.ws, opened, text, force=force)
         except FileConflict as exc:
             self.app.call_from_thread(self._conflict, exc.disk_text, text)
             return
@@ -194,7 +193,7 @@ class EditorScreen(GuardedMessages, Screen[None]):
         self.opened = saved
         self._update_title()
         self.app.notify(f"Saved {self.rel}", timeout=2)
-        self.app.revalidate_paths({self.rel})  # type: ignore[attr-defined]
+        self.app.revalidate_paths({self.rel})
         if after is not None:
             after()
 
@@ -272,15 +271,57 @@ class EditorScreen(GuardedMessages, Screen[None]):
                 "Save or discard your changes before opening $EDITOR", severity="warning"
             )
             return
-        run_external_editor(self.app, self.app.ws.abs(self.rel))  # type: ignore[attr-defined]
+        run_external_editor(self.app, self.app.ws.abs(self.rel))
         self.load()
 
 
-def run_external_editor(app: object, path: str) -> None:
-    """Suspend the app, run $VISUAL/$EDITOR on the file, come back."""
+LINE_PLUS = frozenset(
+    {
+        "vi",
+        "vim",
+        "nvim",
+        "gvim",
+        "view",
+        "nano",
+        "emacs",
+        "emacsclient",
+        "micro",
+        "kak",
+        "joe",
+        "mg",
+        "ne",
+        "pico",
+    }
+)
+"""Editors that open a file at a line given as `+LINE` before it."""
+LINE_COLON = frozenset({"hx", "helix", "subl", "sublime_text", "zed"})
+"""Editors that open `FILE:LINE`."""
+LINE_GOTO = frozenset({"code", "codium", "code-insiders", "cursor"})
+"""Editors that open `--goto FILE:LINE`."""
+
+
+def editor_command(editor: str, path: str, line: int | None = None) -> list[str]:
+    """The command that opens `path` in `editor` (a $EDITOR value, with its own arguments),
+    at `line` when the editor is one known to take a line; others get the file alone."""
+    words = shlex.split(editor) or ["vi"]
+    name = os.path.basename(words[0])
+    if line is None or line < 1:
+        return [*words, path]
+    if name in LINE_PLUS:
+        return [*words, f"+{line}", path]
+    if name in LINE_COLON:
+        return [*words, f"{path}:{line}"]
+    if name in LINE_GOTO:
+        return [*words, "--goto", f"{path}:{line}"]
+    return [*words, path]
+
+
+def run_external_editor(app: App[Any], path: str, line: int | None = None) -> None:
+    """Suspend the app, run $VISUAL/$EDITOR on the file (at `line`, where the editor takes
+    one: see editor_command), come back."""
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     try:
-        with app.suspend():  # type: ignore[attr-defined]
-            subprocess.run([*shlex.split(editor), path], check=False)
+        with app.suspend():
+            subprocess.run(editor_command(editor, path, line), check=False)
     except Exception as exc:
-        app.notify(f"Could not run {editor}: {exc}", severity="error")  # type: ignore[attr-defined]
+        app.notify(f"Could not run {editor}: {exc}", severity="error")

@@ -4,26 +4,35 @@ from __future__ import annotations
 
 from rich.syntax import Syntax
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import action, bindings, of_scope
+from voyage_tui.app.screens.base import VoyageModal
+
+CANCEL = "cancel"
+
+ANSWERS = [
+    a.id.removeprefix("dialog.") for a in of_scope("dialog") if a.action.startswith("choose(")
+]
+"""Every answer a question may offer: the registry's `dialog.<answer>` actions."""
 
 
-class ChoiceScreen(GuardedMessages, ModalScreen[str]):
-    """A question with a few answers, each with a one-letter key; escape is the last answer."""
+class ChoiceScreen(VoyageModal[str]):
+    """A question with a few answers and Cancel; each answer has its key from the registry
+    (`dialog.save` is `s` in every dialog), escape or `c` cancel."""
 
-    BINDINGS = [Binding("escape", "choose_default", "Cancel", id="choice.cancel")]
+    BINDINGS = bindings("dialog", only=["dialog.cancel", *(f"dialog.{a}" for a in ANSWERS)])
 
-    def __init__(
-        self, question: str, choices: list[tuple[str, str, str]], detail: str = ""
-    ) -> None:
-        """choices: (value, label, key) in button order; the last one is what escape picks."""
+    def __init__(self, question: str, answers: list[str], detail: str = "") -> None:
+        """answers: names of `dialog.*` actions (save, discard, ...) in button order; Cancel
+        follows them. The screen returns the answer's name, or "cancel"."""
         super().__init__()
+        unknown = [a for a in answers if a not in ANSWERS]
+        if unknown:
+            raise ValueError(f"not a dialog answer: {', '.join(unknown)}")
         self.question = question
-        self.choices = choices
+        self.answers = [*answers, CANCEL]
         self.detail = detail
 
     def compose(self) -> ComposeResult:
@@ -33,37 +42,36 @@ class ChoiceScreen(GuardedMessages, ModalScreen[str]):
                 with VerticalScroll(classes="dialog-detail"):
                     yield Static(Syntax(self.detail, "diff", theme="ansi_dark", word_wrap=True))
             with Horizontal(classes="buttons"):
-                for value, label, key in self.choices:
+                for answer in self.answers:
+                    action_id = f"dialog.{answer}"
                     yield Button(
-                        f"{label} ({key})",
-                        id=f"choice-{value}",
-                        variant="primary" if value == self.choices[0][0] else "default",
+                        f"{action(action_id).description} ({self.app.key_text(action_id)})",
+                        id=f"choice-{answer}",
+                        variant="primary" if answer == self.answers[0] else "default",
                     )
 
     def on_mount(self) -> None:
-        self.query_one(f"#choice-{self.choices[0][0]}", Button).focus()
+        self.query_one(f"#choice-{self.answers[0]}", Button).focus()
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
-        for value, _, choice_key in self.choices:
-            if key == choice_key:
-                event.stop()
-                self.dismiss(value)
-                return
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the answers this question offers have live keys."""
+        if action == "choose":
+            return bool(parameters) and parameters[0] in self.answers
+        return True
+
+    def action_choose(self, answer: str) -> None:
+        self.dismiss(answer)
+
+    def action_cancel(self) -> None:
+        self.dismiss(CANCEL)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss((event.button.id or "").removeprefix("choice-"))
 
-    def action_choose_default(self) -> None:
-        self.dismiss(self.choices[-1][0])
-
 
 def unsaved_changes(name: str) -> ChoiceScreen:
-    return ChoiceScreen(
-        f"{name} has unsaved changes.",
-        [("save", "Save", "s"), ("discard", "Discard", "d"), ("cancel", "Cancel", "c")],
-    )
+    return ChoiceScreen(f"{name} has unsaved changes.", ["save", "discard"])
 
 
 def save_conflict(name: str, diff: str) -> ChoiceScreen:
@@ -71,10 +79,14 @@ def save_conflict(name: str, diff: str) -> ChoiceScreen:
         f"{name} changed on disk since you opened it; your save was refused so nothing is lost.\n"
         "Reload the file from disk (your edits are dropped), or keep yours (the disk version is "
         "overwritten)? The difference, disk → yours:",
-        [
-            ("reload", "Reload from disk", "r"),
-            ("keep", "Keep mine", "k"),
-            ("cancel", "Cancel", "c"),
-        ],
+        ["reload", "keep"],
         detail=diff or "(no textual difference)",
+    )
+
+
+def retire_question(path: str) -> ChoiceScreen:
+    return ChoiceScreen(
+        f"Retire {path} from holdout? Its `visibility:` becomes `public`; nothing else in the "
+        "file changes. A commit of that one file names the exposure signals.",
+        ["commit", "retire"],
     )

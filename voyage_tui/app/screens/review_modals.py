@@ -7,13 +7,12 @@ import json
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageModal
 from voyage_tui.app.widgets.diff_list import row_renderable
 from voyage_tui.engine.review.detail import RowDetail
 
@@ -33,11 +32,8 @@ def _findings_text(title: str, findings: list[dict[str, object]]) -> Text:
     return text
 
 
-class RowDetailScreen(GuardedMessages, ModalScreen[None]):
-    BINDINGS = [
-        Binding("escape", "dismiss", "Close", id="row-detail.close"),
-        Binding("enter", "dismiss", "Close", show=False, id="row-detail.close-enter"),
-    ]
+class RowDetailScreen(VoyageModal[None]):
+    BINDINGS = bindings("dialog", only=["dialog.cancel", "dialog.close"])
 
     def __init__(self, detail: RowDetail) -> None:
         super().__init__()
@@ -79,16 +75,16 @@ class RowDetailScreen(GuardedMessages, ModalScreen[None]):
                             style="dim",
                         )
                     )
-            yield Static(Text("escape: close", style="dim"))
+            yield Static(Text(f"{self.app.key_text('dialog.cancel')}: close", style="dim"))
 
-    async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(result)
+    def action_cancel(self) -> None:
+        self.dismiss(None)
 
 
-class PathScreen(GuardedMessages, ModalScreen[str | None]):
+class PathScreen(VoyageModal[str | None]):
     """Ask for a workspace-relative path; escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="path.cancel")]
+    BINDINGS = bindings("dialog", only=["dialog.cancel"])
 
     def __init__(self, question: str, default: str) -> None:
         super().__init__()
@@ -99,7 +95,8 @@ class PathScreen(GuardedMessages, ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="question")
             yield Input(value=self.default, id="path-input")
-            yield Static(Text("enter: write · escape: cancel", style="dim"))
+            cancel = self.app.key_names("dialog.cancel")[0]
+            yield Static(Text(f"enter: write · {cancel}: cancel", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -112,10 +109,10 @@ class PathScreen(GuardedMessages, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class PickScreen(GuardedMessages, ModalScreen[str | None]):
+class PickScreen(VoyageModal[str | None]):
     """Pick one of several values; escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="pick.cancel")]
+    BINDINGS = bindings("dialog", only=["dialog.cancel"])
 
     def __init__(self, question: str, choices: list[tuple[str, str]]) -> None:
         """choices: (value, label)."""

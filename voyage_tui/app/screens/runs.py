@@ -1,4 +1,5 @@
-"""Every run of one gold file, best F1 first; Enter opens a run's diff, two marks compare them."""
+"""Every run of one gold file, right verdicts first, best F1 first; Enter opens a run's diff,
+two marks compare them."""
 
 from __future__ import annotations
 
@@ -6,14 +7,13 @@ from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.engine.items import GOLD_RUN
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
-from voyage_tui.engine.validation.item import GOLD_RUN
 from voyage_tui.engine.wording import plural
 
 
@@ -50,23 +50,23 @@ def ranked_renderable(run: RankedRun, mark: str) -> Table:
     return grid
 
 
-class RunsScreen(GuardedMessages, Screen[None]):
+class RunsScreen(VoyageScreen[None]):
+    SCOPE = "runs"
+    BINDINGS = bindings("runs")
     HELP = """
 ## Runs of a gold file
 
-Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` marks a run
-(first mark: the baseline) · `c` compares each marked run with the highlighted one.
+Runs whose verdict matches the gold's come first; a wrong verdict ranks below every right
+one. Within each, by F1 (then recall, then name). `enter` opens the run's diff · {runs.mark}
+marks a run (first mark: the baseline) · {runs.compare} compares each marked run with the
+highlighted one.
 """
 
-    BINDINGS = [
-        Binding("escape", "back", "Back", id="runs.back"),
-        Binding("space", "mark", "Mark", id="runs.mark"),
-        Binding("c", "compare", "Compare", id="runs.compare"),
-    ]
-
-    def __init__(self, gold_rel: str) -> None:
+    def __init__(self, gold_rel: str, opened_from: str | None = None) -> None:
         super().__init__()
         self.gold_rel = gold_rel
+        self.opened_from = opened_from
+        """The run whose diff the list was opened from: the cursor starts on it."""
         self.ranked: list[RankedRun] = []
         self.marked: list[str] = []
 
@@ -77,10 +77,19 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.app.view is None:
+            # opened straight onto a diff: the runs are known once the workspace has loaded
+            self.query_one("#runs-summary", Static).update(
+                Text("waiting for the workspace to load…", style="dim")
+            )
+            return
+        self.load()
+
+    def suite_loaded(self, view: object) -> None:
         self.load()
 
     def _run_paths(self) -> list[str]:
-        view = self.app.view  # type: ignore[attr-defined]
+        view = self.app.view
         if view is None:
             return []
         return sorted(
@@ -90,7 +99,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
     @work(thread=True, exclusive=True, group="runs-load")
     def load(self) -> None:
         try:
-            ranked = rank_runs(self.app.ws, self.gold_rel, self._run_paths())  # type: ignore[attr-defined]
+            ranked = rank_runs(self.app.ws, self.gold_rel, self._run_paths())
         except ReviewError as exc:
             self.app.call_from_thread(
                 self.query_one("#runs-summary", Static).update, Text(str(exc), style="red")
@@ -102,7 +111,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         self.ranked = ranked
         summary = self.query_one("#runs-summary", Static)
         summary.update(
-            Text(f"{plural(len(ranked), 'run')}, best F1 first", style="dim")
+            Text(f"{plural(len(ranked), 'run')}, right verdicts first, then best F1", style="dim")
             if ranked
             else Text("No runs beside this gold file (runs/*.json).", style="dim")
         )
@@ -119,7 +128,18 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
                 mark = "B" if self.marked.index(run.path) == 0 else "R"
             listing.add_option(Option(ranked_renderable(run, mark)))
         if self.ranked:
-            listing.highlighted = min(highlighted or 0, len(self.ranked) - 1)
+            if highlighted is None:
+                highlighted = self._index_of(self.opened_from)
+            listing.highlighted = min(highlighted, len(self.ranked) - 1)
+
+    def _index_of(self, path: str | None) -> int:
+        return next((i for i, run in enumerate(self.ranked) if run.path == path), 0)
+
+    def highlight(self, path: str) -> None:
+        """Put the cursor on a run (coming back to this list from that run's diff)."""
+        self.opened_from = path
+        if self.ranked:
+            self.query_one(OptionList).highlighted = self._index_of(path)
 
     def _current(self) -> RankedRun | None:
         index = self.query_one(OptionList).highlighted
@@ -140,7 +160,7 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
         if run.path in self.marked:
             self.marked.remove(run.path)
         else:
-            self.marked = (self.marked + [run.path])[-2:]
+            self.marked = [*self.marked, run.path][-2:]
         self._render_list()
 
     def action_compare(self) -> None:
@@ -153,7 +173,9 @@ Ranked by F1 (then recall, then name). `enter` opens the run's diff · `space` m
             baseline, run = self.marked[0], current.path
         else:
             self.notify(
-                "Mark a baseline run with space, then compare (c) on another run", timeout=3
+                f"Mark a baseline run ({self.app.key_text('runs.mark')}), then compare "
+                f"({self.app.key_text('runs.compare')}) on another run",
+                timeout=3,
             )
             return
         from voyage_tui.app.screens.compare import CompareScreen

@@ -17,23 +17,22 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.widgets.option_list import Option
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.screens.wizard_forms import WIZARD_HELP, StepForm, attribute, form_class
 from voyage_tui.app.screens.wizard_modals import DraftPicker, FixturePicker
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.step_list import StepList, StepStatus
 from voyage_tui.engine.authoring import (
     PREVIEW,
@@ -100,16 +99,14 @@ def prefilled(answers: Answers, step: Step) -> bool:
     return bool(value.strip() if isinstance(value, str) else value)
 
 
-class WizardScreen(GuardedMessages, Screen[None]):
+class WizardScreen(VoyageScreen[None]):
+    SCOPE = "wizard"
     HELP = WIZARD_HELP
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("pagedown,f8", "forward", "Next", id="wizard.forward", priority=True),
-        Binding("pageup,f7", "back", "Back", id="wizard.back", priority=True),
-        Binding("ctrl+s", "write", "Write", id="wizard.write", priority=True),
-        Binding("ctrl+l", "focus_steps", "Steps", id="wizard.steps", show=False),
-        Binding("escape", "leave", "Leave", id="wizard.leave"),
-    ]
+    BINDINGS = bindings(
+        "wizard",
+        only=["wizard.forward", "wizard.back", "wizard.write", "wizard.steps", "wizard.leave"],
+    )
 
     def __init__(self, start: WizardStart | None = None, *, standalone: bool = False) -> None:
         """`start`: the answers (and draft, and step) to open on; None opens a new task on the
@@ -157,11 +154,11 @@ class WizardScreen(GuardedMessages, Screen[None]):
 
     @property
     def ws(self) -> Workspace:
-        return self.app.ws  # type: ignore[attr-defined,no-any-return]
+        return self.app.ws
 
     @property
     def use_git(self) -> bool:
-        return bool(getattr(self.app, "use_git", True))
+        return self.app.use_git
 
     def dimensions(self) -> list[Dimension]:
         return self.authoring.dimensions() if self.authoring is not None else []
@@ -210,7 +207,7 @@ class WizardScreen(GuardedMessages, Screen[None]):
 
     async def on_mount(self) -> None:
         self.drafts = DraftStore(self.ws)
-        view = getattr(self.app, "view", None)
+        view = self.app.view
         if view is not None:
             self._use_view(view)
         if self.start is None and self.authoring is not None:
@@ -319,7 +316,11 @@ class WizardScreen(GuardedMessages, Screen[None]):
 
     def _required_here(self, step: Step) -> bool:
         """A step optional in general that these answers need (the full path's commit)."""
-        return step.name == "final_head_sha" and getattr(self.answers, "path", "") == "full"
+        return (
+            step.name == "final_head_sha"
+            and isinstance(self.answers, TrajectoryAnswers)
+            and self.answers.path.strip() == "full"
+        )
 
     @on(StepList.Chosen)
     async def _step_chosen(self, event: StepList.Chosen) -> None:
@@ -341,6 +342,12 @@ class WizardScreen(GuardedMessages, Screen[None]):
         found = next((f for f in checked.findings if f.diagnostic == event.diagnostic), None)
         name = step_of_field(self.answers, found.field if found else None)
         await self.goto(name)
+
+    def action_start_from(self) -> None:
+        self.pick_fixture()
+
+    def action_resume(self) -> None:
+        self.pick_draft()
 
     def action_focus_steps(self) -> None:
         self.query_one(StepList).focus()
@@ -547,10 +554,11 @@ class WizardScreen(GuardedMessages, Screen[None]):
             answers = authoring.start_from(fixture_id)
         except StartError as exc:
             self.app.call_from_thread(
-                self.notify, exc.diagnostic.message, severity="error", markup=False
+                self.notify, printable(exc.diagnostic.message), severity="error", markup=False
             )
             return
-        self.app.call_from_thread(self._restart, answers, None, f"Started from {fixture_id}")
+        said = f"Started from {printable(fixture_id, lines=False)}"
+        self.app.call_from_thread(self._restart, answers, None, said)
 
     def pick_draft(self) -> None:
         if self.drafts is not None:
@@ -577,7 +585,7 @@ class WizardScreen(GuardedMessages, Screen[None]):
             return
         self.app.call_from_thread(self._restart, draft.answers, draft, f"Resumed {name}")
 
-    async def _restart(self, answers: Answers, draft: Draft | None, note: str) -> None:
+    def _restart(self, answers: Answers, draft: Draft | None, note: str) -> None:
         """Carry on from other answers: a copied fixture's (a new draft) or a draft's own."""
         self.save_draft()  # what was typed so far stays in its own draft
         self.answers = answers
@@ -596,8 +604,12 @@ class WizardScreen(GuardedMessages, Screen[None]):
         self.checked = None
         self.note_edit()
         self.notify(f"{note}: every answer is here; check each step", timeout=5, markup=False)
+        self.call_later(self._open_afresh, first)
+
+    async def _open_afresh(self, name: str) -> None:
+        """Open `name` as the first step of other answers (nothing to mark visited)."""
         self.step_name = ""
-        await self._show_step(first)
+        await self._show_step(name)
         self.check_now()
 
     # --- writing and leaving -------------------------------------------------------------------
@@ -663,9 +675,7 @@ class WizardScreen(GuardedMessages, Screen[None]):
         self.draft = ""  # the engine deleted it
         self._show_heading(self.step())
         self.app.notify(f"Created {written.path}", timeout=5, markup=False)
-        revalidate = getattr(self.app, "revalidate_paths", None)
-        if revalidate is not None:
-            revalidate(set(written.files))
+        self.app.revalidate_paths(set(written.files))
         if self.standalone:
             self._close()
             return
@@ -677,11 +687,7 @@ class WizardScreen(GuardedMessages, Screen[None]):
         if not path or self.closed:
             return
         self.closed = True
-        reveal = getattr(self.app, "reveal", None)
-        if reveal is not None:
-            reveal(path)
-        else:
-            self.app.pop_screen()
+        self.app.reveal(path)
 
     def action_leave(self) -> None:
         if self.done or not self.edited_any:
@@ -689,16 +695,11 @@ class WizardScreen(GuardedMessages, Screen[None]):
             return
         name = self.draft or "(a new draft)"
         question = (
-            f"Leave the wizard? Nothing is written. Your answers are kept in the draft {name} "
-            "(.voyage/drafts/): “Resume a draft” on the first step, or "
-            f"`voyage-tui new {self.answers.kind} --resume`, reopens it."
+            f"Leave the wizard? Nothing is written. Keep your answers in the draft {name} "
+            "(.voyage/drafts/: “Resume a draft” on the first step, or "
+            f"`voyage-tui new {self.answers.kind} --resume`, reopens it), or discard the draft?"
         )
-        choices = [
-            ("keep", "Leave, keep the draft", "k"),
-            ("discard", "Leave, delete the draft", "d"),
-            ("stay", "Stay", "s"),
-        ]
-        self.app.push_screen(ChoiceScreen(question, choices), self._leave_answer)
+        self.app.push_screen(ChoiceScreen(question, ["keep", "discard"]), self._leave_answer)
 
     def _leave_answer(self, choice: str | None) -> None:
         if choice == "keep":
@@ -725,7 +726,7 @@ class WizardScreen(GuardedMessages, Screen[None]):
         if not self.standalone:
             return
         notes = self.checked.diagnostics if self.checked is not None else []
-        self.app.wizard_outcome = WizardOutcome(  # type: ignore[attr-defined]
+        self.app.wizard_outcome = WizardOutcome(
             self.answers.kind,
             self.written,
             self._kept_draft(),

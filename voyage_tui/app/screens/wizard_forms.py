@@ -6,14 +6,13 @@ the answers whenever its step opens, so going back shows every answer as it was 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.message import Message
@@ -22,8 +21,10 @@ from textual.suggester import Suggester
 from textual.widgets import Button, Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from voyage_tui.app.actions import bindings
 from voyage_tui.app.resilience import GuardedMessages
 from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.authoring import (
     Answers,
     Checked,
@@ -43,11 +44,12 @@ NOT_CHOSEN = "○"
 WIZARD_HELP = """
 ## Creating a fixture
 
-`pagedown` / `f8` next step · `pageup` / `f7` previous step (both always work, even from a step
+{wizard.forward} next step · {wizard.back} previous step (both always work, even from a step
 with an error; every answer is kept) · `tab` next field · `enter` picks a choice · `space` ticks
-a phase, gate or specialist · `ctrl+l` the list of steps (`enter` opens one) · `ctrl+s` the
-preview, and there: write · `escape` leave (the answers stay in a draft). On the first step:
-`f` start from an existing fixture, `r` resume a draft.
+a phase, gate or specialist · {wizard.steps} the list of steps (`enter` opens one) ·
+{wizard.write} the preview, and there: write · {wizard.leave} leave (the answers stay in a
+draft). On the first step: {wizard.start-from} start from an existing fixture,
+{wizard.resume} resume a draft; on the context step {wizard.context-remove} removes an entry.
 """
 """The wizard's help, wherever the focus is in it (F1)."""
 
@@ -123,7 +125,8 @@ class ChoiceForm(StepForm):
         if current and current not in {c.value for c in self.step.choices}:
             # an answer from a flag or a copied fixture that is not one of the choices: shown, so
             # it can be seen and replaced (the diagnostics say what is wrong with it)
-            options.append(Option(choice_text(current, "not one of the choices", True), id=current))
+            shown = printable(current, lines=False)
+            options.append(Option(choice_text(shown, "not one of the choices", True), id=current))
         yield OptionList(*options, id="choices")
 
     def on_mount(self) -> None:
@@ -153,10 +156,7 @@ class ChoiceForm(StepForm):
 class KindForm(ChoiceForm):
     """The kind, and two other ways to begin: a copy of an existing fixture, or a draft."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "start_from", "From a fixture", id="wizard.start-from", show=False),
-        Binding("r", "resume", "Resume a draft", id="wizard.resume", show=False),
-    ]
+    BINDINGS = bindings("wizard", only=["wizard.start-from", "wizard.resume"])
 
     def compose(self) -> ComposeResult:
         yield from super().compose()
@@ -306,22 +306,20 @@ def context_label(entry: ContextEntry) -> Text:
     text = Text()
     if entry.is_file:
         text.append("file ", style="bold cyan")
-        text.append(entry.file or "")
+        text.append(printable(entry.file or "", lines=False))
         if entry.source is not None and entry.source != entry.file:
-            text.append(f"  ← copied from {entry.source}", style="dim")
+            text.append(f"  ← copied from {printable(entry.source, lines=False)}", style="dim")
     else:
         first, _, rest = entry.text.strip().partition("\n")
         text.append("text ", style="bold")
-        text.append(first + (" …" if rest else ""))
+        text.append(printable(first, lines=False) + (" …" if rest else ""))
     return text
 
 
 class ContextForm(StepForm):
     """Inline text and files of the workspace, copied into the new fixture's folder."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("delete", "remove", "Remove entry", id="wizard.context-remove"),
-    ]
+    BINDINGS = bindings("wizard", only=["wizard.context-remove"])
 
     def compose(self) -> ComposeResult:
         yield OptionList(id="context-entries")
@@ -444,9 +442,9 @@ class NotesForm(StepForm):
                 yield Static(Text("The rubric names no dimensions.", style="dim"))
             for key in keys:
                 note = notes.get(key)
-                title = Text(key, style="bold")
+                title = Text(printable(key, lines=False), style="bold")
                 if described.get(key):
-                    title.append(f"  {described[key]}", style="dim")
+                    title.append(f"  {printable(described[key])}", style="dim")
                 elif key not in described:
                     title.append("  not a rubric dimension", style="yellow")
                 editable = note_text(note)
@@ -551,4 +549,4 @@ class PreviewForm(StepForm):
     @on(Button.Pressed, "#write")
     def _write(self, event: Button.Pressed) -> None:
         event.stop()
-        self.wizard.action_write()
+        self.wizard.action_write()  # type: ignore[unused-coroutine]

@@ -11,6 +11,7 @@ from textual.widgets import Checkbox, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.screens.wizard_forms import CHOSEN, StepForm
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.authoring import (
     VERDICT_CHOICES,
     Commit,
@@ -49,9 +50,13 @@ def rules(lines: list[Text], widget_id: str = "rules") -> Static:
 class Tick(Checkbox):
     """A checkbox that reads without colour: `✓` ticked, blank not."""
 
-    @property  # type: ignore[override]
+    @property
     def BUTTON_INNER(self) -> str:
         return "✓" if self.value else " "
+
+    @BUTTON_INNER.setter
+    def BUTTON_INNER(self, _: str) -> None:
+        """The mark follows the value; nothing sets it."""
 
 
 class JourneyForm(StepForm):
@@ -105,7 +110,8 @@ class PhasesForm(JourneyForm):
             for index, phase in enumerate(phases):
                 with Vertical(classes="check-row"):
                     yield Tick(
-                        Text(f"{phase.number}: {phase.name}"),  # journey.md's words, not markup
+                        # journey.md's words: shown as they are, never read as markup
+                        Text(printable(f"{phase.number}: {phase.name}", lines=False)),
                         phase.traversed,
                         id=f"phase-{index}",
                         compact=True,
@@ -296,8 +302,8 @@ def commit_text(commit: Commit, chosen: bool) -> Text:
     text = Text()
     text.append(f"{CHOSEN if chosen else ' '} ", style="bold green")
     text.append(commit.sha[:10], style="bold yellow")
-    text.append(f"  {commit.subject}")
-    text.append(f"\n    {commit.author} · {commit.date[:10]}", style="dim")
+    text.append(f"  {printable(commit.subject, lines=False)}")
+    text.append(f"\n    {printable(commit.author, lines=False)} · {commit.date[:10]}", style="dim")
     return text
 
 
@@ -453,12 +459,12 @@ class RoutingForm(JourneyForm):
             reasons.get(name, ""),
             id=f"routing-{index}-reason",
             compact=True,
-            placeholder=f"not loaded because…{hint}",
+            placeholder=printable(f"not loaded because…{hint}", lines=False),
             classes="reason",
         )
         reason.display = not selected
         return Vertical(
-            Tick(Text(name), selected, id=f"routing-{index}", compact=True),
+            Tick(Text(printable(name, lines=False)), selected, id=f"routing-{index}", compact=True),
             reason,
             classes="check-row",
         )

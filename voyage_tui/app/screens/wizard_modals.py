@@ -3,18 +3,16 @@ thousands), and a draft to resume."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageModal
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.authoring import Draft
 from voyage_tui.engine.diagnostics import Diagnostic
 
@@ -22,13 +20,11 @@ SHOWN = 100
 """Matches listed at once; typing narrows the rest."""
 
 
-class FixturePicker(GuardedMessages, ModalScreen[str | None]):
-    """Type to filter the fixtures by id or path; `enter` starts from the highlighted one."""
+class FixturePicker(VoyageModal[str | None]):
+    """Type to filter the fixtures by id or path; `up` / `down` move along the matches and
+    `enter` starts from the highlighted one."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="fixture-picker.cancel"),
-        Binding("down", "into_list", "List", show=False, id="fixture-picker.list"),
-    ]
+    BINDINGS = bindings("dialog", only=["dialog.cancel"])
 
     def __init__(self, fixtures: dict[str, str]) -> None:
         """fixtures: id -> its task.yaml."""
@@ -78,9 +74,9 @@ class FixturePicker(GuardedMessages, ModalScreen[str | None]):
 
     @staticmethod
     def _fixture_label(fixture_id: str, path: str) -> Text:
-        text = Text(fixture_id, style="bold")
+        text = Text(printable(fixture_id, lines=False), style="bold")
         folder = path.rsplit("/", 2)[0]
-        text.append(f"  {folder}", style="dim")
+        text.append(f"  {printable(folder, lines=False)}", style="dim")
         return text
 
     @on(Input.Submitted, "#fixture-filter")
@@ -97,8 +93,18 @@ class FixturePicker(GuardedMessages, ModalScreen[str | None]):
         if event.option_index < len(self.shown):
             self.dismiss(self.shown[event.option_index])
 
-    def action_into_list(self) -> None:
-        self.query_one("#fixture-list", OptionList).focus()
+    def on_key(self, event: events.Key) -> None:
+        # The filter keeps the focus (typing goes on narrowing); the arrows move the highlight.
+        if event.key not in ("up", "down"):
+            return
+        listing = self.query_one("#fixture-list", OptionList)
+        if listing.has_focus:
+            return
+        event.stop()
+        if event.key == "down":
+            listing.action_cursor_down()
+        else:
+            listing.action_cursor_up()
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -108,16 +114,15 @@ def draft_label(draft: Draft) -> Text:
     answers = draft.answers
     text = Text(draft.name, style="bold")
     what = answers.id.strip() or answers.prompt.strip().split("\n", 1)[0][:40] or "(no answers)"
-    text.append(f"\n  {draft.kind} · {what} · at step {draft.step or '-'} · {draft.saved_at}")
+    said = f"{draft.kind} · {what} · at step {draft.step or '-'} · {draft.saved_at}"
+    text.append(f"\n  {printable(said, lines=False)}")
     return text
 
 
-class DraftPicker(GuardedMessages, ModalScreen[str | None]):
+class DraftPicker(VoyageModal[str | None]):
     """The drafts in `.voyage/drafts/`, newest first; those that cannot be resumed say why."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="draft-picker.cancel")
-    ]
+    BINDINGS = bindings("dialog", only=["dialog.cancel"])
 
     def __init__(self, drafts: list[Draft], problems: list[Diagnostic]) -> None:
         super().__init__()
@@ -127,7 +132,7 @@ class DraftPicker(GuardedMessages, ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         options = [Option(draft_label(d)) for d in self.drafts]
         options += [
-            Option(Text(f"{p.path}: {p.message}", style="dim red"), disabled=True)
+            Option(Text(printable(f"{p.path}: {p.message}"), style="dim red"), disabled=True)
             for p in self.problems
         ]
         if not options:

@@ -14,7 +14,7 @@ from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
 from voyage_tui.engine.details import MISSING, RECORDED, SKIPPED, TRAVERSED, Detail
-from voyage_tui.engine.validation.item import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY
+from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY
 from voyage_tui.engine.wording import plural
 
 PHASE_MARKS = {TRAVERSED: ("✓", "green"), SKIPPED: ("↷", "yellow"), MISSING: ("·", "dim")}
@@ -196,7 +196,8 @@ def gold_run_widgets(detail: Detail) -> list[Widget]:
     for payload in data:
         if not isinstance(payload, dict):
             continue
-        findings = payload.get("findings") if isinstance(payload.get("findings"), list) else []
+        listed = payload.get("findings")
+        findings = listed if isinstance(listed, list) else []
         text.append(f"{payload.get('reviewer', '?')}", style="bold")
         text.append(f"  {plural(len(findings), 'finding')}\n", style="dim")
         for finding in findings:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
-from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from voyage_tui.app.actions import bindings
 from voyage_tui.app.widgets.badges import ERROR_MARK, WARNING_MARK
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 
@@ -42,12 +44,11 @@ class DiagnosticsList(OptionList):
     HELP = """
 ## Diagnostics
 
-Every problem of the selected file. `Enter` opens the editor at its line; `c` copies it.
+Every problem of the selected file. `enter` opens the editor at its line; {diagnostics.copy}
+copies it.
 """
 
-    BINDINGS = [
-        Binding("c", "copy_diagnostic", "Copy", id="diagnostics.copy"),
-    ]
+    BINDINGS = bindings("diagnostics")
 
     class Open(Message):
         def __init__(self, source: DiagnosticsList, diagnostic: Diagnostic) -> None:
@@ -59,8 +60,8 @@ Every problem of the selected file. `Enter` opens the editor at its line; `c` co
         def control(self) -> DiagnosticsList:
             return self.source
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.diagnostics: list[Diagnostic] = []
 
     def show(self, diagnostics: list[Diagnostic]) -> None:

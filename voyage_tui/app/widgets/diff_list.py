@@ -3,6 +3,8 @@ so the list reads the same in monochrome."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import OptionList
@@ -74,8 +76,8 @@ def file_header(file: str, count: int) -> Text:
 class DiffList(OptionList):
     """Options are rows; with grouping, disabled file headers sit between them."""
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.rows: list[DiffRow | None] = []
         """Parallel to the options: the row of each option, None for a file header."""
 

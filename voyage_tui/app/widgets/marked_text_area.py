@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -18,14 +20,13 @@ _TINT = {
 
 class MarkedTextArea(TextArea):
     HELP = """
-## Editor
+## The text
 
 Diagnostics update as you type; marked lines hold them (red: error, yellow: warning).
-`ctrl+s` saves atomically; `f8` jumps to the next diagnostic.
 """
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.marks: dict[int, Severity] = {}
 
     async def _on_key(self, event: events.Key) -> None:
@@ -44,6 +45,10 @@ Diagnostics update as you type; marked lines hold them (red: error, yellow: warn
                 marks[index] = d.severity
         if marks != self.marks:
             self.marks = marks
+            # TextArea keeps drawn lines in a cache keyed on cursor, selection, scroll and
+            # theme, not on these marks: without emptying it, lines keep the old tints until an
+            # edit, so a re-check arriving after the typing stops would not show.
+            self.notify_style_update()
             self.refresh()
 
     def get_line(self, line_index: int) -> Text:

@@ -8,21 +8,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from voyage_tui.app.widgets.badges import status_badge
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.formats.vocabulary import CLASSES, TRAJECTORY_PATHS
-from voyage_tui.engine.validation.item import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY, Item
+from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, RATING, TASK, TRAJECTORY, Item
 from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.wording import plural
 
 AUTO_EXPAND_LIMIT = 300
 """A filter whose matches fit in this many rows opens every group that has one."""
 
 GOLD_EXPAND_LIMIT = 20
 """Up to this many gold files, their group starts open; beyond, it opens on demand like a class."""
+
+
+GROUP_TITLES = {"gold": "Gold corpora", "ratings": "Ratings"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +51,8 @@ def group_of(view: SuiteView, item: Item) -> str | None:
         return f"path:{item.fixture_class or '(no path)'}"
     if item.kind == GOLD:
         return "gold"
+    if item.kind == RATING:
+        return "ratings"
     return None
 
 
@@ -77,8 +85,8 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
 `✗n` errors, `!n` warnings, `✓` clean; *holdout* and **EXPOSED** marks.
 """
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__("suite", **kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("suite", **kwargs)
         self.show_root = False
         self.guide_depth = 3
         self.view: SuiteView | None = None
@@ -135,6 +143,11 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
                 label.append(f"  {agent}", style="dim")
         elif item.kind == GOLD_RUN:
             label.append(f"run {item.id}")
+        elif item.kind == RATING:
+            label.append(printable(item.path.rsplit("/", 1)[-1], lines=False))
+            count = item.extra.get("ratings")
+            if isinstance(count, int):
+                label.append(f"  {plural(count, 'record')}", style="dim")
         else:
             label.append(item.id or item.path)
         if item.visibility == "holdout":
@@ -181,6 +194,18 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         self._groups["gold"] = gold
         if open_gold:
             self._fill(gold, gold_items)
+
+        rating_items = members.get("ratings", [])
+        if rating_items:
+            open_ratings = len(rating_items) <= GOLD_EXPAND_LIMIT or expand_all
+            ratings = self.root.add(
+                self._group_label("Ratings", rating_items),
+                NodeRef("group", "ratings"),
+                expand=open_ratings,
+            )
+            self._groups["ratings"] = ratings
+            if open_ratings:
+                self._fill(ratings, rating_items)
 
         workspace_paths = sorted(
             {d.path for d in view.workspace_diagnostics if d.path not in view.items}
@@ -277,7 +302,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         for group in groups:
             node = self._groups.get(group)
             if node is not None:
-                title = "Gold corpora" if group == "gold" else group.split(":", 1)[1]
+                title = GROUP_TITLES.get(group) or group.split(":", 1)[1]
                 node.set_label(self._group_label(title, members.get(group, [])))
 
     # --- navigation ----------------------------------------------------------------------
@@ -321,7 +346,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         keys = _group_keys(members, "class", CLASSES) + _group_keys(
             members, "path", TRAJECTORY_PATHS
         )
-        for key in [*keys, "gold"]:
+        for key in [*keys, "gold", "ratings"]:
             for item in members.get(key, []):
                 yield item
                 if item.kind in (TASK, GOLD):

@@ -73,7 +73,7 @@ class RoutingSkip:
 
 @dataclass(slots=True)
 class TaskAnswers:
-    """A single-task fixture (seed 000, "task.yaml fields")."""
+    """A single-task fixture (docs/workspace.md, "Fixture files")."""
 
     fixture_class: str = ""
     id: str = ""

@@ -25,10 +25,6 @@ _FILLER = frozenset(
 )
 
 
-def is_slug(value: str) -> bool:
-    return len(value) <= MAX_ID_LENGTH and SLUG.match(value) is not None
-
-
 def slug_problem(value: str) -> str | None:
     """Why `value` is not a plain slug, in words a person can act on; None when it is one."""
     if not value:

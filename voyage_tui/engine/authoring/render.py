@@ -28,6 +28,7 @@ from voyage_tui.engine.loading.yaml_doc import load_yaml
 try:
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    # The pure-Python loader: the same safe loader to a caller, another class to a type checker.
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 TASK_ORDER: tuple[str, ...] = (

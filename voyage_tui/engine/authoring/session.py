@@ -32,9 +32,9 @@ from voyage_tui.engine.authoring.write import Written, write_fixture
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.vocabulary import TRAJECTORY_KIND
 from voyage_tui.engine.git.checks import GitChecks
+from voyage_tui.engine.items import TASK
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.references.rubric import Dimension
-from voyage_tui.engine.validation.item import TASK
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.model import Workspace
 

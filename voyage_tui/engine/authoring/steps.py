@@ -177,10 +177,6 @@ def steps_for(answers: Answers) -> list[Step]:
     return [s for s in TASK_STEPS if s.name != "adversarial_intent" or wants_intent]
 
 
-def step_named(answers: Answers, name: str) -> Step | None:
-    return next((s for s in steps_for(answers) if s.name == name), None)
-
-
 def step_diagnostics(checked: Checked, step: Step) -> list[Diagnostic]:
     """The diagnostics this step shows: its own fields', or all of them on the preview."""
     if step.name == PREVIEW:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-from voyage_tui.engine.formats.vocabulary import SEVERITIES
+from voyage_tui.engine.formats.vocabulary import FindingSeverity
 
 
 class RunFinding(BaseModel):
@@ -17,9 +17,7 @@ class RunFinding(BaseModel):
     file: str = Field(description="Repo-relative path in the reviewed diff.")
     line: int = Field(ge=0, description="Line in the file; 0 means file-scoped.")
     rule_key: str = Field(min_length=1, description="A member of RULE_CATALOGUE.")
-    severity: Literal[SEVERITIES] = Field(  # type: ignore[valid-type]
-        description="BLOCKER, MAJOR, MINOR or SUGGESTION."
-    )
+    severity: FindingSeverity = Field(description="BLOCKER, MAJOR, MINOR or SUGGESTION.")
 
 
 class ReviewerPayload(BaseModel):
@@ -47,5 +45,3 @@ class _PayloadSchema(BaseModel):
 
 
 RunFileSchema.model_rebuild()
-
-Verdict = Literal["BLOCK", "WARN", "ALLOW"]

@@ -1,12 +1,12 @@
-"""Single-task fixtures: `fixtures/<class>/<id>/task.yaml` (seed 000, "task.yaml fields")."""
+"""Single-task fixtures: `fixtures/<class>/<id>/task.yaml` (docs/workspace.md, "Fixture files")."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, VISIBILITIES
+from voyage_tui.engine.formats.vocabulary import Boundary, FixtureClass, Visibility
 
 
 class FileRef(BaseModel):
@@ -32,7 +32,7 @@ class TaskFixture(BaseModel):
     id: str = Field(
         min_length=1, description="Stable, unique identifier; equals the fixture's directory name."
     )
-    fixture_class: Literal[CLASSES] = Field(  # type: ignore[valid-type]
+    fixture_class: FixtureClass = Field(
         alias="class", description="One of the nine fixture classes; equals the class folder."
     )
     prompt: str = Field(
@@ -51,13 +51,13 @@ class TaskFixture(BaseModel):
         description="What a correct outcome looks like (for no-change-needed: the evidence that "
         "no change is warranted).",
     )
-    expected_boundary: Literal[BOUNDARIES] = Field(  # type: ignore[valid-type]
+    expected_boundary: Boundary = Field(
         description="The verification boundary the task cares about."
     )
     scoring_notes: dict[str, ScoringNote] | None = Field(
         default=None, description="Fixture-specific anchors for raters, keyed by rubric dimension."
     )
-    visibility: Literal[VISIBILITIES] = Field(  # type: ignore[valid-type]
+    visibility: Visibility = Field(
         description="public, or holdout (must not be optimised against)."
     )
     adversarial_intent: str | None = Field(

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from voyage_tui.engine.formats.vocabulary import TERMINAL_STATES, TRAJECTORY_PATHS, VISIBILITIES
+from voyage_tui.engine.formats.vocabulary import TerminalState, TrajectoryPath, Visibility
 
 
 class TrajectoryFixture(BaseModel):
@@ -18,7 +18,7 @@ class TrajectoryFixture(BaseModel):
     id: str = Field(
         min_length=1, description="Stable, unique identifier; equals the fixture's directory name."
     )
-    path: Literal[TRAJECTORY_PATHS] = Field(  # type: ignore[valid-type]
+    path: TrajectoryPath = Field(
         description="Journey path: lightweight, full, refactor or high-risk."
     )
     prompt: str = Field(
@@ -32,10 +32,10 @@ class TrajectoryFixture(BaseModel):
         min_length=1,
         description="Pipe-separated `gate-N: description: verdict` (pass, conditional or blocked).",
     )
-    terminal_state: Literal[TERMINAL_STATES] = Field(  # type: ignore[valid-type]
+    terminal_state: TerminalState = Field(
         description="Expected terminal state: merged, closed, blocked or released."
     )
-    visibility: Literal[VISIBILITIES] = Field(  # type: ignore[valid-type]
+    visibility: Visibility = Field(
         description="public, or holdout (must not be optimised against)."
     )
     skipped_phases: str | None = Field(

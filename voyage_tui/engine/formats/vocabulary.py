@@ -1,8 +1,13 @@
-"""The closed sets of values the formats allow, defined once for models, rules and the app."""
+"""The closed sets of values the formats allow, defined once for models, rules and the app.
+
+Each set is a Literal type (the models' field types, so a type checker sees the values) and the
+tuple of its values (for rules, messages and the app)."""
 
 from __future__ import annotations
 
-CLASSES: tuple[str, ...] = (
+from typing import Literal, get_args
+
+FixtureClass = Literal[
     "bug-diagnosis",
     "feature-change",
     "refactor",
@@ -12,16 +17,26 @@ CLASSES: tuple[str, ...] = (
     "release-verification",
     "no-change-needed",
     "adversarial",
-)
-BOUNDARIES: tuple[str, ...] = ("unit", "integration", "end-to-end", "production")
-VISIBILITIES: tuple[str, ...] = ("public", "holdout")
-TRAJECTORY_PATHS: tuple[str, ...] = ("lightweight", "full", "refactor", "high-risk")
-TERMINAL_STATES: tuple[str, ...] = ("merged", "closed", "blocked", "released")
+]
+Boundary = Literal["unit", "integration", "end-to-end", "production"]
+Visibility = Literal["public", "holdout"]
+TrajectoryPath = Literal["lightweight", "full", "refactor", "high-risk"]
+TerminalState = Literal["merged", "closed", "blocked", "released"]
+FindingSeverity = Literal["BLOCKER", "MAJOR", "MINOR", "SUGGESTION"]
+OwnerReviewer = Literal["conformance", "correctness"]
+Verdict = Literal["BLOCK", "WARN", "ALLOW"]
+GoldSchema = Literal["voyage-eval-gold/1"]
+
+CLASSES: tuple[str, ...] = get_args(FixtureClass)
+BOUNDARIES: tuple[str, ...] = get_args(Boundary)
+VISIBILITIES: tuple[str, ...] = get_args(Visibility)
+TRAJECTORY_PATHS: tuple[str, ...] = get_args(TrajectoryPath)
+TERMINAL_STATES: tuple[str, ...] = get_args(TerminalState)
 GATE_VERDICTS: tuple[str, ...] = ("pass", "conditional", "blocked")
-SEVERITIES: tuple[str, ...] = ("BLOCKER", "MAJOR", "MINOR", "SUGGESTION")
-OWNER_REVIEWERS: tuple[str, ...] = ("conformance", "correctness")
-VERDICTS: tuple[str, ...] = ("BLOCK", "WARN", "ALLOW")
-GOLD_SCHEMA = "voyage-eval-gold/1"
+SEVERITIES: tuple[str, ...] = get_args(FindingSeverity)
+OWNER_REVIEWERS: tuple[str, ...] = get_args(OwnerReviewer)
+VERDICTS: tuple[str, ...] = get_args(Verdict)
+GOLD_SCHEMA: str = get_args(GoldSchema)[0]
 TRAJECTORY_KIND = "trajectory"
 TRAJECTORIES_FOLDER = "trajectories"
 DEFAULT_GATES: tuple[int, ...] = (1, 2, 3, 4, 5)

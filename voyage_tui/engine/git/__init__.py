@@ -1,4 +1,4 @@
-"""Git checks (SPEC 4): `final_head_sha` against the repository, holdout exposure, retiring a
+"""Git checks (docs/git-checks.md): `final_head_sha` against the repository, holdout exposure, retiring a
 holdout. No Textual here; gitpython is imported only when a check runs."""
 
 from voyage_tui.engine.git.checks import GitChecks

@@ -40,11 +40,12 @@ from voyage_tui.engine.git.sha_check import (
     ShaOutcome,
     check_shas,
     is_full_sha,
+    resolve_branches,
 )
+from voyage_tui.engine.items import TRAJECTORY, Item
 from voyage_tui.engine.loading.yaml_doc import load_yaml
-from voyage_tui.engine.validation.item import TRAJECTORY, Item
 from voyage_tui.engine.wording import plural
-from voyage_tui.engine.workspace.config import CONFIG_NAME
+from voyage_tui.engine.workspace.config import CONFIG_NAME, key_position
 from voyage_tui.engine.workspace.model import Workspace
 
 GIT_CODES = frozenset(
@@ -89,6 +90,8 @@ class GitChecks:
         self.exposure: ExposureReport | None = None
         self._sha_problem: GitUnavailable | None = None
         self._reach_problem: str | None = None
+        self._missing_branches: list[str] = []
+        self._branches_found = True
         self._exposure_warnings: list[Diagnostic] = []
         self._exposure_by_path: dict[str, HoldoutExposure] = {}
 
@@ -98,6 +101,8 @@ class GitChecks:
         self.shas = {}
         self._sha_problem = None
         self._reach_problem = None
+        self._missing_branches = []
+        self._branches_found = True
         self._check_shas(ws, items.values())
         self.refresh_exposure(ws, items)
         for item in items.values():
@@ -155,13 +160,21 @@ class GitChecks:
             # (a committed folder) is refused, and "." alone never opens one.
             explicit = ws.config.explicitly_set("git", "repo")
             with open_repo(sha_repo_path(ws), bare_ok=explicit, workspace=ws.root_real) as repo:
-                outcomes, problem = check_shas(repo, shas)
+                reach_from = None  # unset: any branch, tag, remote-tracking branch or HEAD
+                problem = None
+                if ws.config.git.branches:
+                    branches = resolve_branches(repo, ws.config.git.branches)
+                    self._missing_branches = branches.missing
+                    self._branches_found = bool(branches.refs)
+                    problem = branches.problem
+                    reach_from = branches.refs
+                outcomes, reach_problem = check_shas(repo, shas, reach_from)
         except GitUnavailable as exc:
             self._sha_problem = exc
             return
         self.shas.update(outcomes)
-        if problem:
-            self._reach_problem = problem
+        if problem or reach_problem:
+            self._reach_problem = problem or reach_problem
 
     def _sha_diagnostics(self, ws: Workspace, item: Item) -> list[Diagnostic]:
         sha = item.final_head_sha
@@ -246,6 +259,18 @@ class GitChecks:
                 )
             ]
         if outcome.reachable is False:
+            branches = ws.config.git.branches
+            if branches:
+                named = ", ".join(f"`{b}`" for b in branches)
+                return [
+                    dg.warning(
+                        rel,
+                        pos,
+                        "sha-unreachable",
+                        f"commit {sha} is not reachable from [git] branches ({named}) of {repo}; "
+                        "merge it into one of them, or list the branch that holds it",
+                    )
+                ]
             return [
                 dg.warning(
                     rel,
@@ -308,6 +333,7 @@ class GitChecks:
                         "set [git] repo in voyage.toml, or pass --no-git",
                     )
                 )
+        out.extend(self._branch_warnings(ws))
         if self._reach_problem is not None:
             out.append(
                 dg.warning(
@@ -320,6 +346,29 @@ class GitChecks:
             )
         out.extend(self._exposure_warnings)
         return out
+
+    def _branch_warnings(self, ws: Workspace) -> list[Diagnostic]:
+        if not self._missing_branches:
+            return []
+        text = ws.read_text(CONFIG_NAME)
+        pos = key_position(text, "git", "branches") if isinstance(text, str) else None
+        outcome = (
+            "the others are used"
+            if self._branches_found
+            else "no branch it names exists, so whether the final_head_sha commits are "
+            "reachable was not checked"
+        )
+        return [
+            dg.warning(
+                CONFIG_NAME,
+                pos,
+                "git-branch-missing",
+                f"[git] branches names `{name}`, which is neither a branch nor a remote-tracking "
+                f"branch in {_repo_label(ws)}; {outcome}. Fix the name, or fetch or create the "
+                "branch",
+            )
+            for name in self._missing_branches
+        ]
 
 
 def summarize(found: HoldoutExposure) -> str:

@@ -1,4 +1,4 @@
-"""Holdout exposure (SPEC 4): which holdout fixtures a contributor has seen, and the proof.
+"""Holdout exposure (docs/git-checks.md, "Holdout exposure"): which holdout fixtures a contributor has seen, and the proof.
 
 A fixed number of git processes, whatever the number of fixtures or commits:
 - one `git log --name-only --no-renames -z` over every branch, tag, remote-tracking branch and
@@ -35,7 +35,7 @@ from voyage_tui.engine.git.leaks import CANARY, Hit, LeakScanner, blob_id, read_
 from voyage_tui.engine.git.passages import distinctive_passages
 from voyage_tui.engine.git.paths import PathMatcher
 from voyage_tui.engine.git.repo import GitRepo, GitUnavailable, Result, Running, open_repo
-from voyage_tui.engine.validation.item import Item
+from voyage_tui.engine.items import Item
 from voyage_tui.engine.workspace.layout import NEVER_SEARCHED
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -618,7 +618,7 @@ class _Computation:
             else:
                 out.update({(path, line): (sha, author, date, note) for line in lines})
 
-        to_blame = []
+        to_blame: list[str] = []
         for path in sorted(hits):
             commits = touches.get(path, [])
             if len(commits) == 1 and path not in changed:

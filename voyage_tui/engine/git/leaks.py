@@ -23,8 +23,9 @@ import os
 import re
 import stat
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import AnyStr
 
 MAX_SCANNED_BYTES = 16 * 1024 * 1024
 """A tracked file larger than this is not searched (logs, data dumps)."""
@@ -187,15 +188,22 @@ class LeakScanner:
         ]
 
 
-def _join(files, sep):  # type: ignore[no-untyped-def]
-    starts, pos = [], 0
+def _join(files: Sequence[tuple[str, AnyStr]], sep: AnyStr) -> tuple[AnyStr, list[int]]:
+    starts: list[int] = []
+    pos = 0
     for _, data in files:
         starts.append(pos)
         pos += len(data) + 1
     return sep.join(data for _, data in files), starts
 
 
-def _place(blob, starts: list[int], files, offset: int, newline) -> tuple[str, int]:  # type: ignore[no-untyped-def]
+def _place(
+    blob: AnyStr,
+    starts: list[int],
+    files: Sequence[tuple[str, AnyStr]],
+    offset: int,
+    newline: AnyStr,
+) -> tuple[str, int]:
     """(path, 1-based line) of an offset into a joined batch."""
     n = bisect_right(starts, offset) - 1
     return files[n][0], blob.count(newline, starts[n], offset) + 1

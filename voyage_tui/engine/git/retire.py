@@ -178,9 +178,17 @@ def retire_holdout(
     _write(ws, rel, data, new)
     if not commit:
         return RetireResult(rel, fixture_id)
+    return commit_retired(ws, rel, fixture_id=fixture_id, signals=signals)
+
+
+def commit_retired(
+    ws: Workspace, rel: str, *, fixture_id: str, signals: Iterable[Signal] = ()
+) -> RetireResult:
+    """Commit exactly the file at `rel` (a holdout already retired), with a message naming the
+    fixture and `signals`. A failed commit is reported in the result."""
     message = commit_message(fixture_id, rel, signals)
     try:
-        sha = _commit_one(ws, path, message)
+        sha = _commit_one(ws, ws.abs(rel), message)
     except GitUnavailable as exc:
         return RetireResult(rel, fixture_id, None, exc.message, message)
     return RetireResult(rel, fixture_id, sha, None, message)

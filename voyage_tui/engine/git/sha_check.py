@@ -4,14 +4,16 @@ The shape (full hex SHA, no abbreviation) is rules/sha.py's job, done without gi
 checks only what needs the repository, for all the SHAs of a suite at once:
 - one `git cat-file --batch-check` answers, for every SHA, whether the object exists and its type;
 - one `git rev-list --stdin --not --branches --tags --remotes HEAD` lists which of the commits no
-  branch, tag, remote-tracking branch or HEAD reaches.
+  branch, tag, remote-tracking branch or HEAD reaches; with `[git] branches` set, the tips are
+  those branches instead (docs/git-checks.md), found by one `git for-each-ref`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from voyage_tui.engine.git.repo import GitRepo, GitUnavailable, RepoInfo
 
@@ -33,22 +35,65 @@ class ShaOutcome:
     kind: str
     """`commit`, an object type (`tree`, `blob`, `tag`), or one of the outcomes above."""
     reachable: bool | None = None
-    """For a commit: whether a branch or tag reaches it; None when that could not be asked."""
+    """For a commit: whether a branch or tag (or one of `[git] branches`, when set) reaches it;
+    None when that could not be asked."""
     note: str = ""
     """git's own words, where it gave a reason."""
 
 
-def is_full_sha(value: str | None) -> bool:
+def is_full_sha(value: str | None) -> TypeGuard[str]:
     return bool(value) and _FULL.match(value or "") is not None
 
 
-def check_shas(repo: GitRepo, shas: Iterable[str]) -> tuple[dict[str, ShaOutcome], str | None]:
+@dataclass(frozen=True, slots=True)
+class Branches:
+    """`[git] branches` as the repository has them."""
+
+    refs: list[str]
+    """The full ref names to measure reachability from: `refs/heads/NAME` and every
+    `refs/remotes/REMOTE/NAME` of the configured names."""
+    missing: list[str]
+    """The configured names with neither a local nor a remote-tracking branch."""
+    problem: str | None = None
+    """Why the refs could not be listed (then `refs` is empty and `missing` too)."""
+
+
+def resolve_branches(repo: GitRepo, names: Sequence[str]) -> Branches:
+    """The refs of the configured branch names, from one `git for-each-ref`. The names are only
+    compared with git's own list, never passed to git: a workspace's `--all` is no option."""
+    result = repo.run(["for-each-ref", "--format=%(refname)", "refs/heads/", "refs/remotes/"])
+    if not result.ok:
+        return Branches([], [], result.first_error() or "git for-each-ref failed")
+    wanted = dict.fromkeys(names)
+    refs: list[str] = []
+    present: set[str] = set()
+    for ref in result.out.decode("utf-8", "surrogateescape").splitlines():
+        if ref.startswith("refs/heads/"):
+            name = ref[len("refs/heads/") :]
+        elif ref.startswith("refs/remotes/"):
+            # refs/remotes/<remote>/<branch>; <remote>/HEAD is a pointer, not a branch
+            _, slash, name = ref[len("refs/remotes/") :].partition("/")
+            if not slash or name == "HEAD":
+                continue
+        else:
+            continue
+        if name in wanted:
+            refs.append(ref)
+            present.add(name)
+    return Branches(refs, [n for n in wanted if n not in present])
+
+
+def check_shas(
+    repo: GitRepo, shas: Iterable[str], reach_from: Sequence[str] | None = None
+) -> tuple[dict[str, ShaOutcome], str | None]:
     """The outcome per SHA, and a note when reachability could not be asked (else None).
-    Raises GitUnavailable when the repository cannot be read at all."""
+    Reachability is from `reach_from` (full ref names, as `resolve_branches` gives) or, when it
+    is None, from every branch, tag, remote-tracking branch and HEAD; an empty `reach_from`
+    leaves it unasked. Raises GitUnavailable when the repository cannot be read at all."""
     info: RepoInfo = repo.info()
     wanted = list(dict.fromkeys(s for s in shas if is_full_sha(s)))
     outcomes: dict[str, ShaOutcome] = {}
-    ask = []
+    ask: list[str] = []
     for sha in wanted:
         if len(sha) != info.sha_length:
             outcomes[sha] = ShaOutcome(WRONG_LENGTH, note=info.object_format)
@@ -77,13 +122,13 @@ def check_shas(repo: GitRepo, shas: Iterable[str]) -> tuple[dict[str, ShaOutcome
             commits.append(sha)
         else:
             outcomes[sha] = ShaOutcome(kind)
-    problem = None
-    if commits:
-        unreachable, problem = _unreachable(repo, commits)
+    reach_problem = None
+    if commits and (reach_from is None or reach_from):
+        unreachable, reach_problem = _unreachable(repo, commits, reach_from)
         for sha in commits:
             reachable = None if unreachable is None else sha.lower() not in unreachable
             outcomes[sha] = ShaOutcome(COMMIT, reachable)
-    return outcomes, problem
+    return outcomes, reach_problem
 
 
 def _batch_check(repo: GitRepo, ask: list[str]) -> tuple[dict[str, str], str, str]:
@@ -121,25 +166,32 @@ def _mentioning(err: str, sha: str) -> str:
     return err.strip().splitlines()[0] if err.strip() else ""
 
 
-def _unreachable(repo: GitRepo, commits: list[str]) -> tuple[set[str] | None, str | None]:
-    """The commits of `commits` that no branch, tag, remote-tracking branch or HEAD reaches."""
-    result = repo.run(
-        [
-            "rev-list",
-            "--stdin",
-            "--ignore-missing",
-            "--not",
-            "--branches",
-            "--tags",
-            "--remotes",
-            "HEAD",
-        ],
-        stdin="".join(f"{c}\n" for c in commits).encode(),
-    )
+def _unreachable(
+    repo: GitRepo, commits: list[str], tips: Sequence[str] | None
+) -> tuple[set[str] | None, str | None]:
+    """The commits of `commits` that no tip reaches: `tips` (full ref names from git's own
+    listing, given on stdin as `^ref`: older git takes no options there), or every branch, tag,
+    remote-tracking branch and HEAD."""
+    wanted = "".join(f"{c}\n" for c in commits)
+    if tips is None:
+        args = ["rev-list", "--stdin", "--ignore-missing", "--not"]
+        args += ["--branches", "--tags", "--remotes", "HEAD"]
+        stdin = wanted
+    else:
+        args = ["rev-list", "--stdin", "--ignore-missing"]
+        stdin = wanted + "".join(f"^{ref}\n" for ref in tips)
+    result = repo.run(args, stdin=stdin.encode("utf-8", "surrogateescape"))
     if not result.ok:
         return None, result.first_error()
     listed = set(result.out.decode("ascii", "replace").split())
     return {c.lower() for c in commits if c.lower() in listed}, None
 
 
-__all__ = ["GitUnavailable", "ShaOutcome", "check_shas", "is_full_sha"]
+__all__ = [
+    "Branches",
+    "GitUnavailable",
+    "ShaOutcome",
+    "check_shas",
+    "is_full_sha",
+    "resolve_branches",
+]

@@ -30,11 +30,20 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        _pairs.found = True  # type: ignore[attr-defined]
-    return result
+class _Pairs:
+    """json's object_pairs_hook for one load: builds each object and notes whether any repeats a
+    key (a fresh one per load, so loads on two threads do not share the flag)."""
+
+    __slots__ = ("found",)
+
+    def __init__(self) -> None:
+        self.found = False
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            self.found = True
+        return result
 
 
 _LONG_NUMBER = re.compile(r"-?\d{4000,}")
@@ -71,9 +80,9 @@ def _deepest(text: str, limit: int = 1000) -> tuple[int, int]:
 def load_json(text: str, rel: str) -> JsonDocument:
     """Load `text` as one JSON value. Never raises."""
     try:
-        _pairs.found = False  # type: ignore[attr-defined]
+        pairs = _Pairs()
         try:
-            data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_reject_constant)
+            data = json.loads(text, object_pairs_hook=pairs, parse_constant=_reject_constant)
         except json.JSONDecodeError as exc:
             return JsonDocument(
                 None,
@@ -133,7 +142,7 @@ def load_json(text: str, rel: str) -> JsonDocument:
             )
         positions = JsonPositions(text)
         diagnostics: list[Diagnostic] = []
-        if _pairs.found:  # type: ignore[attr-defined]
+        if pairs.found:
             for path, pos in positions.duplicate_keys():
                 diagnostics.append(
                     dg.error(

@@ -6,13 +6,17 @@ Iterative, so 5,000-deep nesting costs no recursion; it records where every key 
 
 from __future__ import annotations
 
+import json.decoder
 import re
-from json.decoder import scanstring
+from collections.abc import Callable
+
+# CPython's string scanner (the C one where built): public in json.decoder, not in typeshed's stub.
+scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 _WS = re.compile(r"[ \t\n\r]*")
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
 
-Path = tuple[object, ...]
+Path = tuple[str | int, ...]
 
 
 class ScanError(ValueError):
@@ -21,15 +25,34 @@ class ScanError(ValueError):
         self.index = index
 
 
+class _Frame:
+    """An open container: its path, kind ('{' or '['), start offset, next item's index, the keys
+    seen so far (objects only)."""
+
+    __slots__ = ("index", "kind", "path", "seen", "start")
+
+    def __init__(self, path: Path, kind: str, start: int) -> None:
+        self.path = path
+        self.kind = kind
+        self.start = start
+        self.index = 0
+        self.seen: set[str] = set()
+
+
+def _skip_ws(text: str, i: int) -> int:
+    found = _WS.match(text, i)
+    assert found is not None  # the pattern matches the empty string, so it never fails
+    return found.end()
+
+
 def scan_positions(
     text: str,
 ) -> tuple[dict[Path, int], dict[Path, tuple[int, int]], list[tuple[Path, int]]]:
     keys: dict[Path, int] = {}
     values: dict[Path, tuple[int, int]] = {}
     duplicates: list[tuple[Path, int]] = []
-    # A frame: [path, kind ('{' or '['), start, next item index, seen keys]
-    stack: list[list[object]] = []
-    i = _WS.match(text, 0).end()  # type: ignore[union-attr]
+    stack: list[_Frame] = []
+    i = _skip_ws(text, 0)
     pending: Path = ()  # the path the next value will have
     n = len(text)
     while True:
@@ -38,12 +61,12 @@ def scan_positions(
         ch = text[i]
         start = i
         if ch == "{" or ch == "[":
-            stack.append([pending, ch, start, 0, set()])
-            i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+            stack.append(_Frame(pending, ch, start))
+            i = _skip_ws(text, i + 1)
             close = "}" if ch == "{" else "]"
             if i < n and text[i] == close:
                 frame = stack.pop()
-                values[frame[0]] = (start, i + 1)  # type: ignore[index]
+                values[frame.path] = (start, i + 1)
                 i += 1
             else:
                 pending = _begin_item(text, i, stack[-1], keys, duplicates)
@@ -63,20 +86,20 @@ def scan_positions(
         while True:
             if not stack:
                 return keys, values, duplicates
-            i = _WS.match(text, i).end()  # type: ignore[union-attr]
+            i = _skip_ws(text, i)
             frame = stack[-1]
             if i >= n:
                 raise ScanError(i, "unexpected end of JSON")
             if text[i] == ",":
-                i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
-                frame[3] = int(frame[3]) + 1  # type: ignore[call-overload]
+                i = _skip_ws(text, i + 1)
+                frame.index += 1
                 pending = _begin_item(text, i, frame, keys, duplicates)
-                if frame[1] == "{":
+                if frame.kind == "{":
                     i = _after_key(text, i)
                 break
             if text[i] in "}]":
                 stack.pop()
-                values[frame[0]] = (int(frame[2]), i + 1)  # type: ignore[index, call-overload]
+                values[frame.path] = (frame.start, i + 1)
                 i += 1
                 continue
             raise ScanError(i, "expected ',' or a closing bracket")
@@ -85,30 +108,29 @@ def scan_positions(
 def _begin_item(
     text: str,
     i: int,
-    frame: list[object],
+    frame: _Frame,
     keys: dict[Path, int],
     duplicates: list[tuple[Path, int]],
 ) -> Path:
-    base: Path = frame[0]  # type: ignore[assignment]
-    if frame[1] == "[":
-        path = base + (frame[3],)
+    path: Path
+    if frame.kind == "[":
+        path = (*frame.path, frame.index)
         keys[path] = i
         return path
     if i >= len(text) or text[i] != '"':
         raise ScanError(i, "expected a key in double quotes")
     key, _ = scanstring(text, i + 1)
-    path = base + (key,)
-    seen: set[str] = frame[4]  # type: ignore[assignment]
-    if key in seen:
+    path = (*frame.path, key)
+    if key in frame.seen:
         duplicates.append((path, i))
-    seen.add(key)
+    frame.seen.add(key)
     keys[path] = i
     return path
 
 
 def _after_key(text: str, i: int) -> int:
     _, i = scanstring(text, i + 1)
-    i = _WS.match(text, i).end()  # type: ignore[union-attr]
+    i = _skip_ws(text, i)
     if i >= len(text) or text[i] != ":":
         raise ScanError(i, "expected ':' after a key")
-    return _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+    return _skip_ws(text, i + 1)

@@ -66,9 +66,10 @@ class YamlPositions:
         if marks is None:
             return None
         try:
-            return marks[path[-1]]
+            entry: tuple[Any, Any, Any] = marks[path[-1]]
         except (KeyError, IndexError, TypeError):
             return None
+        return entry
 
     def _fallback(self, path: Sequence[PathKey]) -> Position:
         for cut in range(len(path) - 1, 0, -1):
@@ -137,7 +138,7 @@ class JsonPositions:
 
             self._keys, self._values, self.duplicates = scan_positions(self._text)
 
-    def _pos(self, index: int) -> Position:
+    def _pos(self, index: int) -> tuple[int, int]:
         # A report may locate thousands of places in one big run file: index the line starts
         # once instead of counting newlines from the top for each.
         starts = self._line_starts
@@ -179,7 +180,7 @@ class JsonPositions:
         span = self._values.get(tuple(path))
         if span is None:
             return None
-        line, column = self._pos(span[0])  # type: ignore[misc]
+        line, column = self._pos(span[0])
         return self._text[span[0] : span[1]], line, column
 
     def find_in_value(self, path: Sequence[PathKey], needle: str, nth: int = 0) -> Position:

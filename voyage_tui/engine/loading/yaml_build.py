@@ -55,7 +55,7 @@ class FastBuilder:
 
     def build(self, root: Node) -> Any:
         if root.__class__ is ScalarNode:
-            return self._scalar(root)  # type: ignore[arg-type]
+            return self._scalar(root)
         made: dict[int, Any] = {}
         top = self._container(root, made)
         stack: list[tuple[Node, Any]] = [(root, top)]

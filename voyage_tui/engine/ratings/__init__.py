@@ -1,4 +1,4 @@
-"""Ratings (SPEC 3.8): rater records, their validation, the rater session and agreement.
+"""Ratings (docs/workspace.md, "Ratings"): rater records, their validation, the rater session and agreement.
 
 - records.py: one line of `<ratings>/<rater>.jsonl`, read with its line number;
 - rules.py: the checks that need the rubric and the suite (`check_ratings_file`);

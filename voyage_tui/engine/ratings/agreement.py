@@ -1,4 +1,4 @@
-"""How far the raters agree, per rubric dimension (SPEC 3.8):
+"""How far the raters agree, per rubric dimension (docs/cli.md, "agreement"):
 
 - Krippendorff's alpha at the ordinal level over all raters (the `krippendorff` package), on the
   items at least two raters scored on that dimension;

@@ -17,9 +17,9 @@ from typing import Any
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Position
+from voyage_tui.engine.formats.schema_errors import describe
 from voyage_tui.engine.loading.json_doc import load_json
 from voyage_tui.engine.loading.positions import PathKey, Positions
-from voyage_tui.engine.rules.schema_errors import describe
 from voyage_tui.engine.suggest import hint
 
 REQUIRED_FIELDS = ("fixture_id", "run_id", "rater", "scores", "rated_at", "blind")
@@ -70,7 +70,7 @@ class Rating:
         return self.scores is None
 
     def to_json(self) -> dict[str, Any]:
-        """The record as written to the file, its fields in the SPEC's order."""
+        """The record as written to the file, its fields in the documented order (docs/workspace.md, "Ratings")."""
         out: dict[str, Any] = {
             "fixture_id": self.fixture_id,
             "run_id": self.run_id,

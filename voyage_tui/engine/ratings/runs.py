@@ -1,6 +1,6 @@
 """The agent runs a rater can rate, as (fixture_id, run_id) pairs, taken from the validated suite.
 
-A rating names a run by the fixture's `id` and the run's `run_id` (SPEC 3.8), not by paths, so a
+A rating names a run by the fixture's `id` and the run's `run_id` (docs/workspace.md, "Ratings"), not by paths, so a
 fixture moved to another class folder keeps its ratings.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from voyage_tui.engine.validation.item import AGENT_RUN, Item
+from voyage_tui.engine.items import AGENT_RUN, Item
 
 PairKey = tuple[str, str]
 """(fixture_id, run_id)"""

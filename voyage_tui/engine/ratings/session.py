@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from voyage_tui.engine.items import Item
 from voyage_tui.engine.ratings.content import PairContent, load_pair
 from voyage_tui.engine.ratings.names import ratings_file_rel, resolve_rater
 from voyage_tui.engine.ratings.records import Rating, utc_now
@@ -31,7 +32,6 @@ from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.ratings.runs import AgentRunRef, PairKey, RunIndex
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.rubric import Dimension, Rubric
-from voyage_tui.engine.validation.item import Item
 from voyage_tui.engine.workspace.model import Workspace
 
 
@@ -158,15 +158,17 @@ class RaterSession:
         *,
         blind: bool = True,
         use_git: bool = True,
+        clock: Callable[[], float] = time.monotonic,
     ) -> RaterSession:
         """A session on a validated suite's items (`Suite.items`), for `rater` (else git's
-        user.name, else the OS user; RaterNameError when none is usable)."""
+        user.name, else the OS user; RaterNameError when none is usable). `clock` times each
+        item (`duration_s`); a screen passes its own to show a time that does not move."""
         name = resolve_rater(ws, rater, use_git=use_git)
         runs = RunIndex.from_items(items)
         rel = ratings_file_rel(ws, name)
         paths = [rel] if os.path.lexists(ws.abs(rel)) else []
         store = RatingStore.load(ws, rubric, runs, paths=paths)
-        return cls(ws, rubric, runs, store, name, blind=blind)
+        return cls(ws, rubric, runs, store, name, blind=blind, clock=clock)
 
     # --- where the rater is ----------------------------------------------------------------------
 

@@ -63,14 +63,14 @@ def parse_catalogue(text: str, rel: str) -> tuple[Catalogue, list[Diagnostic]]:
         diagnostics = list(doc.diagnostics)
         keys = _keys_from_data(doc.data)
         if keys is None:
-            return Catalogue(), diagnostics + [
+            return Catalogue(), [
+                *diagnostics,
                 dg.error(
                     rel,
                     (1, 1),
                     "catalogue-unreadable",
-                    "the catalogue must be a list of rule keys, a mapping whose keys are rule "
-                    "keys, or either under `RULE_CATALOGUE:`",
-                )
+                    "the catalogue must be a list of rule keys, a mapping whose keys are rule keys, or either under `RULE_CATALOGUE:`",
+                ),
             ]
     if not keys:
         diagnostics.append(

@@ -17,7 +17,7 @@ from voyage_tui.engine.references.markdown import line_of, parse, plain
 
 _PHASE_HEADING = re.compile(r"^(?:phase\s+)?(\d+)\s*[.:)]\s*(.+)$", re.IGNORECASE)
 _PHASE_ITEM = re.compile(r"^(?:phase\s+)?(\d+)\s*[.:)]\s*(.+)$", re.IGNORECASE)
-_GATE = re.compile(r"^gate-(\d+)\s*(?:[:.)\-–—]\s*(.*))?$", re.IGNORECASE | re.DOTALL)
+_GATE = re.compile(r"^gate-(\d+)\s*(?:[:.)\-\u2013\u2014]\s*(.*))?$", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +115,10 @@ def parse_journey(text: str, rel: str) -> tuple[Journey, list[Diagnostic]]:
         elif token.type == "list_item_open":
             in_item_depth += 1
             # The item's own text is the inline token of its first paragraph.
-            inline = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
-            if inline is None:
+            first = next((t for t in tokens[index + 1 : index + 4] if t.type == "inline"), None)
+            if first is None:
                 continue
-            content = plain(inline)
+            content = plain(first)
             line = line_of(token)
             gate = _GATE.match(_first_line(content))
             if gate:

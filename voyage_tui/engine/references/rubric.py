@@ -10,7 +10,7 @@ from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.references.markdown import line_of, parse, plain
 
-_ANCHOR = re.compile(r"^(\d+)\s*[:.)\-–—]\s*(.+)$", re.DOTALL)
+_ANCHOR = re.compile(r"^(\d+)\s*[:.)\-\u2013\u2014]\s*(.+)$", re.DOTALL)
 
 
 @lru_cache(maxsize=4096)

@@ -1,5 +1,5 @@
 """Reading a gold file and its runs for review, through the one loader of gold and run files
-(engine/scoring/files.py) that `score` and `validate` use too: a gold file `score` refuses is
+(engine/rules/gold_run_files.py) that `score` and `validate` use too: a gold file `score` refuses is
 refused here, with the same diagnostics, and the diff screen shows them instead of figures."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.references.catalogue import Catalogue
-from voyage_tui.engine.scoring.files import (
+from voyage_tui.engine.rules.gold_run_files import (
     MAX_NAMED_FILE_BYTES,
     CatalogueChoice,
     GoldFile,
@@ -184,7 +184,11 @@ class RankedRun:
 
 
 def rank_runs(ws: Workspace, gold_rel: str, run_paths: list[str]) -> list[RankedRun]:
-    """Every run of a gold, best F1 first (ties: higher recall, then name). Unscorable runs last."""
+    """Every run of a gold: runs whose verdict matches the gold's first, each group best F1 first
+    (ties: higher recall, then name); unscorable runs last.
+
+    The verdict comes first because a run that lets a BLOCK through as ALLOW fails the review
+    whatever its findings score: it must not sit above (or tie with) a run that got it right."""
     gold = load_gold(ws, gold_rel)
     scored: list[Scored] = []
     broken: list[tuple[str, str]] = []
@@ -193,7 +197,7 @@ def rank_runs(ws: Workspace, gold_rel: str, run_paths: list[str]) -> list[Ranked
             scored.append(score_pair(ws, gold_rel, path, gold))
         except ReviewError as exc:
             broken.append((path, str(exc)))
-    scored.sort(key=lambda s: (-s.score.f1, -s.score.recall, s.run_name))
+    scored.sort(key=lambda s: (not s.score.verdict_match, -s.score.f1, -s.score.recall, s.run_name))
     ranked = [RankedRun(i + 1, s.run_path, s) for i, s in enumerate(scored)]
     ranked += [
         RankedRun(len(ranked) + i + 1, p, None, why) for i, (p, why) in enumerate(sorted(broken))

@@ -1,1 +1,1 @@
-"""Every rule of SPEC 3, each yielding diagnostics with a stable code and an exact place."""
+"""Every per-file rule (docs/rules.md), each yielding diagnostics with a stable code and an exact place."""

@@ -1,4 +1,4 @@
-"""Agent runs waiting to be rated: `fixtures/<class>/<id>/runs/<run-id>.yaml` (SPEC 3.8)."""
+"""Agent runs waiting to be rated: `fixtures/<class>/<id>/runs/<run-id>.yaml` (docs/workspace.md, "Agent runs and ratings")."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pydantic import ValidationError
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.agent_run import AgentRun
+from voyage_tui.engine.formats.schema_errors import translate, unknown_fields
 from voyage_tui.engine.loading.positions import Positions
-from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
 
 
 def check_agent_run(

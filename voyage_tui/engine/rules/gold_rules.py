@@ -1,4 +1,4 @@
-"""Gold corpus records (SPEC 3.4), and prose/JSON drift against a README beside them."""
+"""Gold corpus records (docs/rules.md, "Gold files"), and prose/JSON drift against a README beside them."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.gold import GoldFinding, GoldRecord
+from voyage_tui.engine.formats.schema_errors import translate, unknown_fields
 from voyage_tui.engine.formats.vocabulary import (
     GOLD_SCHEMA,
     OWNER_REVIEWERS,
@@ -18,7 +19,6 @@ from voyage_tui.engine.formats.vocabulary import (
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.references.catalogue import Catalogue
 from voyage_tui.engine.references.findings_table import TableRow
-from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
 from voyage_tui.engine.scoring.verdict import compute_verdict
 from voyage_tui.engine.suggest import hint
 
@@ -77,7 +77,7 @@ def rule_key_problem(
 def check_gold_record(
     rel: str, data: dict[Any, Any], positions: Positions, catalogue: Catalogue | None
 ) -> list[Diagnostic]:
-    """Every rule of SPEC 3.4 on one gold record (the README drift check is separate).
+    """Every gold-file rule (docs/rules.md) on one gold record (the README drift check is separate).
 
     Errors: the record's shape (schema, required fields and their types, severities,
     owner_reviewer, line >= 0), rule_key or dual_flaggable outside RULE_CATALOGUE (not checked
@@ -132,7 +132,7 @@ def check_gold_record(
         for field in ("rule_key", "dual_flaggable"):
             if field in finding:
                 problem = rule_key_problem(
-                    rel, positions, base + (field,), finding[field], catalogue, field
+                    rel, positions, (*base, field), finding[field], catalogue, field
                 )
                 if problem:
                     out.append(problem)
@@ -141,7 +141,7 @@ def check_gold_record(
             out.append(
                 dg.warning(
                     rel,
-                    positions.value(base + ("dual_flaggable",)),
+                    positions.value((*base, "dual_flaggable")),
                     "dual-flaggable-same",
                     f"dual_flaggable repeats the finding's own rule_key {rule_key!r}, so it offers "
                     "no alternative; name the second rule_key the same issue could carry, or "

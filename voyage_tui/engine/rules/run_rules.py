@@ -1,4 +1,4 @@
-"""Recorded runs beside a gold file (SPEC 3.5): a JSON array of reviewer payloads.
+"""Recorded runs beside a gold file (docs/rules.md, "Recorded runs"): a JSON array of reviewer payloads.
 
 What is valid is decided by the coordinator contract (scoring/contract.py); this module only
 places its verdicts in the file, so `validate` and `score` can never disagree about which

@@ -1,4 +1,4 @@
-"""Single-task fixtures (SPEC 3.1)."""
+"""Single-task fixtures (docs/rules.md, "Single-task fixtures")."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.formats.schema_errors import key_problem, translate, unknown_fields
 from voyage_tui.engine.formats.task import TaskFixture
 from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, VISIBILITIES
 from voyage_tui.engine.loading.positions import Positions
@@ -17,7 +18,6 @@ from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.references.rubric import dimension_key
 from voyage_tui.engine.rules.common import blank_text, id_mismatch, str_field
 from voyage_tui.engine.rules.context import FileContext
-from voyage_tui.engine.rules.schema_errors import key_problem, translate, unknown_fields
 from voyage_tui.engine.suggest import closest
 
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:\ or C:/, absolute on Windows
@@ -147,7 +147,7 @@ def _check_context(ctx: FileContext, value: Any, positions: Positions) -> list[D
                 out.append(
                     dg.error(
                         ctx.rel,
-                        positions.key(path + (wrong[0],)),
+                        positions.key((*path, wrong[0])),
                         "invalid-context",
                         f"a context file reference is `{{file: path}}`; `{wrong[0]}` is not a "
                         f"key of it{extra}",
@@ -157,7 +157,7 @@ def _check_context(ctx: FileContext, value: Any, positions: Positions) -> list[D
             out.append(
                 dg.error(
                     ctx.rel,
-                    positions.value(path + ("file",)),
+                    positions.value((*path, "file")),
                     "invalid-context",
                     "`file` must be a path (text) relative to the fixture folder",
                 )
@@ -178,7 +178,7 @@ def _check_file_ref(
     ctx: FileContext, ref: str, path: tuple[Any, ...], positions: Positions
 ) -> list[Diagnostic]:
     rel = ctx.rel
-    where = positions.value(path + ("file",))
+    where = positions.value((*path, "file"))
     if not ref.strip():
         return [dg.error(rel, where, "invalid-context", "the context file path is empty")]
     if os.path.isabs(ref) or ref.startswith(("/", "\\")) or _DRIVE.match(ref):

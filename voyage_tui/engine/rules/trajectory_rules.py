@@ -1,4 +1,4 @@
-"""Trajectory fixtures (SPEC 3.2): phases and gates checked against journey.md."""
+"""Trajectory fixtures (docs/rules.md, "Trajectories"): phases and gates checked against journey.md."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.formats.schema_errors import translate, unknown_fields
 from voyage_tui.engine.formats.trajectory import TrajectoryFixture
 from voyage_tui.engine.formats.vocabulary import (
     GATE_VERDICTS,
@@ -21,7 +22,6 @@ from voyage_tui.engine.references.journey import Journey
 from voyage_tui.engine.rules.common import blank_text, id_mismatch
 from voyage_tui.engine.rules.context import FileContext
 from voyage_tui.engine.rules.pipes import Entry, entry_position, split_pipes
-from voyage_tui.engine.rules.schema_errors import translate, unknown_fields
 from voyage_tui.engine.rules.sha import check_sha_format
 from voyage_tui.engine.suggest import closest, hint
 from voyage_tui.engine.wording import plural

@@ -1,4 +1,4 @@
-"""The coordinator contract (SPEC 3.5): reviewer payloads -> one merged, verdict-bearing output.
+"""The coordinator contract (docs/scoring.md, section 1): reviewer payloads -> one merged, verdict-bearing output.
 
 A run file is a JSON array of reviewer payloads `{"reviewer": str, "findings": [...]}`.
 `run_contract` turns it into the coordinator output:
@@ -29,13 +29,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from voyage_tui.engine.formats.schema_errors import describe
 from voyage_tui.engine.formats.vocabulary import SEVERITIES, SEVERITY_RANK
-from voyage_tui.engine.rules.schema_errors import describe
 from voyage_tui.engine.scoring.verdict import verdict_of_severities
 from voyage_tui.engine.suggest import hint
 
 REQUIRED_FIELDS: tuple[str, ...] = ("file", "line", "rule_key", "severity")
-"""FINDING_REQUIRED_FIELDS of the seed's findings schema."""
+"""The fields every finding must have (docs/scoring.md, section 1)."""
 
 
 @dataclass(frozen=True, slots=True)

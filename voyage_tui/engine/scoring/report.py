@@ -1,6 +1,6 @@
 """One run scored against one gold record: the contract, the findings score and the verdicts.
 
-`RunScore.to_json()` is exactly the JSON of `voyage-tui score` (SPEC 6), without the `baseline`
+`RunScore.to_json()` is exactly the JSON of `voyage-tui score` (docs/cli.md, "JSON"), without the `baseline`
 object that the command adds when given `--baseline` (see compare.py).
 """
 
@@ -85,7 +85,7 @@ class RunScore:
         return self.score.figures()
 
     def to_json(self, locate: Locate | None = None) -> dict[str, Any]:
-        """SPEC 6: tp, fp, fn, precision, recall, f1, matched, missed, spurious, run_verdict,
+        """docs/cli.md, "JSON": tp, fp, fn, precision, recall, f1, matched, missed, spurious, run_verdict,
         expected_verdict, verdict_match, invalid_findings (in that order). `locate` maps an
         invalid finding's path in the run document to its (line, column) in the run file."""
         out = self.score.to_json()

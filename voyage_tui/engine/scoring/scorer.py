@@ -1,4 +1,4 @@
-"""scoreFindings and scoreVerdict (SPEC 3.6): a run's findings against the gold's.
+"""scoreFindings and scoreVerdict (docs/scoring.md, sections 2 and 3): a run's findings against the gold's.
 
 Matching is at (file, rule_key) granularity. Both sides are projected to *sets* of keys, so two
 findings with the same (file, rule_key) count once, whatever their lines and severities.
@@ -244,18 +244,22 @@ def _fields(finding: Any) -> tuple[Any, Any, Any, Any, Any, Any]:
             finding.reviewers,
         )
     if isinstance(finding, Mapping):
-        get = finding.get
+        lookup = finding.get
         return (
-            get("file"),
-            get("rule_key"),
-            get("line"),
-            get("severity"),
-            get("dual_flaggable"),
-            get("reviewers"),
+            lookup("file"),
+            lookup("rule_key"),
+            lookup("line"),
+            lookup("severity"),
+            lookup("dual_flaggable"),
+            lookup("reviewers"),
         )
-    return tuple(  # type: ignore[return-value]
-        getattr(finding, name, None)
-        for name in ("file", "rule_key", "line", "severity", "dual_flaggable", "reviewers")
+    return (
+        getattr(finding, "file", None),
+        getattr(finding, "rule_key", None),
+        getattr(finding, "line", None),
+        getattr(finding, "severity", None),
+        getattr(finding, "dual_flaggable", None),
+        getattr(finding, "reviewers", None),
     )
 
 
@@ -264,9 +268,11 @@ def _index(findings: Iterable[Any], gold: bool) -> dict[Key, _Side]:
     rank_of = SEVERITY_RANK.get
     for finding in findings:
         file, rule_key, line, severity, alternative, reviewers = _fields(finding)
-        if type(file) is not str or type(rule_key) is not str:
-            if not isinstance(file, str) or not isinstance(rule_key, str):
-                continue  # unscorable: run_contract / validate report these
+        # The exact-type test is the fast path; isinstance only runs for the rare str subclass.
+        if (type(file) is not str or type(rule_key) is not str) and (
+            not isinstance(file, str) or not isinstance(rule_key, str)
+        ):
+            continue  # unscorable: run_contract / validate report these
         key = (file, rule_key)
         side = index.get(key)
         if side is None:

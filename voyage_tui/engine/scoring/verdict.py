@@ -17,8 +17,9 @@ def verdict_of_severities(severities: Iterable[str]) -> str:
 
 def compute_verdict(findings: Iterable[Mapping[str, Any]]) -> str:
     """The coordinator's Pass-4 verdict over findings (mappings with a `severity`)."""
+    # Only a text severity can name BLOCKER or MAJOR; anything else counts as no severity.
     return verdict_of_severities(
-        f.get("severity")
+        severity
         for f in findings
-        if isinstance(f, Mapping)  # type: ignore[misc]
+        if isinstance(f, Mapping) and isinstance(severity := f.get("severity"), str)
     )

@@ -7,6 +7,7 @@ The same checks as on disk (one engine), minus the suite-level rules that need e
 from __future__ import annotations
 
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.items import GOLD, Item
 from voyage_tui.engine.references.catalogue import parse_catalogue
 from voyage_tui.engine.references.journey import parse_journey
 from voyage_tui.engine.references.loaded import References
@@ -17,7 +18,6 @@ from voyage_tui.engine.validation.file_check import (
     check_gold_run,
     check_json_candidate,
 )
-from voyage_tui.engine.validation.item import GOLD, Item
 from voyage_tui.engine.workspace.classify import FIXTURE_KINDS, JSON_KINDS, PathKind
 from voyage_tui.engine.workspace.config import CONFIG_NAME, parse_config
 from voyage_tui.engine.workspace.model import Workspace

@@ -29,6 +29,7 @@ import msgpack
 from voyage_tui import __version__
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.items import Item
 from voyage_tui.engine.references.loaded import References
 from voyage_tui.engine.validation.cache_store import (
     cache_root,
@@ -36,7 +37,6 @@ from voyage_tui.engine.validation.cache_store import (
     remove_private,
     write_private,
 )
-from voyage_tui.engine.validation.item import Item
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -172,17 +172,17 @@ def encode_item(rel: str, own: Stamp, deps: list[list[Any]], item: Item) -> list
 def _text(value: object) -> str:
     if type(value) is not str:
         raise TypeError("not a str")
-    return value  # type: ignore[return-value]
+    return value
 
 
 _OPT_TEXT = (str, type(None))
 _OPT_INT = (int, type(None))
 
 
-def _position(value: object) -> tuple[int, int] | None:
+def _position(value: Any) -> tuple[int, int] | None:
     if value is None:
         return None
-    line, column = value  # type: ignore[misc]
+    line, column = value
     if type(line) is not int or type(column) is not int:
         raise TypeError("not a position")
     return (line, column)
@@ -269,7 +269,8 @@ def _same(recorded: object, current: Stamp) -> bool:
 
 
 def pack(key: str, entries: dict[str, list[Any]]) -> bytes:
-    return msgpack.packb([MAGIC, CACHE_FORMAT, key, entries], unicode_errors=_TEXT)
+    packed: bytes = msgpack.packb([MAGIC, CACHE_FORMAT, key, entries], unicode_errors=_TEXT)
+    return packed
 
 
 def unpack(data: bytes, key: str) -> dict[str, list[Any]] | None:

@@ -8,6 +8,14 @@ from typing import Any
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER, TRAJECTORY_KIND
+from voyage_tui.engine.items import (
+    AGENT_RUN,
+    GOLD,
+    GOLD_RUN,
+    TASK,
+    TRAJECTORY,
+    Item,
+)
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.loading.safe_read import read_bytes
 from voyage_tui.engine.loading.text import decode
@@ -18,18 +26,10 @@ from voyage_tui.engine.rules.agent_run_rules import check_agent_run
 from voyage_tui.engine.rules.common import canary_of, root_not_mapping, str_field, text_field
 from voyage_tui.engine.rules.context import FileContext
 from voyage_tui.engine.rules.gold_rules import check_readme_drift
+from voyage_tui.engine.rules.gold_run_files import gold_from_text, run_from_text
 from voyage_tui.engine.rules.task_rules import check_task, context_refs
 from voyage_tui.engine.rules.trajectory_rules import check_trajectory
-from voyage_tui.engine.scoring.files import gold_from_text, run_from_text
 from voyage_tui.engine.suggest import hint
-from voyage_tui.engine.validation.item import (
-    AGENT_RUN,
-    GOLD,
-    GOLD_RUN,
-    TASK,
-    TRAJECTORY,
-    Item,
-)
 from voyage_tui.engine.workspace.model import Workspace
 
 GOLD_MARKER = b"voyage-eval-gold/"
@@ -222,12 +222,11 @@ def check_gold_run(
 ) -> Item:
     stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
     item = Item(rel, GOLD_RUN, id=stem, parent=gold_rel, deps=(gold_rel,))
-    if text is None:
-        text = _read_text(ws, rel)
-    if isinstance(text, Diagnostic):
-        item.diagnostics.append(text)
+    loaded = _read_text(ws, rel) if text is None else text
+    if isinstance(loaded, Diagnostic):
+        item.diagnostics.append(loaded)
         return item
-    run = run_from_text(rel, text, refs.catalogue.value)
+    run = run_from_text(rel, loaded, refs.catalogue.value)
     item.diagnostics.extend(run.diagnostics)
     if run.data is not None:
         item.extra["reviewers"] = len(run.data)

@@ -27,7 +27,7 @@ def can_fork() -> bool:
 
 
 def _read_all(fd: int) -> bytes:
-    chunks = []
+    chunks: list[bytes] = []
     while True:
         chunk = os.read(fd, 1 << 20)
         if not chunk:
@@ -56,13 +56,13 @@ class ForkedMap(Generic[T, R]):
 
     @property
     def _theirs(self) -> list[T]:
-        return [w for w, child in zip(self.work, self._to_child) if child]
+        return [w for w, child in zip(self.work, self._to_child, strict=True) if child]
 
     @property
     def _mine(self) -> Sequence[T]:
         if self.pid is None:
             return self.work
-        return [w for w, child in zip(self.work, self._to_child) if not child]
+        return [w for w, child in zip(self.work, self._to_child, strict=True) if not child]
 
     def _fork(self) -> None:
         read_fd, write_fd = os.pipe()
@@ -117,9 +117,10 @@ class ForkedMap(Generic[T, R]):
         if status != 0:
             return None
         try:
-            return pickle.loads(payload)
+            results: list[R] = pickle.loads(payload)
         except Exception:
             return None
+        return results
 
     def cancel(self) -> None:
         """Stop the child (the work is no longer wanted, e.g. the app closed while loading)."""
@@ -133,8 +134,3 @@ class ForkedMap(Generic[T, R]):
         if self.read_fd is not None:
             os.close(self.read_fd)
         self.pid = self.read_fd = None
-
-
-def map_split(fn: Callable[[T], R], work: Sequence[T]) -> list[R]:
-    """[fn(x) for x in work], computed on two cores when that pays. Order is preserved."""
-    return ForkedMap(fn, work).finish()

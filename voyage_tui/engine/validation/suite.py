@@ -17,6 +17,15 @@ from dataclasses import dataclass, field
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.checks import GitChecks
+from voyage_tui.engine.items import (
+    AGENT_RUN,
+    GOLD,
+    GOLD_RUN,
+    RATING,
+    TASK,
+    TRAJECTORY,
+    Item,
+)
 from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.ratings.history import deleted_run_pairs
 from voyage_tui.engine.ratings.rules import check_ratings_file
@@ -35,15 +44,6 @@ from voyage_tui.engine.validation.file_check import (
     check_fixture,
     check_gold_run,
     check_json_candidate,
-)
-from voyage_tui.engine.validation.item import (
-    AGENT_RUN,
-    GOLD,
-    GOLD_RUN,
-    RATING,
-    TASK,
-    TRAJECTORY,
-    Item,
 )
 from voyage_tui.engine.validation.parallel import ForkedMap
 from voyage_tui.engine.validation.suite_rules import (
@@ -235,7 +235,9 @@ class Suite:
         ws = self.ws
         total = len(layout.tasks) + len(layout.agent_runs) + len(layout.json_candidates)
         found: dict[str, Item | None] = dict(prepared.reused)
-        for (_, rel), item in zip(prepared.tasks.work, prepared.tasks.finish(progress)):
+        for (_, rel), item in zip(
+            prepared.tasks.work, prepared.tasks.finish(progress), strict=True
+        ):
             if item is not None:
                 found[rel] = item
         # A run is a run of the gold file beside its runs/ folder: only now is it known which
@@ -383,7 +385,7 @@ class Suite:
                 touched.update(gone)
                 recheck |= {p for p in fresh if p not in self.items}
                 ratings |= set(layout.ratings)
-            before = self._suite_signature(recheck | touched)
+            signature = self._suite_signature(recheck | touched)
             kinds_before = {p: self.items[p].kind for p in recheck if p in self.items}
             touched |= self._recheck(recheck)
             if all_ratings or self._runs_moved(touched, kinds_before):
@@ -392,7 +394,7 @@ class Suite:
                 touched |= self._check_ratings(sorted(ratings))
             # The suite-level rules read only ids, kinds and classes: when the re-checked items
             # kept theirs (the usual edit), skip the pass over every fixture.
-            if rescan or self._suite_signature(touched) != before:
+            if rescan or self._suite_signature(touched) != signature:
                 self._suite_rules()
             if self.use_git:  # cached results; git is asked only about SHAs it has not seen
                 self.git_diagnostics = self.git.refresh(self.ws, self.items, touched)

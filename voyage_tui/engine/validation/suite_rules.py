@@ -13,7 +13,7 @@ from voyage_tui.engine.formats.vocabulary import (
     TRAJECTORY_PATHS,
     VISIBILITIES,
 )
-from voyage_tui.engine.validation.item import TASK, TRAJECTORY, Item
+from voyage_tui.engine.items import TASK, TRAJECTORY, Item
 
 MANDATORY_CLASSES = ("adversarial", "no-change-needed")
 
@@ -63,14 +63,14 @@ def coverage(fixtures: Iterable[Item]) -> dict[str, dict[str, int]]:
     paths: Counter[str] = Counter()
     for item in fixtures:
         if item.visibility in VISIBILITIES:
-            visibility[item.visibility] += 1  # type: ignore[index]
+            visibility[item.visibility] += 1
         if item.kind == TASK:
             if item.fixture_class in CLASSES:
-                classes[item.fixture_class] += 1  # type: ignore[index]
+                classes[item.fixture_class] += 1
             if item.boundary in BOUNDARIES:
-                boundaries[item.boundary] += 1  # type: ignore[index]
+                boundaries[item.boundary] += 1
         elif item.kind == TRAJECTORY and item.fixture_class in TRAJECTORY_PATHS:
-            paths[item.fixture_class] += 1  # type: ignore[index]
+            paths[item.fixture_class] += 1
     return {
         "classes": {c: classes[c] for c in CLASSES},
         "boundaries": {b: boundaries[b] for b in BOUNDARIES},

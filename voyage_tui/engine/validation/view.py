@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.items import TASK, TRAJECTORY, Item
 from voyage_tui.engine.references.loaded import References
-from voyage_tui.engine.validation.item import TASK, TRAJECTORY, Item
 from voyage_tui.engine.validation.suite import Suite, Summary
 from voyage_tui.engine.workspace.model import Workspace
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.rules.schema_errors import plain_error
+from voyage_tui.engine.formats.schema_errors import plain_error
 from voyage_tui.engine.suggest import hint
 
 CONFIG_NAME = "voyage.toml"
@@ -33,7 +33,9 @@ class GitConfig(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     repo: str = "."
-    branches: list[str] = Field(default_factory=lambda: ["main"])
+    # Empty: a final_head_sha may be reachable from any branch, tag, remote-tracking branch or
+    # HEAD. Set: only from these branches, local or remote-tracking (docs/git-checks.md).
+    branches: list[str] = Field(default_factory=list)
 
 
 class HoldoutConfig(BaseModel):
@@ -52,6 +54,15 @@ class LimitsConfig(BaseModel):
     max_file_bytes: int = Field(default=1_048_576, gt=0)
 
 
+class TriageConfig(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    min_f1: float = Field(default=0.5, ge=0.0, le=1.0, allow_inf_nan=False)
+    """A recorded run of a gold file scoring below this F1 is a `low-score` item."""
+    ratings_per_run: int = Field(default=2, ge=0)
+    """An agent run with fewer ratings in force than this is an `unrated` item (0: never)."""
+
+
 class VoyageConfig(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
@@ -59,6 +70,7 @@ class VoyageConfig(BaseModel):
     git: GitConfig = Field(default_factory=GitConfig)
     holdout: HoldoutConfig = Field(default_factory=HoldoutConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    triage: TriageConfig = Field(default_factory=TriageConfig)
 
     def explicitly_set(self, section: str, key: str) -> bool:
         part = getattr(self, section)
@@ -70,6 +82,7 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "git": GitConfig,
     "holdout": HoldoutConfig,
     "limits": LimitsConfig,
+    "triage": TriageConfig,
 }
 
 
@@ -102,6 +115,11 @@ def _locate(text: str, section: str | None, key: str | None) -> tuple[int, int] 
                 if found:
                     return number, found.start(1) + 1
     return None
+
+
+def key_position(text: str, section: str, key: str) -> tuple[int, int] | None:
+    """Line and column of `key` in `[section]` of voyage.toml's text, if it is written there."""
+    return _locate(text, section, key)
 
 
 def _leaves_workspace(value: Any) -> str | None:

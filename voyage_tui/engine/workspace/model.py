@@ -115,6 +115,3 @@ class Workspace:
         if isinstance(data, Diagnostic):
             return data
         return decode(data, rel)
-
-    def config_problem(self, code: str, message: str) -> Diagnostic:
-        return dg.error(CONFIG_NAME, None, code, message)

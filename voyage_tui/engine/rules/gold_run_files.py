@@ -74,7 +74,7 @@ class RunFile:
 
 def gold_from_text(path: str, text: str, catalogue: Catalogue | None) -> GoldFile:
     """The gold file at `path` with its diagnostics: JSON loading, then every rule of a gold
-    record (SPEC 3.4). Rule keys are checked against `catalogue`, or not at all without one."""
+    record (docs/rules.md, "Gold files"). Rule keys are checked against `catalogue`, or not at all without one."""
     doc = load_json(text, path)
     diagnostics = list(doc.diagnostics)
     if not doc.ok:
@@ -90,7 +90,7 @@ def run_from_text(
     path: str, text: str, catalogue: Catalogue | None, *, check_findings: bool = True
 ) -> RunFile:
     """The run file at `path`: JSON loading, the array check and (with `check_findings`, as
-    `validate` asks) the contract's verdict on each payload and finding (SPEC 3.5). Scoring does
+    `validate` asks) the contract's verdict on each payload and finding (docs/scoring.md, section 1). Scoring does
     without the latter: the scorer reports those itself (`invalid_findings`)."""
     doc = load_json(text, path)
     diagnostics = list(doc.diagnostics)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -218,7 +219,7 @@ def translate(
     out: list[Diagnostic] = []
     # A value that matches no member of a union gets one error per member: they are told as
     # one problem at the value ("must be text or a list"), in the order pydantic gave them.
-    places: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+    places: dict[tuple[Any, ...], list[ErrorDetails]] = {}
     in_union: set[tuple[Any, ...]] = set()
     for err in exc.errors(include_url=False):
         loc = tuple(
@@ -328,7 +329,7 @@ def unknown_fields(
         out.append(
             dg.warning(
                 rel,
-                positions.key(base + (key,)),
+                positions.key((*base, key)),
                 "unknown-field",
                 f"unknown field `{label}`; it is ignored{hint(str(key), known)}",
             )

@@ -1,0 +1,112 @@
+"""`voyage-tui rate [PATH] [--rater NAME] [--no-blind]`: the rater's name is settled before the
+app starts (a name that cannot be a file name is a usage error), and the app opens on the
+session with that name, blind unless told otherwise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import task_yaml
+from voyage_tui.cli import main
+
+T = "fixtures/bug-diagnosis/t1/task.yaml"
+
+
+class _Prepared:
+    def cancel(self) -> None:
+        pass
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The app's openings, recorded instead of run."""
+    import voyage_tui.app
+    from voyage_tui.cli import rate_cmd
+
+    calls: list[dict[str, Any]] = []
+
+    class FakeApp:
+        def __init__(self, ws: Any, **kwargs: Any) -> None:
+            calls.append({"root": Path(ws.root), **kwargs})
+
+        def run(self) -> int:
+            return 0
+
+    monkeypatch.setattr(voyage_tui.app, "VoyageApp", FakeApp)
+    monkeypatch.setattr(rate_cmd, "prepare_for_app", lambda *a, **k: _Prepared())
+    return calls
+
+
+@pytest.fixture
+def root(make_workspace) -> Path:
+    return make_workspace({T: task_yaml("t1")})
+
+
+def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 2
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--rater", "me"], ("me", True)),
+        (["--rater", "me", "--no-blind"], ("me", False)),
+        (["--no-blind", "--rater=me"], ("me", False)),
+    ],
+    ids=str,
+)
+def test_rate_opens_the_app_on_the_session(root, opened, capsys, args, expected) -> None:
+    code, _, err = cli(["rate", str(root), *args], capsys)
+    assert (code, err) == (0, "")
+    [call] = opened
+    assert call["root"] == root and call["initial_rate"] == expected
+
+
+def test_options_go_before_or_after_the_path(root, opened, capsys) -> None:
+    code, _, _ = cli(["rate", "--rater", "me", "--no-git", str(root), "--no-watch"], capsys)
+    assert code == 0
+    assert opened[0]["use_git"] is False and opened[0]["watch"] is False
+
+
+def test_without_rater_and_git_the_os_user_rates(
+    root, opened, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("getpass.getuser", lambda: "Pat/Smith")
+    code, _, _ = cli(["rate", str(root), "--no-git"], capsys)
+    assert code == 0
+    assert opened[0]["initial_rate"] == ("Pat-Smith", True)  # cleaned into a file name
+
+
+@pytest.mark.parametrize("name", ["a/b", "", ".hidden", "x" * 65])
+def test_a_rater_name_that_cannot_be_a_file_name_is_a_usage_error(
+    root, opened, capsys, name
+) -> None:
+    code, _, err = cli(["rate", str(root), "--rater", name], capsys)
+    assert code == 2
+    assert "cannot be used" in err
+    assert opened == []  # the app never started
+
+
+def test_no_workspace_exits_2(tmp_path: Path, opened, capsys) -> None:
+    code, _, err = cli(["rate", str(tmp_path), "--rater", "me"], capsys)
+    assert code == 2 and err
+    assert opened == []
+
+
+def test_rate_is_listed_in_the_usage(capsys) -> None:
+    code, out, _ = cli(["--help"], capsys)
+    assert code == 0
+    assert "\n  rate " in out
+
+
+def test_an_unknown_option_is_named(root, opened, capsys) -> None:
+    code, _, err = cli(["rate", str(root), "--blind-ish"], capsys)
+    assert code == 2 and "unknown option --blind-ish" in err

@@ -1,0 +1,333 @@
+"""Every action of the app, declared once: its id, default keys, what the footer and the help
+panel call it, and its line in the command palette.
+
+The screens build their `BINDINGS` from here (`bindings("browser")`), the command palette lists
+the actions of the current screen and of the app from here, the help panel fills the keys into a
+screen's help text from here, and the user's keymap file is checked against these ids.
+
+An id is `<scope>.<name>`. The scope is the screen (or widget) the action runs on: a screen
+declares `SCOPE = "browser"` and `BINDINGS = bindings("browser")`, and its `action_<name>`
+methods do the work. `app.*` actions run on the app, `dialog.*` ones on whichever dialog is
+open: a key means one thing in every dialog.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from textual.binding import Binding, BindingType
+
+
+@dataclass(frozen=True)
+class Action:
+    id: str
+    """`<scope>.<name>`, stable: users' keymap files name it."""
+    keys: str | None
+    """Default keys, comma-separated in Textual's spelling ("n", "ctrl+s", "escape,c"); None for an
+    action only the command palette runs."""
+    action: str
+    """The Textual action run on the scope's screen, widget or app: "next_error", "show('all')"."""
+    description: str
+    """A word or two, for the footer and the help panel's key list."""
+    palette: str | None = None
+    """Its title in the command palette; None keeps it out (an alternative key, a widget's action,
+    or one Textual's own palette commands already offer)."""
+    palette_help: str = ""
+    """The line under the title in the palette; the keys are added after it."""
+    show: bool = True
+    """In the footer (every binding is in the help panel's key list either way)."""
+    priority: bool = False
+    """Checked before the focused widget's own keys (ctrl+s while typing in the editor)."""
+
+    @property
+    def scope(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    def binding(self) -> Binding:
+        assert self.keys is not None, f"{self.id} has no keys"
+        return Binding(
+            self.keys,
+            self.action,
+            self.description,
+            show=self.show,
+            priority=self.priority,
+            id=self.id,
+        )
+
+
+def _declare(*actions: Action) -> dict[str, Action]:
+    registry: dict[str, Action] = {}
+    for action in actions:
+        if action.id in registry:
+            raise ValueError(f"action {action.id} declared twice")
+        registry[action.id] = action
+    return registry
+
+
+A = Action
+
+# fmt: off
+REGISTRY: dict[str, Action] = _declare(
+    # --- the app: on every screen ---------------------------------------------------------
+    A("app.help", "f1", "toggle_help", "Help", "Help",
+      "Show the keys of the focused widget and a note on the screen"),
+    A("app.help-alt", "question_mark", "toggle_help", "Help", show=False),
+    # Quitting is in Textual's own palette commands ("Quit the application").
+    A("app.quit", "ctrl+q", "quit", "Quit", priority=True),
+    A("app.revalidate", None, "revalidate_all", "Re-validate", "Re-validate everything",
+      "Read and check the whole workspace again"),
+    A("app.runs", None, "runs_command", "Runs", "Runs of a gold file",
+      "Every run of a gold file, ranked by F1"),
+    A("app.compare-runs", None, "compare_runs_command", "Compare runs", "Compare runs",
+      "Two runs of one gold: keys gained and lost, verdict flips"),
+    A("app.rate", None, "rate_session", "Rate", "Rate agent runs",
+      "The rater session: score each run on the rubric, blind"),
+    A("app.triage", None, "triage", "Triage", "Triage queue",
+      "Everything that needs a person, worst first"),
+    A("app.agreement", None, "agreement", "Agreement", "Rater agreement",
+      "Alpha per dimension, kappa per pair of raters, the most disputed items"),
+    A("app.new-fixture", None, "new_fixture", "New fixture", "Create a fixture",
+      "The creation wizard: a task or a trajectory, step by step"),
+    # --- the browser ----------------------------------------------------------------------
+    A("browser.filter", "slash", "filter", "Filter", "Filter the suite",
+      "Filter the tree by id, path or prompt text"),
+    A("browser.next-error", "n", "next_error", "Next error", "Next error",
+      "Jump to the next item with an error"),
+    A("browser.previous-error", "N", "previous_error", "Prev error", "Previous error",
+      "Jump to the previous item with an error", show=False),
+    A("browser.edit", "e", "edit", "Edit", "Edit selected item",
+      "Open the selected file in the editor"),
+    A("browser.external-editor", "E", "external_editor", "$EDITOR",
+      "Open selected item in $EDITOR", "Edit outside the app, then re-validate", show=False),
+    A("browser.diagnostics", "d", "focus_diagnostics", "Problems",
+      "Show problems of selected item", "Focus the diagnostics list"),
+    A("browser.tree", "T", "focus_tree", "Tree", "Focus the suite tree",
+      "Back to the tree from the filter or the diagnostics", show=False),
+    A("browser.copy-path", "c", "copy_path", "Copy path", "Copy path of selected item",
+      "Copy the workspace-relative path"),
+    A("browser.runs", "r", "runs", "Runs", "Runs of the selected gold file",
+      "Every run beside a gold file, ranked by F1", show=False),
+    A("browser.retire", "R", "retire", "Retire holdout", "Retire the selected holdout",
+      "Make it public (only its visibility changes), then commit", show=False),
+    A("browser.triage", "t", "triage", "Triage", "Triage queue",
+      "Everything that needs a person, worst first"),
+    A("browser.rate", "s", "rate", "Rate", "Rate agent runs",
+      "The rater session: score each run on the rubric, blind"),
+    A("browser.add", "a", "add_fixture", "Add fixture", "Create a fixture",
+      "The creation wizard: a task or a trajectory, step by step", show=False),
+    A("browser.clear-filter", "escape", "clear_filter", "Clear filter", "Clear the filter",
+      "Show the whole suite again", show=False),
+    # --- the diagnostics list (a widget of the browser and the editor) ----------------------
+    A("diagnostics.copy", "c", "copy_diagnostic", "Copy"),
+    # --- the editor -----------------------------------------------------------------------
+    A("editor.save", "ctrl+s", "save", "Save", "Save",
+      "Atomic; refused if the file changed on disk", priority=True),
+    A("editor.close", "escape", "close", "Back", "Close the editor",
+      "Back to the browser (asks first when there are unsaved changes)"),
+    A("editor.next-diagnostic", "f8", "next_diagnostic", "Next problem", "Next problem",
+      "Move the cursor to the next diagnostic"),
+    A("editor.previous-diagnostic", "shift+f8", "previous_diagnostic", "Prev problem",
+      "Previous problem", "Move the cursor to the previous diagnostic", show=False),
+    A("editor.external", "ctrl+o", "external_editor", "$EDITOR", "Open in $EDITOR",
+      "Edit outside the app (save or discard first), then reload"),
+    A("editor.diagnostics", "ctrl+d", "focus_diagnostics", "Problems", "Show problems",
+      "Focus the diagnostics list", show=False),
+    # --- gold vs run ----------------------------------------------------------------------
+    A("diff.back", "escape", "back", "Back", "Back", "Close the diff"),
+    A("diff.next-difference", "n", "next_difference", "Next diff", "Next difference",
+      "Anything but a clean match"),
+    A("diff.previous-difference", "N", "previous_difference", "Prev diff",
+      "Previous difference", "Anything but a clean match", show=False),
+    A("diff.show-all", "a", "show('all')", "All", "Show all rows", "Every row of the diff"),
+    A("diff.show-matched", "equals_sign", "show('matched')", "Matched", "Show matched rows only",
+      "Gold findings the run found"),
+    A("diff.show-missed", "minus", "show('missed')", "Missed", "Show missed rows only",
+      "Gold findings the run did not find"),
+    A("diff.show-spurious", "plus", "show('spurious')", "Spurious", "Show spurious rows only",
+      "Run findings the gold does not have"),
+    A("diff.group", "g", "toggle_group", "Group by file", "Group rows by file",
+      "Group the rows by file, or not"),
+    A("diff.copy", "y", "copy_markdown", "Copy MD", "Copy the diff as Markdown",
+      "A Markdown table of the rows shown, for a pull-request comment"),
+    A("diff.write", "w", "write_markdown", "Write MD", "Write the diff as Markdown",
+      "To a workspace-relative file, beside the run by default", show=False),
+    A("diff.runs", "r", "runs", "Runs", "Runs of this gold file",
+      "Every run of this gold file, ranked by F1"),
+    A("diff.compare", "b", "compare", "Compare", "Compare with another run",
+      "This run against another run of the same gold", show=False),
+    # --- the runs of a gold file ----------------------------------------------------------
+    A("runs.back", "escape", "back", "Back", "Back", "Close the runs list"),
+    A("runs.mark", "space", "mark", "Mark", "Mark the highlighted run",
+      "The first mark is the baseline"),
+    A("runs.compare", "c", "compare", "Compare", "Compare the marked runs",
+      "Each marked run against the highlighted one"),
+    # --- run against run ------------------------------------------------------------------
+    A("compare.back", "escape", "back", "Back", "Back", "Close the comparison"),
+    A("compare.swap", "s", "swap", "Swap", "Swap run and baseline",
+      "Compare the other way round"),
+    # --- the rater session ------------------------------------------------------------------
+    A("rate.back", "escape", "back", "Back", "Back", "Leave the rater session"),
+    *[A(f"rate.score-{n}", str(n), f"score('{n}')", f"Score {n}", show=False) for n in range(10)],
+    A("rate.previous-dimension", "left,shift+tab", "previous_dimension", "Prev dim",
+      "Previous dimension", "Back to an earlier dimension before the last key"),
+    A("rate.next-dimension", "right,tab", "next_dimension", "Next dim", show=False),
+    A("rate.confirm", "enter", "confirm", "Confirm", show=False),
+    A("rate.note", "n", "note", "Note", "Add a note", "A one-line note, saved with the rating"),
+    A("rate.undo", "u,backspace", "undo", "Undo", "Undo the last rating",
+      "Take back the last rating of this session and reopen it"),
+    A("rate.redo", "ctrl+r", "redo", "Redo", "Redo", "Put back the rating last undone"),
+    A("rate.skip", "s", "skip", "Skip", "Skip this run", "It comes back after the others"),
+    A("rate.other-pane", "o", "other_pane", "Other pane", "Scroll the other pane",
+      "Switch the pane the arrow keys scroll"),
+    A("rate.suspend", "ctrl+z", "suspend", "Suspend", show=False),
+    # --- a scrolling pane of the rater session (leaves left, right and tab to the rubric) ----
+    A("pane.up", "up", "scroll_up", "Scroll up", show=False),
+    A("pane.down", "down", "scroll_down", "Scroll down", show=False),
+    A("pane.page-up", "pageup", "page_up", "Page up", show=False),
+    A("pane.page-down", "pagedown", "page_down", "Page down", show=False),
+    A("pane.top", "home", "scroll_home", "Top", show=False),
+    A("pane.bottom", "end", "scroll_end", "Bottom", show=False),
+    # --- rater agreement ------------------------------------------------------------------
+    A("agreement.back", "escape", "back", "Back", "Back", "Close the agreement screen"),
+    A("agreement.reload", "r", "reload", "Reload", "Compute again",
+      "Read the ratings again and recompute alpha and kappa"),
+    # --- triage ---------------------------------------------------------------------------
+    A("triage.back", "escape", "back", "Back", "Back", "Leave the triage queue"),
+    A("triage.open", "enter", "open", "Open", "Open the item where it is fixed",
+      "The editor at the line, the diff, the rater session or the exposure signals"),
+    A("triage.external-editor", "e", "external_editor", "$EDITOR", "Open in $EDITOR",
+      "Open the item's file in $EDITOR at its line"),
+    A("triage.snooze", "s", "snooze", "Snooze", "Snooze", "Until the file changes, or a date"),
+    A("triage.retire", "R", "retire", "Retire", "Retire the exposed holdout",
+      "Make it public (the engine's retire); commit with C"),
+    A("triage.commit", "C", "commit", "Commit retired", "Commit the retired holdouts",
+      "Commit the files retired from the queue", show=False),
+    A("triage.undo", "u", "undo", "Undo", "Undo", "Undo the last snooze or retire"),
+    A("triage.repeat", "full_stop", "repeat", "Repeat", "Repeat the last action",
+      "On the current or the marked items", show=False),
+    A("triage.mark", "space", "mark", "Mark", "Mark the item"),
+    A("triage.mark-range", "v", "mark_range", "Mark range", "Mark a range", show=False),
+    A("triage.mark-all", "asterisk", "mark_all", "Mark all", "Mark every item shown", show=False),
+    A("triage.filter", "slash", "filter", "Filter", "Filter the queue by text"),
+    A("triage.down", "j", "down", "Down", show=False),
+    A("triage.up", "k", "up", "Up", show=False),
+    A("triage.first", "g", "first", "First", show=False),
+    A("triage.last", "G", "last", "Last", show=False),
+    A("triage.kind-all", "0", "kind('all')", "All kinds", show=False),
+    *[A(f"triage.kind-{kind}", str(n), f"kind('{kind}')", title, show=False)
+      for n, (kind, title) in enumerate([("error", "Errors"), ("exposed", "Exposed"),
+                                          ("low-score", "Low scores"), ("drift", "Drift"),
+                                          ("warning", "Warnings"), ("unrated", "Unrated")],
+                                         start=1)],
+    A("triage.next-kind", "tab", "next_kind", "Next kind", show=False),
+    A("triage.previous-kind", "shift+tab", "previous_kind", "Prev kind", show=False),
+    A("triage-list.down", "down", "cursor(1)", "Down", show=False),
+    A("triage-list.up", "up", "cursor(-1)", "Up", show=False),
+    A("triage-list.page-down", "pagedown", "page(1)", "Page down", show=False),
+    A("triage-list.page-up", "pageup", "page(-1)", "Page up", show=False),
+    A("triage-list.first", "home", "first", "First", show=False),
+    A("triage-list.last", "end", "last", "Last", show=False),
+    A("triage-list.select", "enter", "select", "Open", show=False),
+    # --- the creation wizard ---------------------------------------------------------------
+    # Page keys and F-keys: ctrl+arrows move by word in every text field, ctrl+b is tmux's
+    # prefix; priority, so they work from inside a text area too.
+    A("wizard.forward", "pagedown,f8", "forward", "Next", "Next step",
+      "Always allowed, errors or not; every answer is kept", priority=True),
+    A("wizard.back", "pageup,f7", "back", "Back", "Previous step",
+      "Always allowed, errors or not; every answer is kept", priority=True),
+    A("wizard.write", "ctrl+s", "write", "Write", "Preview and write",
+      "Opens the preview; there, writes the fixture (only when it validates clean)",
+      priority=True),
+    A("wizard.steps", "ctrl+l", "focus_steps", "Steps", "Go to a step",
+      "The list of steps with their status; enter opens one", show=False),
+    A("wizard.leave", "escape", "leave", "Leave", "Leave the wizard",
+      "Nothing is written; the answers stay in a draft (or are deleted, as you choose)"),
+    # the kind step's and the context step's own keys (their widgets bind them)
+    A("wizard.start-from", "f", "start_from", "From a fixture", "Start from an existing fixture",
+      "Copy every answer of a fixture you pick (a new id, a new canary)", show=False),
+    A("wizard.resume", "r", "resume", "Resume a draft", "Resume a draft",
+      "Carry on from a draft in .voyage/drafts/", show=False),
+    A("wizard.context-remove", "delete", "remove", "Remove entry", show=False),
+    # --- dialogs: one meaning per key, whichever dialog asks --------------------------------
+    A("dialog.cancel", "escape,c", "cancel", "Cancel"),
+    A("dialog.close", "enter", "cancel", "Close", show=False),
+    A("dialog.save", "s", "choose('save')", "Save"),
+    A("dialog.discard", "d", "choose('discard')", "Discard"),
+    A("dialog.reload", "r", "choose('reload')", "Reload from disk"),
+    A("dialog.keep", "k", "choose('keep')", "Keep mine"),
+    A("dialog.commit", "m", "choose('commit')", "Retire and commit"),
+    A("dialog.retire", "o", "choose('retire')", "Retire only"),
+    A("dialog.retire-exposed", "R", "choose('retire')", "Retire"),
+    A("dialog.edit", "e", "choose('edit')", "Edit"),
+    A("dialog.yes", "y", "choose('yes')", "Yes"),
+)
+# fmt: on
+
+del A
+
+
+def action(action_id: str) -> Action:
+    return REGISTRY[action_id]
+
+
+def of_scope(scope: str) -> list[Action]:
+    return [a for a in REGISTRY.values() if a.scope == scope]
+
+
+def bindings(scope: str, *, only: Iterable[str] | None = None) -> list[BindingType]:
+    """The `BINDINGS` of a screen or widget: every action of its scope that has keys (or those of
+    `only`, ids, in that order)."""
+    chosen = [REGISTRY[i] for i in only] if only is not None else of_scope(scope)
+    for a in chosen:
+        if a.scope != scope:
+            raise ValueError(f"{a.id} is not an action of {scope}")
+    return [a.binding() for a in chosen if a.keys is not None]
+
+
+def binding_ids() -> list[str]:
+    """The ids a keymap file may remap: the actions that have keys."""
+    return [a.id for a in REGISTRY.values() if a.keys is not None]
+
+
+def palette_actions(scope: str) -> list[Action]:
+    return [a for a in of_scope(scope) if a.palette is not None]
+
+
+def split_keys(keys: str) -> list[str]:
+    return [k.strip() for k in keys.split(",") if k.strip()]
+
+
+# --- help text ---------------------------------------------------------------------------------
+
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*\.[a-z0-9-]+)\}")
+"""`{browser.next-error}` in a screen's HELP: its keys, as the user's keymap has them."""
+
+
+def placeholders(text: str) -> list[str]:
+    return PLACEHOLDER.findall(text)
+
+
+def fill_keys(text: str, key_names: Callable[[str], list[str]]) -> str:
+    """A HELP text with each `{id}` replaced by its keys in Markdown code (`` `n` ``)."""
+
+    def keys(match: re.Match[str]) -> str:
+        names = key_names(match.group(1))
+        return " or ".join(f"`{name}`" for name in names) if names else "(no key)"
+
+    return PLACEHOLDER.sub(keys, text)
+
+
+# --- documentation -----------------------------------------------------------------------------
+
+
+def keymap_table() -> str:
+    """The Markdown table of every binding id in docs/app.md (a test keeps the two equal)."""
+    lines = ["| id | default keys | action |", "|---|---|---|"]
+    for a in REGISTRY.values():
+        if a.keys is None:
+            continue
+        keys = " ".join(f"`{k}`" for k in split_keys(a.keys))
+        lines.append(f"| `{a.id}` | {keys} | {a.palette or a.description} |")
+    return "\n".join(lines)

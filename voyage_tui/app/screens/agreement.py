@@ -1,0 +1,347 @@
+"""How far the raters agree: Krippendorff's alpha per dimension, Cohen's kappa per pair of
+raters, and the items they disagree on most, each opening every rater's scores and note side by
+side for a calibration discussion. The figures are the engine's (`voyage-tui agreement` prints
+the same); this screen only lays them out."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
+from voyage_tui.app.widgets.pair_panes import one_line
+from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
+from voyage_tui.engine.ratings.store import RatingStore
+from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.references.rubric import Rubric
+from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.wording import plural
+from voyage_tui.engine.workspace.model import Workspace
+
+DISPUTED = 10
+"""The most disputed items listed."""
+
+ALPHA = "\N{GREEK SMALL LETTER ALPHA}"
+KAPPA = "\N{GREEK SMALL LETTER KAPPA}"
+
+
+def _figure(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def _name(text: str) -> str:
+    return printable(text, lines=False)
+
+
+class Computed(Message):
+    def __init__(self, report: AgreementReport, problems: list[str], rubric: Rubric) -> None:
+        super().__init__()
+        self.report = report
+        self.problems = problems
+        self.rubric = rubric
+
+
+def compute(ws: Workspace, rubric: Rubric) -> tuple[AgreementReport, list[str]]:
+    """The report over the ratings in force, and what was left out of it (said as the command
+    line says it: a file that cannot be read, records with errors)."""
+    store = RatingStore.load(ws, rubric)
+    report = compute_agreement(store.effective().values(), rubric, disputed=DISPUTED)
+    problems = [
+        f"{d.location()}: {d.message}; its ratings are missing from the figures"
+        for d in _unreadable(store)
+    ]
+    left_out = sum(
+        1
+        for f in store.files.values()
+        if f.readable
+        for d in f.diagnostics
+        if d.severity is Severity.ERROR or d.code == "rating-torn-line"
+    )
+    if left_out:
+        problems.append(
+            f"{plural(left_out, 'problem')} in the ratings files left records out; the "
+            "browser's Ratings group (or `voyage-tui validate`) lists them"
+        )
+    return report, problems
+
+
+def _unreadable(store: RatingStore) -> list[Diagnostic]:
+    out = list(store.problems)
+    out += [d for f in store.files.values() if not f.readable for d in f.diagnostics]
+    return out
+
+
+def figures_table(report: AgreementReport) -> Table:
+    """One row per dimension: alpha over all raters, then kappa for each pair of raters."""
+    table = Table(box=None, padding=(0, 1), header_style="bold", show_edge=False)
+    table.add_column("dimension", style="bold", no_wrap=True)
+    table.add_column(f"{ALPHA} all", justify="right", no_wrap=True)
+    table.add_column("items", justify="right", style="dim", no_wrap=True)
+    pairs = sorted({p.raters for p in report.pairs})
+    for first, second in pairs:
+        table.add_column(f"{KAPPA} {_name(first)}·{_name(second)}", justify="right")
+    kappas = {(p.raters, p.dimension): p for p in report.pairs}
+    for name, dimension in report.dimensions.items():
+        row: list[Text] = [
+            Text(_name(name)),
+            Text(_figure(dimension.alpha), style=_quality(dimension.alpha)),
+            Text(str(dimension.items)),
+        ]
+        for pair in pairs:
+            kappa = kappas.get((pair, name))
+            if kappa is None:
+                row.append(Text("—", style="dim"))
+                continue
+            cell = Text(_figure(kappa.kappa), style=_quality(kappa.kappa))
+            cell.append(f" ({kappa.items})", style="dim")
+            row.append(cell)
+        table.add_row(*row)
+    return table
+
+
+def _quality(value: float | None) -> str:
+    """Krippendorff's rule of thumb: 0.8 and above is reliable, below 0.667 is not."""
+    if value is None:
+        return "dim"
+    if value >= 0.8:
+        return "green"
+    if value >= 0.667:
+        return "yellow"
+    return "bold red"
+
+
+def reasons_text(report: AgreementReport) -> Text:
+    """Why a figure is `—`, once per reason."""
+    seen: dict[str, list[str]] = {}
+    for name, dimension in report.dimensions.items():
+        if dimension.reason:
+            seen.setdefault(dimension.reason, []).append(f"{ALPHA} {_name(name)}")
+    for pair in report.pairs:
+        if pair.reason:
+            label = (
+                f"{KAPPA} {_name(pair.raters[0])}·{_name(pair.raters[1])} {_name(pair.dimension)}"
+            )
+            seen.setdefault(pair.reason, []).append(label)
+    text = Text()
+    for reason, where in seen.items():
+        shown = ", ".join(where[:4]) + (f" and {len(where) - 4} more" if len(where) > 4 else "")
+        text.append("— ", style="bold")
+        text.append(f"{reason} ({shown})\n", style="dim")
+    text.rstrip()
+    return text
+
+
+def disputed_label(item: DisputedItem, width: int = 0) -> Text:
+    """One line: the spread, the item (padded to `width`), the widest dimension and each
+    rater's score of it."""
+    where = f"{_name(item.fixture_id)} / {_name(item.run_id)}"
+    widest = item.widest[0]
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"spread {item.spread}  ", style="bold red" if item.spread >= 2 else "bold yellow")
+    text.append(where.ljust(width), style="bold")
+    text.append(f"  {_name(widest)}", style="bold")
+    if len(item.widest) > 1:
+        text.append(f" (+{len(item.widest) - 1})", style="dim")
+    scores = " · ".join(
+        f"{_name(r.rater)} {(r.scores or {}).get(widest, '·')}" for r in item.ratings
+    )
+    text.append(f"  {scores}", style="italic")
+    return text
+
+
+class AgreementScreen(VoyageScreen[None]):
+    HELP = """
+## Rater agreement
+
+Krippendorff's alpha (ordinal) per rubric dimension over all raters, and Cohen's kappa
+(quadratic weights) per pair of raters with the items both scored in brackets; green from
+0.8, yellow from 0.667. Below, the items the raters disagree on most: `enter` shows every
+rater's scores and note side by side. `r` computes again.
+"""
+
+    SCOPE = "agreement"
+    BINDINGS: ClassVar[list[BindingType]] = bindings("agreement")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.report: AgreementReport | None = None
+        self.rubric: Rubric | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Rater agreement", style="bold"), id="agreement-title")
+        yield Static("", id="agreement-problems")
+        with VerticalScroll(id="agreement-figures"):
+            yield Static(Text("computing…", style="dim"), id="agreement-table")
+            yield Static("", id="agreement-reasons")
+        yield Static(
+            Text.assemble(
+                ("Most disputed items", "bold"),
+                ("  largest spread of one dimension's scores first · enter: side by side", "dim"),
+            ),
+            id="agreement-disputed-title",
+        )
+        yield OptionList(id="agreement-disputed")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#agreement-problems").display = False
+        self.load()
+
+    @work(thread=True, exclusive=True, group="agreement")
+    def load(self) -> None:
+        app = self.app
+        view: SuiteView | None = getattr(app, "view", None)
+        ws: Workspace = app.ws
+        rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
+        report, problems = compute(ws, rubric)
+        self.post_message(Computed(report, problems, rubric))
+
+    def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
+        """Ratings written meanwhile (a session in another terminal) count at once."""
+        if any(p.endswith(".jsonl") or p == view.refs.rubric.path for p in touched):
+            self.load()
+
+    @on(Computed)
+    def _computed(self, message: Computed) -> None:
+        report = self.report = message.report
+        self.rubric = message.rubric
+        title = Text("Rater agreement", style="bold")
+        if report.raters:
+            title.append(f" of {plural(len(report.raters), 'rater')}: ")
+            title.append(_name(", ".join(report.raters)))
+        self.query_one("#agreement-title", Static).update(title)
+        problems = self.query_one("#agreement-problems", Static)
+        problems.update(Text("\n".join(f"! {printable(p)}" for p in message.problems), "yellow"))
+        problems.display = bool(message.problems)
+        table = self.query_one("#agreement-table", Static)
+        reasons = self.query_one("#agreement-reasons", Static)
+        if not report.raters:
+            table.update(Text("No ratings yet: nothing to compare.", style="dim"))
+            reasons.update("")
+        else:
+            table.update(figures_table(report))
+            reasons.update(reasons_text(report))
+        listing = self.query_one("#agreement-disputed", OptionList)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        if report.disputed:
+            width = min(max(len(f"{d.fixture_id} / {d.run_id}") for d in report.disputed), 60)
+            listing.add_options(
+                Option(disputed_label(item, width), id=str(index))
+                for index, item in enumerate(report.disputed)
+            )
+            listing.highlighted = min(highlighted or 0, len(report.disputed) - 1)
+        else:
+            listing.add_option(
+                Option(Text("No item has raters who disagree.", "dim"), disabled=True)
+            )
+        listing.focus()
+
+    @on(OptionList.OptionSelected, "#agreement-disputed")
+    def _open(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        report = self.report
+        if report is None or event.option.id is None:
+            return
+        self.app.push_screen(DisputedScreen(report.disputed[int(event.option.id)], self.rubric))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_reload(self) -> None:
+        self.load()
+
+
+def ratings_side_by_side(item: DisputedItem, rubric: Rubric | None) -> Table:
+    """A column per rater: the scores by dimension (the widest spreads marked), the note."""
+    table = Table(box=None, padding=(0, 2), header_style="bold", show_edge=False, expand=True)
+    table.add_column("", style="bold", no_wrap=True)
+    for rating in item.ratings:
+        table.add_column(_name(rating.rater), ratio=1)
+    dimensions = (
+        [d.name for d in rubric.dimensions]
+        if rubric is not None
+        else list(dict.fromkeys(k for r in item.ratings for k in (r.scores or {})))
+    )
+    for name in dimensions:
+        spread = item.spreads.get(name)
+        widest = spread == item.spread
+        label = Text(_name(name), style="bold red" if widest else "bold")
+        if spread:
+            label.append(f" ±{spread}", style="dim")
+        cells = []
+        for rating in item.ratings:
+            score = (rating.scores or {}).get(name)
+            anchor = _anchor(rubric, name, score)
+            cell = Text("·" if score is None else str(score), style="bold red" if widest else "")
+            if anchor:
+                cell.append(f"  {anchor}", style="dim")
+            cells.append(cell)
+        table.add_row(label, *cells)
+    table.add_row(Text(""), *[Text("") for _ in item.ratings])
+    table.add_row(
+        Text("note", style="bold"),
+        *[Text(one_line(r.note) or "—", style="italic") for r in item.ratings],
+    )
+    table.add_row(
+        Text("rated", style="bold"),
+        *[
+            Text(
+                f"{_name(r.rated_at)}{'' if r.blind else ' · not blind'}"
+                + (f" · {r.duration_s:g}s" if r.duration_s is not None else ""),
+                style="dim",
+            )
+            for r in item.ratings
+        ],
+    )
+    return table
+
+
+def _anchor(rubric: Rubric | None, name: str, score: int | None) -> str:
+    if rubric is None or score is None:
+        return ""
+    dimension = rubric.find(name)
+    anchor = dimension.anchors.get(score) if dimension is not None else None
+    return one_line(anchor) if anchor else ""
+
+
+class DisputedScreen(VoyageModal[None]):
+    """One disputed item: every rater's rating and note side by side."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings(
+        "dialog", only=["dialog.cancel", "dialog.close"]
+    )
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def __init__(self, item: DisputedItem, rubric: Rubric | None) -> None:
+        super().__init__()
+        self.item = item
+        self.rubric = rubric
+
+    def compose(self) -> ComposeResult:
+        item = self.item
+        with Vertical(classes="dialog wide"):
+            title = Text.assemble(
+                (_name(item.fixture_id), "bold"),
+                f" / {_name(item.run_id)}",
+                (f"   spread {item.spread} on {_name(', '.join(item.widest))}", "bold red"),
+            )
+            yield Static(title, classes="question")
+            with VerticalScroll(classes="dialog-detail tall"):
+                yield Static(ratings_side_by_side(item, self.rubric))
+            yield Static(Text("escape closes", style="dim"))
+        yield Footer()

@@ -1,0 +1,569 @@
+"""The rater session: the next unrated (fixture, run) pair, the task beside the run, the rubric
+below (or beside, on a wide terminal), one key per dimension.
+
+Every call into the engine's RaterSession runs in a worker, one at a time (the session is not
+shared between threads: a lock guards it, and `busy` keeps a second step from starting); the
+result comes back as a message and only then does the screen show the next pair, so a rating is
+on disk (appended and fsync'd) before the screen moves on. Keys pressed while a step is in
+flight are refused with a bell rather than applied to a pair the rater has not seen.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.events import ScreenResume, ScreenSuspend
+from textual.message import Message
+from textual.widgets import Footer, Input, Static
+
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.app.widgets.pair_panes import run_widgets, task_widgets
+from voyage_tui.app.widgets.rubric_panel import (
+    COMPLETE,
+    PENDING,
+    REFUSED,
+    KeyResult,
+    RubricPanel,
+    ScoreDraft,
+)
+from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.ratings.content import PairContent
+from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel
+from voyage_tui.engine.ratings.records import Rating
+from voyage_tui.engine.ratings.runs import AgentRunRef
+from voyage_tui.engine.ratings.session import RaterSession, SessionError
+from voyage_tui.engine.validation.view import SuiteView
+
+WIDE = 150
+"""From this many columns the rubric stands beside the pair instead of below it."""
+
+RUBRIC_SHARE = 0.6
+"""The share of the height the rubric may take below the pair (rate.tcss says the same)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """What the screen shows of the session after a step, taken in the worker."""
+
+    current: AgentRunRef | None
+    label: str
+    content: PairContent | None
+    progress: str
+    total: int
+    can_undo: bool
+    can_redo: bool
+    in_force: Rating | None
+    """This rater's rating in force for the pair on screen (it is being re-rated)."""
+    ratings_file: str
+
+
+class Opened(Message):
+    def __init__(self, session: RaterSession, state: SessionState) -> None:
+        super().__init__()
+        self.session = session
+        self.state = state
+
+
+class NotOpened(Message):
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+class Stepped(Message):
+    """A step (submit, undo, redo, skip) is done: on disk, and the session has moved."""
+
+    def __init__(self, state: SessionState, said: str) -> None:
+        super().__init__()
+        self.state = state
+        self.said = said
+
+
+class StepFailed(Message):
+    def __init__(self, said: str) -> None:
+        super().__init__()
+        self.said = said
+
+
+class PaneScroll(VerticalScroll, inherit_bindings=False):
+    """A scrolling pane whose keys leave `left`, `right` and `tab` to the rubric."""
+
+    SCOPE = "pane"
+    BINDINGS: ClassVar[list[BindingType]] = bindings("pane")
+
+
+def clock_text(seconds: float) -> str:
+    whole = int(max(seconds, 0.0))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class RateScreen(VoyageScreen[None]):
+    HELP = """
+## Rater session
+
+The task on the left, the run on the right, the rubric below. A number key scores the
+highlighted dimension and moves on; the key of the last dimension saves the rating (appended
+and flushed to disk) and opens the next run. `left` / `shift+tab` go back a dimension,
+`right` / `tab` forward; `n` adds a one-line note before the last key. `u` (or `backspace`)
+takes back the last rating of this session and reopens it, again and again; `ctrl+r` redoes.
+`s` skips a run (it comes back after the others). `o` switches the pane that `up` / `down` /
+`pageup` / `pagedown` scroll. Blind by default: the agent is never shown.
+"""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]  # noqa: RUF012 - Textual declares it an instance attribute
+
+    SCOPE = "rate"
+    BINDINGS: ClassVar[list[BindingType]] = bindings("rate")
+
+    def __init__(
+        self,
+        rater: str | None = None,
+        *,
+        blind: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """`rater`: the name to rate as, or None for the engine's choice (git's user.name,
+        else the OS user). `clock` times each item; tests give one that does not move."""
+        super().__init__()
+        self.rater = rater
+        self.blind = blind
+        self.clock = clock
+        self.session: RaterSession | None = None
+        self.state: SessionState | None = None
+        self.draft = ScoreDraft([])
+        self.busy = False
+        """A step is in flight: no key may change the draft or start another step."""
+        self.problem: str | None = None
+        """Why there is no session (no rater name, an unreadable ratings file, no rubric)."""
+        self.status = ""
+        self._lock = threading.Lock()
+        self._opening = False
+
+    # --- layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="rate-top"):
+            yield Static(Text("Rater session", style="bold"), id="rate-where")
+            yield Static("", id="rate-progress")
+        yield Static("", id="rate-status")
+        yield Static(Text("Loading the suite…", style="dim"), id="rate-message")
+        with Horizontal(id="rate-body"):
+            with Horizontal(id="rate-panes"):
+                yield PaneScroll(id="rate-task")
+                yield PaneScroll(id="rate-run")
+            yield RubricPanel(id="rate-rubric")
+        yield Input(placeholder="a one-line note (enter keeps it, escape drops it)", id="rate-note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#rate-body").display = False
+        self.query_one("#rate-note").display = False
+        self.query_one("#rate-status").display = False
+        self.set_interval(1.0, self._tick)
+        # immediate: the app stops right after publishing, so a deferred call would pause the
+        # clock only once the app is back, counting the time away.
+        self.app.app_suspend_signal.subscribe(self, self._app_suspended, immediate=True)
+        self.app.app_resume_signal.subscribe(self, self._app_resumed, immediate=True)
+        view = getattr(self.app, "view", None)
+        if view is not None:
+            self.suite_loaded(view)
+
+    # --- opening ----------------------------------------------------------------------------
+
+    def suite_loaded(self, view: SuiteView) -> None:
+        """Called by the app once the suite is checked (at once when it already is)."""
+        if self.session is not None or self._opening:
+            return
+        rubric = view.refs.rubric.value
+        if not rubric.dimensions:
+            self._not_opened(
+                f"The rubric ({view.refs.rubric.path}) defines no dimensions, so there is "
+                "nothing to score. Write each dimension as a `## Name` heading with list items "
+                "`1: anchor` … `5: anchor` under it."
+            )
+            return
+        self._opening = True
+        self.open_session(view)
+
+    @work(thread=True, group="rate-session")
+    def open_session(self, view: SuiteView) -> None:
+        try:
+            session = RaterSession.open(
+                view.ws,
+                view.refs.rubric.value,
+                view.items,
+                self.rater,
+                blind=self.blind,
+                use_git=bool(getattr(self.app, "use_git", True)),
+                clock=self.clock,
+            )
+            with self._lock:
+                state = _state_of(session)
+        except (RaterNameError, SessionError, OSError) as exc:
+            self.post_message(NotOpened(str(exc)))
+            return
+        self.post_message(Opened(session, state))
+
+    @on(NotOpened)
+    def _refused(self, message: NotOpened) -> None:
+        self._not_opened(message.reason)
+
+    def _not_opened(self, reason: str) -> None:
+        self.problem = reason
+        self._opening = False
+        self.query_one("#rate-message", Static).update(
+            Text.assemble(("No rater session: ", "bold red"), printable(reason))
+        )
+        self.query_one("#rate-message").display = True
+        self.query_one("#rate-body").display = False
+
+    @on(Opened)
+    async def _opened(self, message: Opened) -> None:
+        self.session = message.session
+        self._opening = False
+        self.rater = message.session.rater
+        await self._show_state(message.state)
+
+    # --- showing ----------------------------------------------------------------------------
+
+    async def _show_state(self, state: SessionState) -> None:
+        assert self.session is not None
+        self.state = state
+        self.draft = ScoreDraft(self.session.dimensions)
+        self.query_one("#rate-note").display = False
+        self._show_header()
+        message = self.query_one("#rate-message", Static)
+        body = self.query_one("#rate-body")
+        if state.current is None or state.content is None:
+            message.update(self._finished_text(state))
+            message.display = True
+            body.display = False
+            return
+        message.display = False
+        body.display = True
+        task = self.query_one("#rate-task", PaneScroll)
+        run = self.query_one("#rate-run", PaneScroll)
+        await task.remove_children()
+        await run.remove_children()
+        await task.mount_all(task_widgets(state.content))
+        await run.mount_all(run_widgets(state.content))
+        task.scroll_home(animate=False)
+        run.scroll_home(animate=False)
+        run.focus()
+        self._show_rubric()
+
+    def _finished_text(self, state: SessionState) -> Text:
+        if state.total == 0:
+            return Text.assemble(
+                ("Nothing to rate: ", "bold"),
+                "this workspace has no agent runs. An agent run is a file "
+                "fixtures/<class>/<id>/runs/<run-id>.yaml beside its fixture's task.yaml.",
+            )
+        text = Text.assemble(
+            ("Every agent run is rated", "bold green"),
+            printable(f": {state.progress} by {self.rater}, in {state.ratings_file}.\n\n"),
+        )
+        if state.can_undo:
+            text.append("`u` takes back the last rating of this session and reopens that run. ")
+        text.append(
+            "`escape` goes back; “Rater agreement” in the palette (ctrl+p) compares raters."
+        )
+        return text
+
+    def _show_header(self) -> None:
+        state = self.state
+        where = Text()
+        if state is not None and state.current is not None:
+            where.append(printable(state.label, lines=False), style="bold")
+            if state.in_force is not None:
+                where.append(" re-rating", style="yellow")
+            where.append("   ")
+        where.append(printable(self.rater or "?", lines=False))
+        where.append(" · blind" if self.blind else " · not blind", style="dim")
+        self.query_one("#rate-where", Static).update(where)
+        self._tick()
+
+    def _tick(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        text = Text(state.progress, style="bold")
+        session = self.session
+        if session is not None and state.current is not None and self._lock.acquire(blocking=False):
+            try:
+                seconds = session.elapsed()
+            finally:
+                self._lock.release()
+            spelt = " on this item" if self.size.width >= 100 else ""
+            text.append(f" · {clock_text(seconds)}{spelt}", style="dim")
+        self.query_one("#rate-progress", Static).update(text)
+
+    def _show_rubric(self) -> None:
+        state = self.state
+        notes = state.content.task.scoring_notes if state and state.content else {}
+        in_force = state.in_force if state else None
+        self.query_one(RubricPanel).show(
+            self.draft, notes, in_force, busy=self.busy, room=self._rubric_room()
+        )
+
+    def _rubric_room(self) -> int:
+        """Rows the rubric may take: below the pair, the share of the body the stylesheet
+        gives it (less its border); beside it, the body's whole height. Counted from the
+        screen, not from the body's last layout, which lags a line shown or hidden."""
+        body = (self.size.height or self.app.size.height) - 2  # the header, the footer
+        if self.status:
+            body -= 1
+        if self.query_one("#rate-note").display:
+            body -= 3
+        if self.has_class("-wide"):
+            return body
+        return int(body * RUBRIC_SHARE) - 1
+
+    def on_resize(self) -> None:
+        if self.state is not None and self.session is not None:
+            self._show_rubric()
+
+    def _say(self, said: str, style: str = "") -> None:
+        self.status = said
+        widget = self.query_one("#rate-status", Static)
+        widget.update(Text(printable(said), style=style))
+        widget.display = bool(said)
+
+    # --- the clock ----------------------------------------------------------------------------
+
+    def _pause(self) -> None:
+        if self.session is not None:
+            with self._lock:
+                self.session.pause()
+
+    def _resume(self) -> None:
+        if self.session is not None:
+            with self._lock:
+                self.session.resume()
+
+    def on_screen_suspend(self, event: ScreenSuspend) -> None:
+        self._pause()
+
+    def on_screen_resume(self, event: ScreenResume) -> None:
+        self._resume()
+
+    def _app_suspended(self, _app: object) -> None:
+        self._pause()
+
+    def _app_resumed(self, _app: object) -> None:
+        if self.app.screen is self:
+            self._resume()
+
+    def action_suspend(self) -> None:
+        self.app.action_suspend_process()
+
+    # --- keys -----------------------------------------------------------------------------------
+
+    def _ready(self) -> bool:
+        """Whether keys may act: a pair on screen, no step in flight, no note being typed
+        (keys the note's input does not take itself, `tab` or `ctrl+r`, stay with it)."""
+        if isinstance(self.focused, Input):
+            return False
+        if self.busy:
+            self.app.bell()
+            return False
+        return self.session is not None and self.state is not None
+
+    def action_score(self, key: str) -> None:
+        if not self._ready():
+            return
+        if self.state is None or self.state.current is None:
+            self._say("Every run is rated: there is nothing on screen to score.", "yellow")
+            return
+        self._handle(self.draft.digit(key))
+
+    def action_confirm(self) -> None:
+        if not self._ready():
+            return
+        result = self.draft.confirm_pending()
+        if result is not None:
+            self._handle(result)
+        elif self.draft.complete:
+            self._submit()  # a save that failed: try again
+
+    def _handle(self, result: KeyResult) -> None:
+        if result.outcome == REFUSED:
+            self.app.bell()
+            self._say(result.message, "yellow")
+        elif result.outcome == COMPLETE:
+            self._submit()
+            return
+        elif result.outcome != PENDING and self.status:
+            self._say("")
+        self._show_rubric()
+
+    def action_previous_dimension(self) -> None:
+        if self._ready():
+            self.draft.back()
+            self._show_rubric()
+
+    def action_next_dimension(self) -> None:
+        if self._ready():
+            self.draft.forward()
+            self._show_rubric()
+
+    def action_note(self) -> None:
+        if not self._ready() or self.state is None or self.state.current is None:
+            return
+        box = self.query_one("#rate-note", Input)
+        box.value = self.draft.note
+        box.display = True
+        box.focus()
+
+    @on(Input.Submitted, "#rate-note")
+    def _note_given(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.draft.note = " ".join(event.value.split())
+        self._close_note()
+
+    def _close_note(self) -> None:
+        self.query_one("#rate-note").display = False
+        self.query_one("#rate-run", PaneScroll).focus()
+        self._show_rubric()
+
+    def action_back(self) -> None:
+        if isinstance(self.focused, Input):
+            self._close_note()  # escape in the note drops what was typed
+            return
+        if self.draft.scores:
+            self.notify(
+                "The scores of the run on screen were not saved (it stays unrated)", timeout=4
+            )
+        self.app.pop_screen()
+
+    def action_other_pane(self) -> None:
+        task = self.query_one("#rate-task", PaneScroll)
+        run = self.query_one("#rate-run", PaneScroll)
+        (task if self.focused is run else run).focus()
+
+    # --- steps that write ----------------------------------------------------------------------
+
+    def _submit(self) -> None:
+        state = self.state
+        if state is None or state.current is None:
+            return
+        self._start()
+        self.step("submit", dict(self.draft.scores), self.draft.note)
+
+    def action_undo(self) -> None:
+        if not self._ready() or self.state is None:
+            return
+        if not self.state.can_undo:
+            self._say(
+                "Nothing of this session to undo (a rating from an earlier session changes by "
+                "rating that run again).",
+                "yellow",
+            )
+            return
+        if self.draft.scores:
+            self._say("The scores on screen were dropped (nothing of them was saved).")
+        self._start()
+        self.step("undo")
+
+    def action_redo(self) -> None:
+        if not self._ready() or self.state is None:
+            return
+        if not self.state.can_redo:
+            self._say("Nothing to redo.", "yellow")
+            return
+        self._start()
+        self.step("redo")
+
+    def action_skip(self) -> None:
+        if not self._ready() or self.state is None or self.state.current is None:
+            return
+        self._start()
+        self.step("skip")
+
+    def _start(self) -> None:
+        self.busy = True
+        self._show_rubric()
+
+    @work(thread=True, group="rate-session")
+    def step(self, action: str, scores: dict[str, int] | None = None, note: str = "") -> None:
+        session = self.session
+        assert session is not None
+        with self._lock:
+            before = session.current
+            label = session.label(before) if before is not None else ""
+            try:
+                said = _do(session, action, scores or {}, note, label)
+            except (OSError, SessionError, ValueError) as exc:
+                self.post_message(StepFailed(f"Not saved: {exc}"))
+                return
+            state = _state_of(session)
+        self.post_message(Stepped(state, said))
+
+    @on(Stepped)
+    async def _stepped(self, message: Stepped) -> None:
+        try:
+            # Every step starts the scores afresh, an undo that reopens the pair on screen too.
+            await self._show_state(message.state)
+        finally:
+            self.busy = False
+        self._say(message.said)
+        self._show_rubric()
+
+    @on(StepFailed)
+    def _step_failed(self, message: StepFailed) -> None:
+        self.busy = False
+        self._say(message.said + " — enter tries again", "bold red")
+        self._show_rubric()
+
+
+def _do(session: RaterSession, action: str, scores: dict[str, int], note: str, label: str) -> str:
+    """Run one step on the session (in a worker, under the lock); what to tell the rater."""
+    if action == "submit":
+        stored = session.submit(scores, note)
+        return f"Saved {label} (line {stored.line} of {stored.path})"
+    if action == "undo":
+        restored = session.undo()
+        current = session.current
+        name = session.label(current) if current is not None else "the run"
+        if restored is None:
+            return "Nothing to undo."
+        if restored.scores is None:
+            return f"Undone: {name} is unrated again; rate it, or ctrl+r to redo"
+        return f"Undone: your earlier rating of {name} is in force again; ctrl+r to redo"
+    if action == "redo":
+        redone = session.redo()
+        if redone is None:
+            return "Nothing to redo."
+        return f"Redone: line {redone.line} of {redone.path}"
+    if action == "skip":
+        session.skip()
+        return f"Skipped {label}: it comes back after the others"
+    raise ValueError(f"unknown step {action!r}")
+
+
+def _state_of(session: RaterSession) -> SessionState:
+    run = session.current
+    progress = session.progress()
+    return SessionState(
+        current=run,
+        label=session.label(run) if run is not None else "",
+        content=session.content(run) if run is not None else None,
+        progress=str(progress),
+        total=progress.total,
+        can_undo=session.can_undo,
+        can_redo=session.can_redo,
+        in_force=session.rating_of(run) if run is not None else None,
+        ratings_file=ratings_file_rel(session.ws, session.rater),
+    )

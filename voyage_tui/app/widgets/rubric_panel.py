@@ -1,0 +1,237 @@
+"""The rubric beside a pair being rated: every dimension on one line (the scored ones with the
+score and the anchor chosen), the current one opened with its anchors and the fixture's notes.
+
+`ScoreDraft` is what the keys build before anything is written: a cursor over the dimensions and
+the scores given so far. A digit scores the dimension under the cursor and moves to the next one
+without a score; the digit that scores the last one completes the draft (the screen submits it).
+Going back (`left`) only moves the cursor, so fixing one score costs one key, not a re-entry of
+every score after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.table import Table
+from rich.text import Text
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
+
+from voyage_tui.app.widgets.pair_panes import one_line
+from voyage_tui.engine.ratings.content import DimensionNotes
+from voyage_tui.engine.ratings.records import Rating
+from voyage_tui.engine.ratings.rules import scale_values
+from voyage_tui.engine.references.rubric import Dimension
+
+SCORED, PENDING, COMPLETE, REFUSED = "scored", "pending", "complete", "refused"
+
+
+@dataclass(slots=True)
+class KeyResult:
+    outcome: str
+    """SCORED (moved on), PENDING (a digit of a longer score), COMPLETE, or REFUSED."""
+    message: str = ""
+    """Why a key was refused."""
+
+
+@dataclass(slots=True)
+class ScoreDraft:
+    dimensions: list[Dimension]
+    scores: dict[str, int] = field(default_factory=dict)
+    cursor: int = 0
+    pending: str = ""
+    """Digits typed toward a score of two digits (a scale past 9): `1` on a 1..10 scale waits
+    for `0`, or for `enter` to mean 1."""
+    note: str = ""
+
+    @property
+    def current(self) -> Dimension | None:
+        return self.dimensions[self.cursor] if self.dimensions else None
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.dimensions) and all(d.name in self.scores for d in self.dimensions)
+
+    def digit(self, key: str) -> KeyResult:
+        dimension = self.current
+        if dimension is None:
+            return KeyResult(REFUSED, "the rubric has no dimensions")
+        values = [str(v) for v in scale_values(dimension)]
+        typed = self.pending + key
+        longer = [v for v in values if v.startswith(typed) and v != typed]
+        if typed in values and not longer:
+            return self._score(int(typed))
+        if longer:
+            self.pending = typed
+            return KeyResult(PENDING)
+        self.pending = ""
+        return KeyResult(
+            REFUSED, f"{dimension.name} takes {values[0]} to {values[-1]}, not {typed}"
+        )
+
+    def confirm_pending(self) -> KeyResult | None:
+        """`enter` after a digit that could start a longer score: take it as it stands. None
+        when no digit is pending."""
+        if not self.pending:
+            return None
+        typed, self.pending = self.pending, ""
+        dimension = self.current
+        if dimension is None or int(typed) not in scale_values(dimension):
+            return KeyResult(REFUSED, f"{typed} is not on the scale")
+        return self._score(int(typed))
+
+    def _score(self, value: int) -> KeyResult:
+        dimension = self.current
+        assert dimension is not None
+        self.scores[dimension.name] = value
+        self.pending = ""
+        if self.complete:
+            return KeyResult(COMPLETE)
+        count = len(self.dimensions)
+        for step in range(1, count + 1):
+            index = (self.cursor + step) % count
+            if self.dimensions[index].name not in self.scores:
+                self.cursor = index
+                break
+        return KeyResult(SCORED)
+
+    def back(self) -> bool:
+        self.pending = ""
+        if self.cursor == 0:
+            return False
+        self.cursor -= 1
+        return True
+
+    def forward(self) -> bool:
+        self.pending = ""
+        if self.cursor >= len(self.dimensions) - 1:
+            return False
+        self.cursor += 1
+        return True
+
+
+def _anchor_of(dimension: Dimension, value: int) -> str:
+    anchor = dimension.anchors.get(value)
+    return one_line(anchor) if anchor is not None else "between anchors"
+
+
+def dimension_line(draft: ScoreDraft, index: int, *, busy: bool = False) -> Text:
+    """One dimension on one line: marker, name, and the score given with its anchor (the
+    description for the dimension under the cursor)."""
+    dimension = draft.dimensions[index]
+    here = index == draft.cursor
+    score = draft.scores.get(dimension.name)
+    text = Text(no_wrap=True, overflow="ellipsis", end="")
+    if here:
+        text.append("▶ ", style="bold cyan")
+    elif score is not None:
+        text.append("✓ ", style="green")
+    else:
+        text.append("· ", style="dim")
+    text.append(one_line(dimension.name), style="bold reverse" if here else "bold")
+    if score is not None:
+        text.append(f"  {score} ", style="bold green")
+        text.append(_anchor_of(dimension, score), style="" if here else "green")
+    elif here and dimension.description:
+        text.append(f"  {one_line(dimension.description)}", style="italic")
+    if here and draft.pending:
+        text.append(f"  {draft.pending}_", style="bold yellow")
+    if here and busy:
+        text.append("  saving…", style="dim")
+    return text
+
+
+def scale_table(
+    dimension: Dimension,
+    notes: DimensionNotes | None,
+    was: int | None = None,
+    *,
+    compact: bool = False,
+) -> Table:
+    """The scale of the dimension under the cursor: each anchored value with its anchor, the
+    fixture's own anchor for that value under it, then the fixture's other notes. `was`: the
+    score of the rating in force (a re-rating). `compact` (a short terminal): the fixture's
+    notes are only marked `◆`; the task pane lists them in full under Scoring notes."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(width=5, justify="right", no_wrap=True)
+    table.add_column(ratio=1)
+    fixture_anchors = notes.anchors if notes is not None else {}
+    for value in scale_values(dimension):
+        anchor = dimension.anchors.get(value)
+        here = fixture_anchors.get(value)
+        if anchor is None and here is None and was != value:
+            continue
+        cell = Text(one_line(anchor) if anchor is not None else "")
+        if was == value:
+            cell.append("  (was)", style="dim italic")
+        if here and compact:
+            cell.append("  ◆", style="magenta")
+        elif here:
+            cell.append("\n◆ this fixture: ", style="magenta")
+            cell.append(one_line(here), style="magenta")
+        table.add_row(Text(str(value), style="bold"), cell)
+    if notes is not None and notes.text and compact:
+        table.add_row(
+            Text("◆", style="magenta"),
+            Text("this fixture has notes: see Scoring notes in the task", style="magenta"),
+        )
+    elif notes is not None:
+        for line in notes.text:
+            table.add_row(
+                Text("◆", style="magenta"),
+                Text.assemble(("this fixture: ", "magenta"), (one_line(line), "magenta")),
+            )
+    return table
+
+
+class RubricPanel(Vertical):
+    """The rubric's dimensions, one line each, and under the one the next key scores its scale
+    in a region of its own that scrolls: on a short terminal the scale gives way, never the
+    lines with the scores already chosen."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._lines: list[Static] = []
+        self._scale = Static("", classes="rubric-scale-text")
+        self._scale_box = VerticalScroll(self._scale, classes="rubric-scale", can_focus=False)
+        self._note = Static("", classes="rubric-note")
+
+    def show(
+        self,
+        draft: ScoreDraft,
+        notes: dict[str, DimensionNotes],
+        in_force: Rating | None = None,
+        *,
+        busy: bool = False,
+        room: int | None = None,
+    ) -> None:
+        """`room`: the rows the panel may take; the scale gets what the lines leave."""
+        if len(self._lines) != len(draft.dimensions):
+            self.remove_children()
+            self._lines = [Static("", classes="rubric-dimension") for _ in draft.dimensions]
+            self.mount_all([*self._lines, self._scale_box, self._note])
+        earlier = in_force.scores if in_force is not None and in_force.scores else {}
+        for index, line in enumerate(self._lines):
+            line.update(dimension_line(draft, index, busy=busy))
+        space = None
+        if room is not None:
+            space = max(room - len(self._lines) - (1 if draft.note else 0), 3)
+            self._scale_box.styles.max_height = space
+        current = draft.current
+        if current is not None and self._lines:
+            args = (current, notes.get(current.name), earlier.get(current.name))
+            table = scale_table(*args)
+            if space is not None and self._rows(table) > space:
+                table = scale_table(*args, compact=True)
+            self._scale.update(table)
+            self.move_child(self._scale_box, after=self._lines[draft.cursor])
+            self._scale_box.scroll_home(animate=False)
+        note = Text.assemble(("note  ", "bold"), (one_line(draft.note), "italic"))
+        self._note.update(note if draft.note else "")
+        self._note.display = bool(draft.note)
+
+    def _rows(self, table: Table) -> int:
+        """How many rows `table` takes at the panel's width."""
+        width = self.content_region.width or self.app.size.width - 2
+        console = self.app.console
+        return len(console.render_lines(table, console.options.update_width(max(width, 20))))

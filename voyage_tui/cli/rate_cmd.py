@@ -1,0 +1,79 @@
+"""`voyage-tui rate [PATH] [--rater NAME] [--no-blind]`: open the app on the rater session.
+
+The rater's name is settled here, before the app starts, as the session would settle it
+(`--rater`, else git's user.name, else the OS user), so a name that cannot be a file name is a
+usage error with the reason, not a screen. `escape` in the session goes back to the browser.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from voyage_tui.cli.common import Parser, no_workspace, prepare_for_app, unreadable_workspace
+from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
+from voyage_tui.engine.workspace.discovery import NoWorkspace
+from voyage_tui.engine.workspace.model import Workspace
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="voyage-tui rate",
+        description="Rate agent runs on the rubric, one key per dimension: the app opens on the "
+        "first run you have not rated. Blind by default (the agent is hidden and the order is "
+        "shuffled for you). Every rating is appended to <ratings>/<rater>.jsonl and flushed to "
+        "disk before the next run shows.",
+    )
+    parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
+    parser.add_argument(
+        "--rater",
+        metavar="NAME",
+        help="rate as NAME (default: git's user.name, else the OS user); also the file's name",
+    )
+    parser.add_argument(
+        "--no-blind",
+        action="store_true",
+        help="show the agent's label and the run's metadata; each rating records blind: false",
+    )
+    parser.add_argument(
+        "--no-git",
+        action="store_true",
+        help="skip every check that needs git (and do not ask git for user.name)",
+    )
+    parser.add_argument(
+        "--no-watch", action="store_true", help="do not watch the workspace for changes"
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="check every file, ignoring what the last run recorded",
+    )
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        ws = Workspace.load(args.path)
+    except NoWorkspace as exc:
+        return no_workspace(exc)
+    except OSError as exc:
+        return unreadable_workspace(exc)
+    try:
+        rater = resolve_rater(ws, args.rater, use_git=not args.no_git)
+    except RaterNameError as exc:
+        print(f"voyage-tui rate: {exc}", file=sys.stderr)
+        return 2
+    prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)
+    from voyage_tui.app import VoyageApp
+
+    app = VoyageApp(
+        ws,
+        use_git=not args.no_git,
+        watch=not args.no_watch,
+        initial_rate=(rater, not args.no_blind),
+        prepared=prepared,
+    )
+    try:
+        return int(app.run() or 0)
+    finally:
+        prepared.cancel()

@@ -1,0 +1,216 @@
+"""The web server of `voyage-tui serve`: textual-serve's Server behind a secret token.
+
+textual-serve serves its page and websocket to anyone who reaches the port. Here the page (`/`)
+wants `?token=T` and the websocket lives at `/ws/T`, so another user of the machine, or a web
+page the browser visits, cannot start an app that edits the workspace as the person serving it.
+The token never leaves this process except in the address printed on its own stdout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import secrets
+import signal
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+from rich.logging import RichHandler
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, log, to_int
+
+from voyage_tui.cli.serve_cmd import listening_url
+
+SHUTDOWN_SECONDS = 5.0
+"""How long Ctrl+C waits for the open apps to quit before the server stops anyway."""
+
+APP_QUIT_SECONDS = 5.0
+"""How long a closed connection's app may take to quit before it is killed."""
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class AppServer(Server):
+    """Serves one command (the app on one workspace) to each browser connection."""
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        host: str,
+        port: int,
+        public_url: str | None,
+        title: str,
+        serving: str,
+    ) -> None:
+        super().__init__(command, host=host, port=port, title=title, public_url=public_url)
+        self.token = secrets.token_urlsafe(32)
+        self.serving = serving  # what each tab opens, for the first line printed
+        # None: the page's own address (the Host it was asked for) is where its websocket is,
+        # which is right through an SSH tunnel to any local port.
+        self.fixed_public_url = public_url.rstrip("/") if public_url else None
+        self.sockets: set[web.WebSocketResponse] = set()
+
+    @property
+    def address(self) -> str:
+        """What to open in a browser."""
+        base = self.fixed_public_url or listening_url(self.host, self.port)
+        return f"{base}/?token={self.token}"
+
+    def _check_token(self, offered: str | None) -> None:
+        if offered is None or not hmac.compare_digest(
+            offered.encode("utf-8", "surrogatepass"), self.token.encode()
+        ):
+            raise web.HTTPForbidden(
+                text="voyage-tui serve: open the address the server printed; it carries the "
+                "token this page needs.\n"
+            )
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException as refusal:  # a 403 or 404 is answered with the same care
+            _guard(refusal.headers)
+            raise
+        _guard(response.headers)
+        return response
+
+    async def _make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers])
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws/{token}", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, name="static"),
+            ]
+        )
+        app.on_shutdown.append(self.on_shutdown)
+        return app
+
+    def _announce(self, *_: object) -> None:
+        """Called once every address listens, instead of aiohttp's `Running on` line."""
+        print(f"voyage-tui serve: {self.serving}", flush=True)
+        print(f"Open {self.address}", flush=True)
+        print("Each browser tab runs its own app. Ctrl+C stops the server.", flush=True)
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        # Closing a socket ends its message loop, which tells its app to quit.
+        for websocket in list(self.sockets):
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        self._check_token(request.query.get("token"))
+        base = self.fixed_public_url or f"{request.scheme}://{request.host}"
+        scheme, rest = base.split(":", 1)
+        websocket_path = request.app.router["websocket"].url_for(token=self.token)
+        context: dict[str, Any] = {
+            "font_size": to_int(request.query.get("fontsize", "16"), 16),
+            "app_websocket_url": f"{'wss' if scheme == 'https' else 'ws'}:{rest}{websocket_path}",
+            "config": {"static": {"url": f"{base}/static/"}},
+            "application": {"name": self.title},
+        }
+        return aiohttp_jinja2.render_template("app_index.html", request, context)
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        self._check_token(request.match_info.get("token"))
+        websocket = web.WebSocketResponse(heartbeat=15)
+        width = to_int(request.query.get("width", "80"), 80)
+        height = to_int(request.query.get("height", "24"), 24)
+        service: AppService | None = None
+        try:
+            await websocket.prepare(request)
+            self.sockets.add(websocket)
+            service = AppService(
+                self.command,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                # aiohttp's close returns a bool that textual-serve ignores; it types it None.
+                close=websocket.close,  # type: ignore[arg-type]
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
+            await service.start(width, height)
+            if service._task is not None:
+                # An app that ends without saying so (it could not start, it crashed) closes
+                # its page too, which then offers a restart instead of a blank screen.
+                service._task.add_done_callback(lambda _: _close_later(websocket))
+            await self._process_messages(websocket, service)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:  # a malformed message from the browser ends this one app
+            log.exception(error)
+        finally:
+            self.sockets.discard(websocket)
+            if service is not None:
+                await _stop(service)
+        return websocket
+
+    def initialize_logging(self) -> None:
+        # textual-serve's own handler prints each traceback's local variables, and a request's
+        # repr holds its path: the websocket's path is the token.
+        logging.basicConfig(
+            level="DEBUG" if self.debug else "INFO",
+            format="%(message)s",
+            handlers=[RichHandler(show_path=False, show_time=False, console=self.console)],
+        )
+
+    def serve(self, debug: bool = False) -> None:
+        """Run until Ctrl+C or SIGTERM. An address that cannot be listened on raises OSError."""
+        self.debug = debug
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
+                loop.add_signal_handler(signum, self.request_exit)
+        web.run_app(
+            self._make_app(),
+            host=self.host,
+            port=self.port,
+            handle_signals=False,
+            loop=loop,
+            print=self._announce,
+            access_log=None,  # its lines would show the token
+            shutdown_timeout=SHUTDOWN_SECONDS,
+        )
+
+
+def _guard(headers: Any) -> None:
+    """The page's address holds the token: no Referer carries it to the fonts the page loads,
+    no cache keeps the page, no other site frames it."""
+    headers["Referrer-Policy"] = "no-referrer"
+    headers["Cache-Control"] = "no-store"
+    headers["X-Frame-Options"] = "DENY"
+
+
+_closing: set[asyncio.Task[object]] = set()
+
+
+def _close_later(websocket: web.WebSocketResponse) -> None:
+    task: asyncio.Task[object] = asyncio.ensure_future(websocket.close())
+    _closing.add(task)  # held until done: the loop keeps only a weak reference to a task
+    task.add_done_callback(_closing.discard)
+
+
+async def _stop(service: AppService) -> None:
+    """Ask the app to quit; kill it when it has not after APP_QUIT_SECONDS, so a stuck app
+    never outlives its connection or the server."""
+    try:
+        await asyncio.wait_for(service.stop(), APP_QUIT_SECONDS)
+    except Exception:  # TimeoutError, or a pipe that broke on the way
+        log.warning("the app did not quit; stopping it")
+    process = service._process
+    if process is not None and process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(process.wait(), APP_QUIT_SECONDS)

@@ -1,0 +1,239 @@
+"""`voyage-tui triage [PATH] [--format text|json] [--kind K]... [--all] [--snooze KEY [--until
+DATE]] [--unsnooze KEY]`: the triage queue, headless (SPEC 5 and 6).
+
+On a terminal, with none of these options, it opens the app on the triage screen. Otherwise it
+prints the queue (in the app's order) and exits 1 when an `error` or `exposed` item is in the
+queue (snoozed items are not), else 0, so it can gate CI; 2 for a usage error or no workspace.
+`--snooze` and `--unsnooze` act first (recorded in `.voyage/triage.json`, undoable in the app),
+then the queue is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date
+from typing import TYPE_CHECKING
+
+from voyage_tui.cli.common import (
+    Parser,
+    no_workspace,
+    prepare_for_app,
+    unreadable_workspace,
+    use_color,
+)
+from voyage_tui.cli.render import dumps
+from voyage_tui.engine.triage.keys import ERROR, EXPOSED, KINDS, count_label
+from voyage_tui.engine.workspace.discovery import NoWorkspace
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.git.exposure import ExposureReport
+    from voyage_tui.engine.triage.actions import Actions
+    from voyage_tui.engine.triage.queue import Queue, TriageItem
+    from voyage_tui.engine.triage.state import Snooze
+    from voyage_tui.engine.validation.view import SuiteView
+
+_COLORS = {ERROR: "\033[31m", EXPOSED: "\033[35m"}
+_BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="voyage-tui triage",
+        description="Everything in the workspace that needs a person, worst first: validation "
+        "errors, exposed holdouts, low-scoring runs, README drift, warnings, agent runs short of "
+        "ratings. On a terminal, without options, it opens the app's triage screen; otherwise it "
+        "prints the queue and exits 1 when an error or an exposed holdout is in it.",
+    )
+    parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
+    parser.add_argument("--format", choices=("text", "json"), default=None)
+    parser.add_argument(
+        "--kind",
+        action="append",
+        choices=KINDS,
+        metavar="KIND",
+        help=f"list only this kind (repeatable): {', '.join(KINDS)}",
+    )
+    parser.add_argument("--all", action="store_true", help="list snoozed items too")
+    parser.add_argument(
+        "--snooze",
+        action="append",
+        metavar="KEY",
+        help="snooze the item with this key (repeatable): until its file changes, or --until",
+    )
+    parser.add_argument(
+        "--until", metavar="DATE", help="with --snooze: until this day (YYYY-MM-DD, after today)"
+    )
+    parser.add_argument(
+        "--unsnooze", action="append", metavar="KEY", help="wake a snoozed item (repeatable)"
+    )
+    parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
+    parser.add_argument(
+        "--no-watch", action="store_true", help="the app: do not watch the workspace for changes"
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="the app: check every file, ignoring what the last run recorded",
+    )
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    until: date | None = None
+    if args.until is not None:
+        if not args.snooze:
+            parser.error("--until goes with --snooze KEY")
+        try:
+            until = date.fromisoformat(args.until)
+        except ValueError:
+            parser.error(f"--until {args.until!r} is not a date (YYYY-MM-DD)")
+        if until <= date.today():
+            parser.error(f"--until {args.until} is not after today")
+    headless = (
+        args.format is not None
+        or args.kind
+        or args.all
+        or args.snooze
+        or args.unsnooze
+        or not sys.stdout.isatty()
+    )
+    if not headless:
+        return _open_app(args.path, args.no_git, args.no_watch, args.no_cache)
+    return _headless(args, until)
+
+
+def _open_app(path: str | None, no_git: bool, no_watch: bool, no_cache: bool) -> int:
+    from voyage_tui.engine.workspace.model import Workspace
+
+    try:
+        ws = Workspace.load(path)
+    except NoWorkspace as exc:
+        return no_workspace(exc)
+    except OSError as exc:
+        return unreadable_workspace(exc)
+    prepared = prepare_for_app(ws, use_git=not no_git, cache=not no_cache)
+    from voyage_tui.app import VoyageApp
+
+    app = VoyageApp(
+        ws, use_git=not no_git, watch=not no_watch, prepared=prepared, initial_triage=True
+    )
+    try:
+        return int(app.run() or 0)
+    finally:
+        prepared.cancel()
+
+
+def _headless(args: argparse.Namespace, until: date | None) -> int:
+    from voyage_tui.engine.triage.actions import Actions
+    from voyage_tui.engine.triage.state import UNTIL_CHANGE, StateError
+    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.validation.view import view_of
+
+    try:
+        suite = Suite.open(args.path, use_git=not args.no_git, parallel=True)
+    except NoWorkspace as exc:
+        return no_workspace(exc)
+    except OSError as exc:
+        return unreadable_workspace(exc)
+    view = view_of(suite)
+    exposure = suite.git.exposure
+    actions = Actions(suite.ws)
+    queue = _queue(view, exposure, actions)
+    snooze: list[str] = args.snooze or []
+    unsnooze: list[str] = args.unsnooze or []
+    try:
+        if snooze:
+            items = []
+            for key in snooze:
+                item = queue.find(key)
+                if item is None:
+                    print(
+                        f"voyage-tui triage: no item in the queue has the key {key!r} "
+                        "(`voyage-tui triage --all` lists the keys)",
+                        file=sys.stderr,
+                    )
+                    return 2
+                items.append(item)
+            actions.snooze(items, until or UNTIL_CHANGE, queue.expired)
+            when = until.isoformat() if until else "its file changes"
+            for item in items:
+                print(f"snoozed {item.key} until {when}", file=sys.stderr)
+        if unsnooze:
+            try:
+                actions.unsnooze(unsnooze)
+            except KeyError as exc:
+                print(f"voyage-tui triage: {exc.args[0]!r} is not snoozed", file=sys.stderr)
+                return 2
+            for key in unsnooze:
+                print(f"woke {key}", file=sys.stderr)
+    except StateError as exc:
+        print(f"voyage-tui triage: {exc}", file=sys.stderr)
+        return 2
+    if snooze or unsnooze:
+        queue = _queue(view, exposure, actions)
+    for problem in queue.state_diagnostics:
+        print(f"voyage-tui triage: {problem.path}: {problem.message}", file=sys.stderr)
+    kinds = set(args.kind or KINDS)
+    listed = queue.everything() if args.all else [(i, None) for i in queue.items]
+    rows = [(item, s) for item, s in listed if item.kind in kinds]
+    if args.format == "json":
+        print(dumps(to_json(rows)))
+    else:
+        print("\n".join(text_lines(queue, rows, color=use_color(sys.stdout))))
+    return 1 if queue.gates else 0
+
+
+def _queue(view: SuiteView, exposure: ExposureReport | None, actions: Actions) -> Queue:
+    from voyage_tui.engine.triage.queue import build_queue
+
+    loaded = actions.store.load()
+    return build_queue(
+        view,
+        loaded.state,
+        actions.today(),
+        exposure=exposure,
+        state_diagnostics=loaded.diagnostics,
+    )
+
+
+def to_json(rows: list[tuple[TriageItem, Snooze | None]]) -> dict[str, object]:
+    """SPEC 6: `{"counts": {kind: n}, "items": [...]}`, the counts those of the items listed."""
+    counts = dict.fromkeys(KINDS, 0)
+    for item, _ in rows:
+        counts[item.kind] += 1
+    return {"counts": counts, "items": [item.to_json(snooze) for item, snooze in rows]}
+
+
+def counts_line(counts: dict[str, int]) -> str:
+    shown = [count_label(kind, n) for kind, n in counts.items() if n]
+    return " · ".join(shown) if shown else "nothing to triage"
+
+
+def text_lines(
+    queue: Queue, rows: list[tuple[TriageItem, Snooze | None]], color: bool = False
+) -> list[str]:
+    snoozed = len(queue.snoozed)
+    head = counts_line(queue.counts())
+    head += f"   ({len(queue.items)} in the queue, {snoozed} snoozed)"
+    lines = [f"{_BOLD}{head}{_RESET}" if color else head]
+    width = max((len(item.kind) for item, _ in rows), default=0)
+    for item, snooze in rows:
+        lines.append("")
+        kind = item.kind.ljust(width)
+        if color and item.kind in _COLORS:
+            kind = f"{_COLORS[item.kind]}{kind}{_RESET}"
+        where = f"{_BOLD}{item.location()}{_RESET}" if color else item.location()
+        note = ""
+        if snooze is not None:
+            note = "  (snoozed until " + (
+                "the file changes)" if snooze.until_change else f"{snooze.until})"
+            )
+        lines.append(f"{kind}  {where}{note}")
+        pad = " " * (width + 2)
+        lines.append(f"{pad}{item.title}")
+        key = f"key {item.key}"
+        lines.append(f"{pad}{_DIM}{key}{_RESET}" if color else f"{pad}{key}")
+    return lines
