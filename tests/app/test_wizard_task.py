@@ -230,3 +230,18 @@ async def test_the_same_id_as_another_fixture_is_an_error_as_you_type(sample_cop
         assert [d.code for d in shown] == ["duplicate-id"]
         assert "fixtures/bug-diagnosis/pagination-last-page-dropped/task.yaml" in shown[0].message
 
+
+async def test_the_write_button_writes(sample_copy: Path, before: list) -> None:
+    """A click on Write does what ctrl+s does (it called the write without running it)."""
+    app = make_app(sample_copy)
+    async with app.run_test(size=(80, 24)) as pilot:
+        wizard = await open_wizard(pilot)
+        await answer_task(pilot, wizard, "refactor")
+        await pilot.press("ctrl+s")
+        await at_step(pilot, wizard, "preview")
+        await settled(pilot, wizard)
+        rel = wizard.checked.rel  # type: ignore[union-attr]
+        await pilot.click("#write")
+        await wait_until(pilot, lambda: (sample_copy / rel).is_file())
+        await wait_until(pilot, lambda: isinstance(app.screen, BrowserScreen))
+    assert validate(sample_copy) == before

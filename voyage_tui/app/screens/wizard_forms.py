@@ -547,6 +547,6 @@ class PreviewForm(StepForm):
         self.query_one("#write", Button).disabled = not checked.writable
 
     @on(Button.Pressed, "#write")
-    def _write(self, event: Button.Pressed) -> None:
+    async def _write(self, event: Button.Pressed) -> None:
         event.stop()
-        self.wizard.action_write()  # type: ignore[unused-coroutine]
+        await self.wizard.action_write()
