@@ -103,7 +103,7 @@ async def test_leaving_keeps_the_draft_and_says_how_to_resume_it(
     out, err = capsys.readouterr()
     assert out == ""
     assert f"nothing was written; your answers are in the draft {start.draft}" in err
-    assert f"voyage-tui new task --resume {start.draft}" in err
+    assert f"voyage-tui new task {sample_copy} --resume {start.draft}" in err  # run from elsewhere
     assert tree(sample_copy / "fixtures") == before
     saved = json.loads(draft.read_text())
     assert (saved["step"], saved["answers"]["id"]) == ("ground_truth", "cold-cache-login")
@@ -159,3 +159,26 @@ async def test_quitting_mid_step_keeps_what_was_typed_in_the_draft(
     saved = json.loads((sample_copy / ".voyage/drafts" / f"{start.draft}.json").read_text())
     assert saved["answers"]["prompt"] == "Typed, and the terminal closed before the step was left."
     assert saved["step"] == "prompt"
+
+
+def test_the_resume_hint_names_the_workspace_when_run_from_elsewhere(
+    sample_copy: Path,
+    started: list[WizardStart],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    from voyage_tui.app.screens.wizard import WizardOutcome
+
+    start = start_of(sample_copy, started, "task")
+    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    app.wizard_outcome = WizardOutcome("task", None, "task-abc")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    capsys.readouterr()
+    assert wizard_launch.report(app, start, 1) == 1
+    assert f"voyage-tui new task {sample_copy} --resume task-abc" in capsys.readouterr().err
+    monkeypatch.chdir(sample_copy / "fixtures")
+    assert wizard_launch.report(app, start, 1) == 1
+    assert "voyage-tui new task --resume task-abc" in capsys.readouterr().err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 
 from voyage_tui.app.app import VoyageApp
@@ -32,12 +34,23 @@ def report(app: VoyageApp, start: WizardStart, code: int | None) -> int:
     kind = outcome.kind if isinstance(outcome, WizardOutcome) else start.kind
     message = "voyage-tui new: nothing was written"
     if draft:
+        where = "" if _inside(os.getcwd(), start.workspace) else f" {shlex.quote(start.workspace)}"
         message += (
             f"; your answers are in the draft {draft} (.voyage/drafts/): "
-            f"`voyage-tui new {kind} --resume {draft}` reopens it"
+            f"`voyage-tui new {kind}{where} --resume {draft}` reopens it"
         )
     print(message, file=sys.stderr)
     return EXIT_LEFT
+
+
+def _inside(path: str, root: str) -> bool:
+    """`path` is `root` or below it (so `voyage-tui new` run from there finds the workspace)."""
+    try:
+        return os.path.commonpath([os.path.realpath(path), os.path.realpath(root)]) == (
+            os.path.realpath(root)
+        )
+    except ValueError:  # different drives
+        return False
 
 
 def run_wizard(start: WizardStart) -> int:
