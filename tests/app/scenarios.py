@@ -461,3 +461,9 @@ SCENARIOS += [
 
 def scenario_app(root: Path, git: bool = False) -> VoyageApp:
     return VoyageApp(Workspace.load(root), use_git=git, watch=False, keymap={})
+
+
+# The creation wizard's steps live in their own module (it imports Scenario from here).
+from tests.app.wizard_scenarios import WIZARD_SCENARIOS  # noqa: E402
+
+SCENARIOS += [Scenario(name, title, steps, size) for name, title, steps, size in WIZARD_SCENARIOS]

@@ -380,29 +380,45 @@ def test_resume_reopens_the_newest_draft_and_deletes_it_once_written(
 # --- the interactive wizard ---------------------------------------------------------------------
 
 
-def test_on_a_terminal_the_wizard_hook_is_called_and_says_it_is_not_built(
+def test_on_a_terminal_the_wizard_opens_on_the_flags_answers(
     sample_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
-    before = tree(sample_copy)
-    code, out, err = run(capsys, "new", "task", str(sample_copy), "--class", "refactor")
-    assert code == 2 and out == ""
-    assert "the interactive wizard is not built yet" in err
-    assert tree(sample_copy) == before
-
     started: list[WizardStart] = []
 
-    def built(start: WizardStart) -> int:
+    def opened(start: WizardStart) -> int:
         started.append(start)
-        return 0
+        return 1
 
-    monkeypatch.setattr(new_cmd, "open_wizard", built)
-    code, _, _ = run(capsys, "new", "task", str(sample_copy), "--class", "refactor", "--id", "x")
-    assert code == 0
+    monkeypatch.setattr(new_cmd, "open_wizard", opened)
+    before = tree(sample_copy)
+    code, out, _ = run(capsys, "new", "task", str(sample_copy), "--class", "refactor", "--id", "x")
+    assert (code, out) == (1, "")  # the wizard's own exit code
+    assert tree(sample_copy) == before  # nothing written behind the screen
     (start,) = started
     assert start.kind == "task" and isinstance(start.answers, TaskAnswers)
     assert (start.answers.fixture_class, start.answers.id) == ("refactor", "x")
-    assert start.draft.startswith("task-")
+    assert start.draft.startswith("task-") and start.step is None
+
+
+def test_resume_on_a_terminal_reopens_the_draft_at_its_step(
+    sample_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    authoring = Authoring.open(sample_copy, use_git=False)
+    answers = authoring.new("task")
+    answers.prompt = "Half done."
+    authoring.drafts.save("task-halfway", answers, "ground_truth")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    started: list[WizardStart] = []
+    monkeypatch.setattr(new_cmd, "open_wizard", lambda start: started.append(start) or 0)
+    code, _, _ = run(capsys, "new", "task", str(sample_copy), "--resume", "task-halfway")
+    assert code == 0
+    (start,) = started
+    assert (start.draft, start.step, start.answers.prompt) == (
+        "task-halfway",
+        "ground_truth",
+        "Half done.",
+    )
 
 
 def test_new_with_no_input_loads_no_textual_module(sample_copy: Path) -> None:

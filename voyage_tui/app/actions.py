@@ -88,6 +88,8 @@ REGISTRY: dict[str, Action] = _declare(
       "Everything that needs a person, worst first"),
     A("app.agreement", None, "agreement", "Agreement", "Rater agreement",
       "Alpha per dimension, kappa per pair of raters, the most disputed items"),
+    A("app.new-fixture", None, "new_fixture", "New fixture", "Create a fixture",
+      "The creation wizard: a task or a trajectory, step by step"),
     # --- the browser ----------------------------------------------------------------------
     A("browser.filter", "slash", "filter", "Filter", "Filter the suite",
       "Filter the tree by id, path or prompt text"),
@@ -113,6 +115,8 @@ REGISTRY: dict[str, Action] = _declare(
       "Everything that needs a person, worst first"),
     A("browser.rate", "s", "rate", "Rate", "Rate agent runs",
       "The rater session: score each run on the rubric, blind"),
+    A("browser.add", "a", "add_fixture", "Add fixture", "Create a fixture",
+      "The creation wizard: a task or a trajectory, step by step", show=False),
     A("browser.clear-filter", "escape", "clear_filter", "Clear filter", "Clear the filter",
       "Show the whole suite again", show=False),
     # --- the diagnostics list (a widget of the browser and the editor) ----------------------
@@ -226,6 +230,26 @@ REGISTRY: dict[str, Action] = _declare(
     A("triage-list.first", "home", "first", "First", show=False),
     A("triage-list.last", "end", "last", "Last", show=False),
     A("triage-list.select", "enter", "select", "Open", show=False),
+    # --- the creation wizard ---------------------------------------------------------------
+    # Page keys and F-keys: ctrl+arrows move by word in every text field, ctrl+b is tmux's
+    # prefix; priority, so they work from inside a text area too.
+    A("wizard.forward", "pagedown,f8", "forward", "Next", "Next step",
+      "Always allowed, errors or not; every answer is kept", priority=True),
+    A("wizard.back", "pageup,f7", "back", "Back", "Previous step",
+      "Always allowed, errors or not; every answer is kept", priority=True),
+    A("wizard.write", "ctrl+s", "write", "Write", "Preview and write",
+      "Opens the preview; there, writes the fixture (only when it validates clean)",
+      priority=True),
+    A("wizard.steps", "ctrl+l", "focus_steps", "Steps", "Go to a step",
+      "The list of steps with their status; enter opens one", show=False),
+    A("wizard.leave", "escape", "leave", "Leave", "Leave the wizard",
+      "Nothing is written; the answers stay in a draft (or are deleted, as you choose)"),
+    # the kind step's and the context step's own keys (their widgets bind them)
+    A("wizard.start-from", "f", "start_from", "From a fixture", "Start from an existing fixture",
+      "Copy every answer of a fixture you pick (a new id, a new canary)", show=False),
+    A("wizard.resume", "r", "resume", "Resume a draft", "Resume a draft",
+      "Carry on from a draft in .voyage/drafts/", show=False),
+    A("wizard.context-remove", "delete", "remove", "Remove entry", show=False),
     # --- dialogs: one meaning per key, whichever dialog asks --------------------------------
     A("dialog.cancel", "escape,c", "cancel", "Cancel"),
     A("dialog.close", "enter", "cancel", "Close", show=False),

@@ -23,6 +23,8 @@ from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.rate import RateScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
+from voyage_tui.app.screens.wizard import WizardScreen
+from voyage_tui.engine.authoring import WizardStart
 from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.items import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Prepared, Suite
@@ -42,6 +44,7 @@ class VoyageApp(KeymappedApp, Resilient):
         STYLES / "review.tcss",
         STYLES / "rate.tcss",
         STYLES / "triage.tcss",
+        STYLES / "wizard.tcss",
     ]
     COMMANDS = App.COMMANDS | {VoyageCommands}
     BINDINGS = bindings("app")
@@ -57,6 +60,7 @@ class VoyageApp(KeymappedApp, Resilient):
         initial_rate: tuple[str | None, bool] | None = None,
         prepared: Prepared | None = None,
         initial_triage: bool = False,
+        initial_wizard: WizardStart | None = None,
     ) -> None:
         """`prepared` is the first load already under way (see Suite.prepare): the command line
         starts it before Textual, so a second process is checking half the suite meanwhile.
@@ -78,6 +82,9 @@ class VoyageApp(KeymappedApp, Resilient):
         `voyage-tui rate` was given, else the engine's choice, blind."""
         self._initial_triage = initial_triage
         self._prepared = prepared
+        self._initial_wizard = initial_wizard
+        self.wizard_outcome: object | None = None
+        """How a wizard opened by `voyage-tui new` ended (a WizardOutcome)."""
 
     # --- start-up ------------------------------------------------------------------------
 
@@ -90,6 +97,8 @@ class VoyageApp(KeymappedApp, Resilient):
             self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
         if self._initial_triage:
             self.action_triage()
+        if self._initial_wizard is not None:
+            self.push_screen(WizardScreen(self._initial_wizard, standalone=True))
         self.load_suite()
 
     @work(thread=True, exclusive=True, group="suite")
@@ -393,6 +402,13 @@ class VoyageApp(KeymappedApp, Resilient):
             with_run(run_rel)
         else:
             self.push_screen(PickScreen("Which run?", [(p, label(p)) for p in runs]), with_run)
+
+    def action_new_fixture(self) -> None:
+        """The creation wizard, over whatever is open."""
+        if self.view is None:
+            self.notify("The suite is still loading; try again in a moment", timeout=3)
+            return
+        self.push_screen(WizardScreen())
 
     def unsaved_buffers(self) -> list[tuple[str, str]]:
         """(path, text) of each editor with unsaved changes: what a crash writes to recovery."""

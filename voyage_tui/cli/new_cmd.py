@@ -77,14 +77,13 @@ Create a fixture step by step (`voyage-tui new task --help` lists the flags)."""
 # --- the interactive wizard ---------------------------------------------------------------------
 
 
-def open_wizard(start: WizardStart) -> int | None:
-    """Open the interactive wizard on `start` and return its exit code.
+def open_wizard(start: WizardStart) -> int:
+    """Open the app on the wizard with `start`'s answers and return the exit code: 0 when the
+    fixture was written (its path printed), 1 when the person left (the draft named). Textual is
+    imported here, and only here."""
+    from voyage_tui.app.screens.wizard_launch import run_wizard
 
-    The wizard's screens are not built yet: None says so, and `run` tells the person to use
-    `--no-input`. The screens' author replaces this body (importing Textual here, and only here).
-    """
-    del start
-    return None
+    return run_wizard(start)
 
 
 # --- arguments -----------------------------------------------------------------------------------
@@ -231,6 +230,7 @@ def run(argv: list[str]) -> int:
         return no_workspace(exc)
 
     draft = ""
+    step: str | None = None
     try:
         if args.resume is not None:
             found = (
@@ -240,7 +240,7 @@ def run(argv: list[str]) -> int:
                 parser.error(f"there is no {kind} draft to resume in .voyage/drafts/")
             if found.kind != kind:
                 parser.error(f"draft {found.name!r} is a {found.kind}, not a {kind}")
-            answers, draft = found.answers, found.name
+            answers, draft, step = found.answers, found.name, found.step
         elif args.from_id:
             answers = authoring.start_from(args.from_id, kind)
         else:
@@ -257,17 +257,9 @@ def run(argv: list[str]) -> int:
     interactive = not (args.no_input or args.dry_run) and _on_a_terminal()
     if interactive:
         start = WizardStart(
-            str(authoring.ws.root), kind, answers, draft or authoring.drafts.new_name(kind)
+            str(authoring.ws.root), kind, answers, draft or authoring.drafts.new_name(kind), step
         )
-        code = open_wizard(start)
-        if code is not None:
-            return code
-        print(
-            "voyage-tui new: the interactive wizard is not built yet; give every answer as a "
-            f"flag and add --no-input (`voyage-tui new {kind} --help` lists them)",
-            file=sys.stderr,
-        )
-        return 2
+        return open_wizard(start)
 
     checked = authoring.check(answers)
     blocking = checked.blocking + problems

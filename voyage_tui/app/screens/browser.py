@@ -33,7 +33,8 @@ next / previous item with an error · {browser.edit} edit · {browser.external-e
 $EDITOR · {browser.diagnostics} the item's problems · {browser.copy-path} copy its path ·
 `enter` opens a run's diff or a gold file's ranked runs ({browser.runs}) · {browser.retire}
 retires a holdout (makes it public) · {browser.rate} rates agent runs (the rater
-session) · {browser.triage} the triage queue · `ctrl+p` every action.
+session) · {browser.triage} the triage queue · {browser.add} adds a fixture (the creation
+wizard) · `ctrl+p` every action.
 """
 
     def __init__(self) -> None:
@@ -223,6 +224,9 @@ session) · {browser.triage} the triage queue · `ctrl+p` every action.
 
     def action_triage(self) -> None:
         self.app.action_triage()
+
+    def action_add_fixture(self) -> None:
+        self.app.action_new_fixture()
 
     def action_runs(self) -> None:
         self.app.action_runs_command()

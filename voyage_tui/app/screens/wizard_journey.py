@@ -1,0 +1,514 @@
+"""The trajectory steps: the journey's phases and gates as checklists (each unticked one asks
+for its reason), the commit `final_head_sha` binds to, and the routing table's specialists."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Checkbox, Input, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from voyage_tui.app.screens.wizard_forms import CHOSEN, StepForm
+from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.authoring import (
+    VERDICT_CHOICES,
+    Commit,
+    GateMark,
+    PhaseMark,
+    RevisionError,
+    RoutingSkip,
+    TrajectoryAnswers,
+)
+from voyage_tui.engine.git.repo import GitUnavailable
+from voyage_tui.engine.git.sha_check import is_full_sha
+from voyage_tui.engine.wording import plural
+
+FULL_PATH = "full"
+PASSED, FAILED, NOT_NOW = "✓", "✗", "·"
+
+
+def rule_line(state: str, text: str) -> Text:
+    style = {PASSED: "green", FAILED: "bold red", NOT_NOW: "dim"}[state]
+    line = Text()
+    line.append(f"{state} ", style=style)
+    line.append(text, style="dim" if state == NOT_NOW else "")
+    return line
+
+
+def rules_text(lines: list[Text]) -> Text:
+    return Text("\n").join(lines)
+
+
+def rules(lines: list[Text], widget_id: str = "rules") -> Static:
+    shown = Static(rules_text(lines), id=widget_id, classes="rules")
+    shown.border_title = "Rules (seed 000)"
+    return shown
+
+
+class Tick(Checkbox):
+    """A checkbox that reads without colour: `✓` ticked, blank not."""
+
+    @property
+    def BUTTON_INNER(self) -> str:
+        return "✓" if self.value else " "
+
+    @BUTTON_INNER.setter
+    def BUTTON_INNER(self, _: str) -> None:
+        """The mark follows the value; nothing sets it."""
+
+
+class JourneyForm(StepForm):
+    @property
+    def trajectory(self) -> TrajectoryAnswers:
+        assert isinstance(self.answers, TrajectoryAnswers)
+        return self.answers
+
+
+# --- phases ----------------------------------------------------------------------------------------
+
+
+def phase_rules(answers: TrajectoryAnswers) -> list[Text]:
+    skipped = [p for p in answers.phases if not p.traversed]
+    unreasoned = [p for p in skipped if not p.reason.strip()]
+    lines = [
+        rule_line(
+            FAILED if unreasoned else PASSED,
+            "each unticked phase has its reason"
+            + (f" ({len(unreasoned)} without)" if unreasoned else ""),
+        ),
+    ]
+    if answers.path.strip() == FULL_PATH:
+        lines.append(
+            rule_line(
+                FAILED if skipped else PASSED,
+                f"full path: all {plural(len(answers.phases), 'phase')} traversed"
+                + (f" ({len(skipped)} unticked)" if skipped else ""),
+            )
+        )
+    else:
+        lines.append(rule_line(NOT_NOW, "full path: every phase traversed"))
+    lines.append(rule_line(PASSED, "numbered and named as in journey.md, in order"))
+    return lines
+
+
+class PhasesForm(JourneyForm):
+    """Tick each phase the journey traversed; an unticked phase asks for its reason."""
+
+    def compose(self) -> ComposeResult:
+        phases = self.trajectory.phases
+        with VerticalScroll(id="checklist"):
+            if not phases:
+                yield Static(
+                    Text(
+                        "journey.md yields no phases: fix it first (its diagnostics are in the "
+                        "browser, under Workspace).",
+                        style="bold red",
+                    )
+                )
+            for index, phase in enumerate(phases):
+                with Vertical(classes="check-row"):
+                    yield Tick(
+                        # journey.md's words: shown as they are, never read as markup
+                        Text(printable(f"{phase.number}: {phase.name}", lines=False)),
+                        phase.traversed,
+                        id=f"phase-{index}",
+                        compact=True,
+                    )
+                    reason = Input(
+                        phase.reason,
+                        id=f"phase-{index}-reason",
+                        compact=True,
+                        placeholder="why this phase was skipped (required)",
+                        classes="reason",
+                    )
+                    reason.display = not phase.traversed
+                    yield reason
+        yield rules(phase_rules(self.trajectory))
+
+    def _mark(self, widget_id: str | None) -> PhaseMark | None:
+        parts = (widget_id or "").split("-")
+        if len(parts) < 2 or not parts[1].isdigit():
+            return None
+        index = int(parts[1])
+        phases = self.trajectory.phases
+        return phases[index] if index < len(phases) else None
+
+    @on(Checkbox.Changed)
+    def _ticked(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        mark = self._mark(event.checkbox.id)
+        if mark is None or mark.traversed == event.value:
+            return
+        mark.traversed = event.value
+        reason = self.query_one(f"#{event.checkbox.id}-reason", Input)
+        reason.display = not event.value
+        if not event.value:
+            reason.focus()
+        self._changed()
+
+    @on(Input.Changed, ".reason")
+    def _reason(self, event: Input.Changed) -> None:
+        event.stop()
+        mark = self._mark(event.input.id)
+        if mark is not None and mark.reason != event.value:
+            mark.reason = event.value
+            self._changed()
+
+    def _changed(self) -> None:
+        self.query_one("#rules", Static).update(rules_text(phase_rules(self.trajectory)))
+        self.edited()
+
+
+# --- gates -----------------------------------------------------------------------------------------
+
+
+def gate_rules(answers: TrajectoryAnswers) -> list[Text]:
+    recorded = [g for g in answers.gates if g.recorded]
+    skipped = [g for g in answers.gates if not g.recorded]
+    incomplete = [g for g in recorded if not g.verdict.strip() or not g.description.strip()]
+    unreasoned = [g for g in skipped if not g.reason.strip()]
+    lines = [
+        rule_line(
+            FAILED if incomplete else PASSED,
+            "a recorded gate has a verdict and a description"
+            + (f" ({len(incomplete)} without)" if incomplete else ""),
+        ),
+        rule_line(
+            FAILED if unreasoned else PASSED,
+            "a skipped gate has its reason"
+            + (f" ({len(unreasoned)} without)" if unreasoned else ""),
+        ),
+    ]
+    if answers.path.strip() == FULL_PATH:
+        lines.append(
+            rule_line(
+                FAILED if skipped else PASSED,
+                f"full path: all {plural(len(answers.gates), 'gate')} recorded"
+                + (f" ({len(skipped)} skipped)" if skipped else ""),
+            )
+        )
+    else:
+        lines.append(rule_line(NOT_NOW, "full path: every gate recorded"))
+    return lines
+
+
+class GatesForm(JourneyForm):
+    """Each gate recorded with a verdict and a description, or skipped with a reason."""
+
+    def compose(self) -> ComposeResult:
+        verdicts = [(c.value, c.value) for c in VERDICT_CHOICES]
+        with VerticalScroll(id="checklist"):
+            for index, gate in enumerate(self.trajectory.gates):
+                with Vertical(classes="check-row"):
+                    with Horizontal(classes="gate-head"):
+                        yield Tick(
+                            f"gate-{gate.number} recorded",
+                            gate.recorded,
+                            id=f"gate-{index}",
+                            compact=True,
+                        )
+                        verdict = Select(
+                            verdicts,
+                            value=gate.verdict
+                            if gate.verdict in {v for _, v in verdicts}
+                            else Select.NULL,
+                            prompt="verdict",
+                            compact=True,
+                            id=f"gate-{index}-verdict",
+                            classes="verdict",
+                        )
+                        verdict.display = gate.recorded
+                        yield verdict
+                    description = Input(
+                        gate.description,
+                        id=f"gate-{index}-description",
+                        compact=True,
+                        placeholder="what the gate checked",
+                        classes="description",
+                    )
+                    description.display = gate.recorded
+                    yield description
+                    reason = Input(
+                        gate.reason,
+                        id=f"gate-{index}-reason",
+                        compact=True,
+                        placeholder="why this gate was skipped (required)",
+                        classes="reason",
+                    )
+                    reason.display = not gate.recorded
+                    yield reason
+        yield rules(gate_rules(self.trajectory))
+
+    def _gate(self, widget_id: str | None) -> tuple[int, GateMark] | None:
+        parts = (widget_id or "").split("-")
+        if len(parts) < 2 or not parts[1].isdigit():
+            return None
+        index = int(parts[1])
+        gates = self.trajectory.gates
+        return (index, gates[index]) if index < len(gates) else None
+
+    @on(Checkbox.Changed)
+    def _ticked(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        found = self._gate(event.checkbox.id)
+        if found is None or found[1].recorded == event.value:
+            return
+        index, gate = found
+        gate.recorded = event.value
+        self.query_one(f"#gate-{index}-verdict").display = event.value
+        self.query_one(f"#gate-{index}-description").display = event.value
+        reason = self.query_one(f"#gate-{index}-reason", Input)
+        reason.display = not event.value
+        if not event.value:
+            reason.focus()
+        self._changed()
+
+    @on(Select.Changed, ".verdict")
+    def _verdict(self, event: Select.Changed) -> None:
+        event.stop()
+        found = self._gate(event.select.id)
+        value = "" if event.value is Select.NULL else str(event.value)
+        if found is not None and found[1].verdict != value:
+            found[1].verdict = value
+            self._changed()
+
+    @on(Input.Changed, ".description")
+    def _description(self, event: Input.Changed) -> None:
+        event.stop()
+        found = self._gate(event.input.id)
+        if found is not None and found[1].description != event.value:
+            found[1].description = event.value
+            self._changed()
+
+    @on(Input.Changed, ".reason")
+    def _reason(self, event: Input.Changed) -> None:
+        event.stop()
+        found = self._gate(event.input.id)
+        if found is not None and found[1].reason != event.value:
+            found[1].reason = event.value
+            self._changed()
+
+    def _changed(self) -> None:
+        self.query_one("#rules", Static).update(rules_text(gate_rules(self.trajectory)))
+        self.edited()
+
+
+# --- final_head_sha ----------------------------------------------------------------------------
+
+
+def commit_text(commit: Commit, chosen: bool) -> Text:
+    text = Text()
+    text.append(f"{CHOSEN if chosen else ' '} ", style="bold green")
+    text.append(commit.sha[:10], style="bold yellow")
+    text.append(f"  {printable(commit.subject, lines=False)}")
+    text.append(f"\n    {printable(commit.author, lines=False)} · {commit.date[:10]}", style="dim")
+    return text
+
+
+NO_COMMIT = "-"
+
+
+class HeadForm(JourneyForm):
+    """Pick the commit from the repository's recent ones (read in a worker), or name any
+    revision; the full SHA is stored."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._current(), id="head-current")
+        yield OptionList(
+            Option(Text("reading the recent commits…", style="dim"), disabled=True), id="commits"
+        )
+        yield Input(
+            id="revision",
+            compact=True,
+            placeholder="or type a revision: a SHA, branch, tag, HEAD~2",
+        )
+
+    def on_mount(self) -> None:
+        self.commits: list[Commit] = []
+        if not self.wizard.use_git:
+            self._show_commits([], "git is off (--no-git): type the full SHA (40 hex digits) below")
+            return
+        self.load_commits()
+
+    def _current(self) -> Text:
+        sha = self.trajectory.final_head_sha.strip()
+        text = Text("final_head_sha: ", style="bold")
+        if sha:
+            text.append(sha, style="yellow")
+        else:
+            required = self.trajectory.path.strip() == FULL_PATH
+            text.append(
+                "none yet" + (" (the full path needs one)" if required else " (optional)"),
+                style="dim",
+            )
+        return text
+
+    @work(thread=True, exclusive=True, group="wizard-commits")
+    def load_commits(self) -> None:
+        authoring = self.wizard.authoring
+        if authoring is None:
+            return
+        try:
+            commits = authoring.recent_commits()
+        except GitUnavailable as exc:
+            self.app.call_from_thread(self._show_commits, [], f"No commits to pick from: {exc}")
+            return
+        note = "" if commits else "The repository has no commits yet."
+        self.app.call_from_thread(self._show_commits, commits, note)
+
+    def _show_commits(self, commits: list[Commit], note: str) -> None:
+        if not self.is_attached:  # the step was left while git was asked
+            return
+        self.commits = commits
+        listing = self.query_one("#commits", OptionList)
+        listing.clear_options()
+        sha = self.trajectory.final_head_sha.strip()
+        options = [Option(Text("  (none)", style="dim"), id=NO_COMMIT)]
+        options += [Option(commit_text(c, c.sha == sha), id=c.sha) for c in commits]
+        if note:
+            options.append(Option(Text(note, style="dim"), disabled=True))
+        listing.add_options(options)
+        listing.highlighted = next((i for i, o in enumerate(options) if o.id == sha and sha), 0)
+
+    @on(OptionList.OptionSelected, "#commits")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        sha = "" if event.option.id == NO_COMMIT else event.option.id or ""
+        self._choose_sha(sha)
+        self.post_message(self.Advance())
+
+    @on(Input.Submitted, "#revision")
+    def _revision(self, event: Input.Submitted) -> None:
+        event.stop()
+        revision = event.value.strip()
+        if not revision:
+            return
+        if not self.wizard.use_git:
+            if is_full_sha(revision):
+                self._choose_sha(revision.lower())
+                event.input.value = ""
+            else:
+                self.app.notify(
+                    "git is off: give the full SHA (40 or 64 hex digits)", severity="warning"
+                )
+            return
+        self.resolve(revision)
+
+    @work(thread=True, exclusive=True, group="wizard-revision")
+    def resolve(self, revision: str) -> None:
+        authoring = self.wizard.authoring
+        if authoring is None:
+            return
+        try:
+            sha = authoring.resolve_revision(revision)
+        except (RevisionError, GitUnavailable) as exc:
+            self.app.call_from_thread(
+                self.app.notify, f"Not set: {exc}", severity="warning", markup=False
+            )
+            return
+        self.app.call_from_thread(self._resolved, sha)
+
+    def _resolved(self, sha: str) -> None:
+        if self.is_attached:
+            self.query_one("#revision", Input).value = ""
+            self._choose_sha(sha)
+
+    def _choose_sha(self, sha: str) -> None:
+        if sha != self.trajectory.final_head_sha:
+            self.trajectory.final_head_sha = sha
+            self.edited()
+        self.query_one("#head-current", Static).update(self._current())
+        self._show_commits(self.commits, "")
+
+
+# --- routing -----------------------------------------------------------------------------------
+
+
+class RoutingForm(JourneyForm):
+    """Each specialist of the routing table: ticked (loaded), or not loaded with an optional
+    reason (`routing_skipped`). Metadata for the raters; never validated."""
+
+    needs_suite = True
+
+    def compose(self) -> ComposeResult:
+        answers = self.trajectory
+        table = self.wizard.specialists()
+        skip_when = {s.name: s.skip_when for s in table}
+        reasons = {r.skill: r.reason for r in answers.routing_skipped}
+        names = [s.name for s in table]
+        names += [n for n in (*answers.routing_selected, *reasons) if n not in names]
+        self.names: list[str] = []
+        with VerticalScroll(id="checklist"):
+            if not table:
+                yield Static(
+                    Text("The routing table names no specialists; add any below.", style="dim")
+                )
+            for name in dict.fromkeys(names):
+                yield self._row(name, name in answers.routing_selected, reasons, skip_when)
+        yield Input(id="routing-add", compact=True, placeholder="another specialist; enter adds it")
+
+    def _row(
+        self, name: str, selected: bool, reasons: dict[str, str], skip_when: dict[str, str]
+    ) -> Vertical:
+        index = len(self.names)
+        self.names.append(name)
+        hint = f" (skip when: {skip_when[name]})" if skip_when.get(name) else ""
+        reason = Input(
+            reasons.get(name, ""),
+            id=f"routing-{index}-reason",
+            compact=True,
+            placeholder=printable(f"not loaded because…{hint}", lines=False),
+            classes="reason",
+        )
+        reason.display = not selected
+        return Vertical(
+            Tick(Text(printable(name, lines=False)), selected, id=f"routing-{index}", compact=True),
+            reason,
+            classes="check-row",
+        )
+
+    def _store(self) -> None:
+        selected: list[str] = []
+        skipped: list[RoutingSkip] = []
+        for index, name in enumerate(self.names):
+            if self.query_one(f"#routing-{index}", Checkbox).value:
+                selected.append(name)
+                continue
+            reason = self.query_one(f"#routing-{index}-reason", Input).value
+            if reason.strip():
+                skipped.append(RoutingSkip(name, reason))
+        answers = self.trajectory
+        if (selected, skipped) != (answers.routing_selected, answers.routing_skipped):
+            answers.routing_selected, answers.routing_skipped = selected, skipped
+            self.edited()
+
+    @on(Checkbox.Changed)
+    def _ticked(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        self.query_one(f"#{event.checkbox.id}-reason", Input).display = not event.value
+        self._store()
+
+    @on(Input.Changed, ".reason")
+    def _reason(self, event: Input.Changed) -> None:
+        event.stop()
+        self._store()
+
+    @on(Input.Submitted, "#routing-add")
+    async def _add(self, event: Input.Submitted) -> None:
+        event.stop()
+        name = event.value.strip()
+        if not name or name in self.names:
+            return
+        event.input.value = ""
+        await self.query_one("#checklist", VerticalScroll).mount(self._row(name, True, {}, {}))
+        self._store()
+
+
+JOURNEY_FORMS: dict[str, type[StepForm]] = {
+    "phases": PhasesForm,
+    "gates": GatesForm,
+    "final_head_sha": HeadForm,
+    "routing": RoutingForm,
+}
