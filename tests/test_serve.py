@@ -552,8 +552,11 @@ def test_a_workspace_path_of_quotes_spaces_and_odd_bytes_reaches_the_app(
         address = server.wait_for_address()
 
         async def scenario() -> None:
-            _, _, session, websocket = await open_app(address, b"1 fixture")
+            _, screen, session, websocket = await open_app(address, b"1 fixture")
             try:
+                # The name's byte that is not UTF-8 shows as its escape; it used to stop the app
+                # whenever the header drew it (the web driver encoded strictly).
+                assert b"\\udcff" in _text(screen)
                 # A message the server cannot read ends this connection and its app; the
                 # traceback it logs does not show the token (in a request's path).
                 await websocket.send_str("not json")

@@ -17,12 +17,12 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
-from textual.app import App
 from textual.binding import Binding
 from textual.keys import format_key
 from textual.widgets import HelpPanel
 
 from voyage_tui.app.actions import REGISTRY, binding_ids, split_keys
+from voyage_tui.app.web_output import SafeDisplayApp
 
 
 def config_dir() -> Path:
@@ -102,7 +102,7 @@ def _normal(key: str) -> str:
     return "+".join(format_key(part) for part in key.split("+"))
 
 
-class KeymappedApp(App[int]):
+class KeymappedApp(SafeDisplayApp):
     """What both apps share: the user's keymap by binding id, the keys shown as remapped, and
     the help panel that fills them into a screen's help text."""
 

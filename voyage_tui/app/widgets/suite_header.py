@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.wording import plural
 
@@ -36,12 +37,14 @@ class SuiteHeader(Static):
     """
 
     def show_loading(self, done: int, total: int, root: str) -> None:
+        # The folder's name is the workspace's own text: no markup, no control characters.
+        name = printable(root, lines=False)
         if total:
-            self.update(f"{root} · loading {done:,} of {plural(total, 'file')}…")
+            self.update(Text(f"{name} · loading {done:,} of {plural(total, 'file')}…"))
         else:
-            self.update(f"{root} · loading…")
+            self.update(Text(f"{name} · loading…"))
 
     def show_view(self, view: SuiteView) -> None:
-        text = Text(f"{view.root.name} · ", style="dim")
+        text = Text(f"{printable(view.root.name, lines=False)} · ", style="dim")
         text.append_text(header_text(view))
         self.update(text)
