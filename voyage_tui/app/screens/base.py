@@ -40,6 +40,18 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         # it reaches for the workspace only after checking `loose`.)
         app = getters.app(VoyageApp)
 
+    @property
+    def gone(self) -> bool:
+        """The screen is closing or closed (popped, or the app is stopping: its widgets are
+        being removed), so a worker's result that arrives now has nowhere to be shown."""
+        return (
+            not self.is_attached
+            or not self.app.is_running
+            or self._pruning
+            or self._closing
+            or self not in self.app.screen_stack
+        )
+
     # --- what the app tells every screen on its stack (each screen takes what it needs) -------
 
     def load_progress(self, done: int, total: int) -> None:

@@ -201,14 +201,8 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             )
         app.call_from_thread(self._show_queue, queue, generation)
 
-    @property
-    def _gone(self) -> bool:
-        """The screen was closed (popped: its widgets are going) while a worker ran, so there
-        is nothing left to show the result in."""
-        return not self.is_attached or self not in self.app.screen_stack
-
     def _show_queue(self, queue: Queue, generation: int) -> None:
-        if generation < self.shown_generation or self._gone:
+        if generation < self.shown_generation or self.gone:
             return  # an older computation finishing late, or the screen closed meanwhile
         follow = self._follow if self._follow is not None else self._candidates()
         self._follow = None
@@ -233,7 +227,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def _show_rows(self, follow: Sequence[str] = ()) -> None:
         queue = self.queue
-        if queue is None or self._gone:
+        if queue is None or self.gone:
             return
         self.shown = [i for i in queue.items if self._matches(i)]
         index = self._index_of(follow)
@@ -290,7 +284,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def _update_tabs(self) -> None:
         queue = self.queue
-        if queue is None or self._gone:
+        if queue is None or self.gone:
             return
         counts = queue.counts()
         labels = {_tab_id(ALL): f"All {len(queue.items)}"}
@@ -330,7 +324,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     @on(TriageList.Highlighted, "#triage-list")
     def _highlighted(self) -> None:
-        if not self._gone:
+        if not self.gone:
             self._update_detail()
 
     @on(TriageList.Selected, "#triage-list")
@@ -601,7 +595,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def _acted(self, outcome: Outcome | None, how: Repeatable, error: str) -> None:
         self.busy -= 1
-        if self._gone:
+        if self.gone:
             return
         if outcome is None:
             self._follow = None
@@ -638,7 +632,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def _committed(self, results: list[tuple[str, str | None, str | None]]) -> None:
         self.busy -= 1
-        if self._gone:
+        if self.gone:
             return
         if not results:
             self.notify("No retired holdout is waiting for a commit", timeout=3)
@@ -670,7 +664,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         from voyage_tui.engine.triage.state import Action
 
         self.busy -= 1
-        if self._gone:
+        if self.gone:
             return
         if not isinstance(action, Action):
             self.notify(
