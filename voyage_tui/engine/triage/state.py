@@ -88,8 +88,10 @@ class Snooze:
     until: str
     """`change` (until one of `files` changes), or an ISO date: the day the item comes back."""
     fingerprint: str | None = None
-    """For `change`: the digest of `files` when the item was snoozed."""
+    """For `change`: the digest of the item's files when it was snoozed."""
     files: tuple[str, ...] = ()
+    """Which files those were, for a person reading the state; the check itself digests the
+    item's own files, never paths taken from this file."""
     at: str = ""
     """When it was snoozed (ISO 8601, UTC)."""
 
