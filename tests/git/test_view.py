@@ -3,7 +3,13 @@ change once made."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from tests.app.support import header_text, wait_loaded, wait_until
 from tests.git.conftest import TRAJECTORY, Repo, base_files, holdout_yaml
+from voyage_tui.app.app import VoyageApp
 from voyage_tui.engine.diagnostics import Severity
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
@@ -43,8 +49,7 @@ def test_the_git_checks_make_a_new_view_and_leave_the_shown_one_alone(repo: Repo
 def test_a_re_validation_keeps_the_git_results_of_the_items_it_did_not_touch(repo: Repo) -> None:
     other = "fixtures/bug-diagnosis/t1/task.yaml"
     repo.commit(
-        base_files()
-        | {TRAJ: TRAJECTORY.format(id="gone", sha=MISSING), other: holdout_yaml("t1")}
+        base_files() | {TRAJ: TRAJECTORY.format(id="gone", sha=MISSING), other: holdout_yaml("t1")}
     )
     suite = Suite.open(repo.root)
     (repo.root / other).write_text(holdout_yaml("t1") + "# edited\n")
@@ -61,3 +66,18 @@ def test_exposed_holdouts_are_a_set_of_paths_in_the_view(repo: Repo) -> None:
     assert view.exposed == frozenset({H1})
     assert view.is_exposed(H1)
     assert "holdout-exposed" in [d.code for d in view.items[H1].diagnostics]
+
+
+async def test_the_browser_marks_an_exposed_holdout_from_the_view(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    repo.commit(base_files('[holdout]\nbundle_paths = ["agent/**"]\n') | {H1: holdout_yaml("h1")})
+    repo.commit({H1: holdout_yaml("h1") + "# x\n", "agent/a.txt": "a\n"})
+    app = VoyageApp(Workspace.load(repo.root), use_git=True, watch=False, keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await wait_until(pilot, lambda: app.view is not None and H1 in app.view.exposed, 15)
+        await wait_until(pilot, lambda: "1 exposed" in header_text(app))
+        assert browser.tree.select_path(H1)
+        assert "EXPOSED" in str(browser.tree.cursor_node.label)
