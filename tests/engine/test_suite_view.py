@@ -17,7 +17,6 @@ from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.validation.view import (
     ITEM,
     WORKSPACE,
-    Entry,
     changed_paths,
     listing,
     next_error,
@@ -161,7 +160,8 @@ def test_the_filter_keeps_matches_by_id_prompt_or_path_and_only_their_groups(
     assert by_prompt.matched == 1
     assert by_prompt.trajectories == ()
     assert listing(view, "zzz").matched == 0
-    assert [e.path for e in listing(view, "alp").entries if e.kind == ITEM] == [
+    rows = listing(view, "alp")
+    assert [p for p in rows.entries if rows.kind_of(p) == ITEM] == [
         "fixtures/bug-diagnosis/alpha/task.yaml"
     ]
 
@@ -171,7 +171,7 @@ def test_next_error_stops_on_suite_level_errors_too(listed: Path) -> None:
     rows = listing(view)
     alpha = "fixtures/bug-diagnosis/alpha/task.yaml"
     # no adversarial or no-change-needed fixture: a suite-level error on the fixtures folder
-    assert Entry(WORKSPACE, "fixtures") in rows.entries
+    assert "fixtures" in rows.entries and rows.kind_of("fixtures") == WORKSPACE
     odd = "fixtures/my-own-class/odd/task.yaml"  # `class: my-own-class` is no class
     assert next_error(view, rows, None) == alpha
     assert next_error(view, rows, alpha) == odd

@@ -423,9 +423,10 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         """Every listed item in tree order, whether its group is open or not."""
         assert self.view is not None
         rows = self.listing or self.view.listing(self.needle)
-        for entry in rows.entries:
-            if entry.kind == ITEM:
-                yield self.view.items[entry.path]
+        for path in rows.entries:
+            item = self.view.items.get(path)
+            if item is not None:
+                yield item
 
     def find_error(self, forward: bool = True) -> str | None:
         """The next (or previous) row with an error after the cursor, wrapping around: an item,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
@@ -156,13 +157,6 @@ class Group:
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
-    kind: str
-    """ITEM or WORKSPACE."""
-    path: str
-
-
-@dataclass(frozen=True, slots=True)
 class Listing:
     """What the browser lists for one view and one filter, in the order it lists it."""
 
@@ -172,9 +166,15 @@ class Listing:
     gold: Group
     workspace: tuple[str, ...]
     """Paths only workspace-level diagnostics name; listed whatever the filter."""
-    entries: tuple[Entry, ...]
-    """Every row a cursor can stop on, in tree order: each item followed by its children, then
-    the workspace paths."""
+    entries: tuple[str, ...]
+    """The path of every row a cursor can stop on, in tree order: each item followed by its
+    children, then the workspace paths (the last `len(workspace)`). Plain paths: a listing is
+    made on every change of a suite of 11,000 items, and an object per row would cost the
+    garbage collector more than the listing itself."""
+
+    def kind_of(self, path: str) -> str:
+        """ITEM or WORKSPACE."""
+        return WORKSPACE if path in self.workspace else ITEM
 
     @property
     def matched(self) -> int:
@@ -212,8 +212,11 @@ def matches(item: Item, needle: str) -> bool:
     )
 
 
-def _sort_key(item: Item) -> tuple[str, str]:
-    return (item.id or "", item.path)
+def _by_id_then_path(items: list[Item]) -> tuple[Item, ...]:
+    # Two stable sorts on strings the items already hold: no key tuple per item.
+    items = sorted(items, key=attrgetter("path"))
+    items.sort(key=lambda i: i.id or "")
+    return tuple(items)
 
 
 def _group_keys(members: dict[str, list[Item]], prefix: str, known: tuple[str, ...]) -> list[str]:
@@ -229,18 +232,33 @@ def listing(view: SuiteView, needle: str = "") -> Listing:
     groups that have a match."""
     needle = needle.lower().strip()
     members: dict[str, list[Item]] = {}
+    # Run on every change of an 11,000-item suite: group_of and severity_counts inlined.
+    prefix = view.ws.fixtures_rel + "/" if view.ws.fixtures_rel else ""
+    cut = len(prefix)
     for item in view.items.values():
-        key = group_of(view, item)
-        if key is not None and matches(item, needle):
+        kind = item.kind
+        if kind == TASK:
+            path = item.path
+            rest = path[cut:] if path.startswith(prefix) else path
+            key = "class:" + rest.split("/", 1)[0]
+        elif kind == TRAJECTORY:
+            key = f"path:{item.fixture_class or '(no path)'}"
+        elif kind == GOLD:
+            key = "gold"
+        else:
+            continue
+        if not needle or matches(item, needle):
             members.setdefault(key, []).append(item)
+    by_path = view.by_path
 
     def group(key: str, title: str) -> Group:
-        items = tuple(sorted(members.get(key, ()), key=_sort_key))
+        items = _by_id_then_path(members.get(key, []))
         errors = warnings = 0
         for item in items:
-            e, w = view.severity_counts(item.path)
-            errors += e
-            warnings += w
+            if item.diagnostics or item.path in by_path:
+                e, w = view.severity_counts(item.path)
+                errors += e
+                warnings += w
         return Group(key, title, items, errors, warnings)
 
     def groups(prefix: str, known: tuple[str, ...]) -> tuple[Group, ...]:
@@ -251,12 +269,15 @@ def listing(view: SuiteView, needle: str = "") -> Listing:
     trajectories = groups("path", TRAJECTORY_PATHS)
     gold = group("gold", "Gold corpora")
     workspace = tuple(sorted({d.path for d in view.workspace_diagnostics} - view.items.keys()))
-    entries: list[Entry] = []
+    entries: list[str] = []
+    append, children = entries.append, view.children
     for g in (*fixtures, *trajectories, gold):
         for item in g.items:
-            entries.append(Entry(ITEM, item.path))
-            entries.extend(Entry(ITEM, c.path) for c in view.children_of(item.path))
-    entries.extend(Entry(WORKSPACE, path) for path in workspace)
+            append(item.path)
+            under = children.get(item.path)
+            if under:
+                entries.extend(c.path for c in under)
+    entries.extend(workspace)
     return Listing(needle, fixtures, trajectories, gold, workspace, tuple(entries))
 
 
@@ -266,10 +287,10 @@ def next_error(
     """The path of the next (or previous) row of `rows` with an error after `current` (an
     item's path or a workspace path), wrapping around. Suite-level errors count: a workspace
     row with an error is a stop like any item."""
-    with_errors = [e.path for e in rows.entries if view.severity_counts(e.path)[0]]
+    with_errors = [p for p in rows.entries if view.severity_counts(p)[0]]
     if not with_errors:
         return None
-    position = {entry.path: index for index, entry in enumerate(rows.entries)}
+    position = {path: index for index, path in enumerate(rows.entries)}
     here = position.get(current, -1) if current else -1
     if forward:
         later = [p for p in with_errors if position[p] > here]
