@@ -199,6 +199,13 @@ async def _small(pilot: Pilot) -> None:
     await select(pilot, TRAJECTORY)
 
 
+HOLDOUT = "fixtures/release-verification/canary-promotion-error-budget/task.yaml"
+
+
+async def _small_holdout(pilot: Pilot) -> None:
+    await select(pilot, HOLDOUT)
+
+
 GOLD_RUNS = (
     "run-perfect",
     "run-misses",
@@ -391,6 +398,12 @@ SCENARIOS: list[Scenario] = [
     ),
     Scenario("help", "Help for the focused widget (F1)", _help),
     Scenario("browser-80x24", "The browser at 80x24", _small, size=(80, 24)),
+    Scenario(
+        "browser-80x24-holdout",
+        "At 80x24 a long id ends in an ellipsis; the holdout mark stays",
+        _small_holdout,
+        size=(80, 24),
+    ),
     *[
         Scenario(f"diff-{run}", f"Gold vs {run}", _diff_steps(run), tags=("review",))
         for run in GOLD_RUNS

@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -101,45 +102,61 @@ async def test_a_folder_named_in_bytes_that_are_not_utf8_does_not_stop_the_watch
         await _still_follows_the_disk(pilot, root)
 
 
+class FakeNotifier:
+    """Stands for watchfiles' Rust notifier: hands out the batches it is given, in turn; an
+    exception in the list is raised where the real one fails (a name that is not UTF-8)."""
+
+    def __init__(self, batches: list[object], stop: threading.Event) -> None:
+        self.batches = batches
+        self.stop = stop
+        self.closed = False
+
+    def watch(self, debounce_ms: int, step_ms: int, timeout_ms: int, stop_event: object):  # type: ignore[no-untyped-def]
+        if not self.batches:
+            self.stop.set()
+            return "stop"
+        batch = self.batches.pop(0)
+        if isinstance(batch, Exception):
+            raise batch
+        return batch
+
+    def close(self) -> None:
+        self.closed = True
+
+
 def test_a_lost_batch_asks_for_everything_and_the_watcher_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import threading
-
-    import watchfiles
-
     from voyage_tui.app import watcher
 
     stop = threading.Event()
     calls: list[set[str] | None] = []
-    sessions = iter(["fails", "works"])
+    added = os.path.join(str(tmp_path), "fixtures", "a.yaml")
+    sessions = [
+        FakeNotifier(["timeout", RuntimeError('Unable to decode path "\\xFF" to string')], stop),
+        FakeNotifier([{(1, added)}], stop),
+    ]
+    opened: list[FakeNotifier] = []
 
-    def fake_watch(root: str, **kwargs: object):  # type: ignore[no-untyped-def]
-        if next(sessions) == "fails":
-            yield set()
-            raise RuntimeError('Unable to decode path "\\xFF" to string')
-        yield {(watchfiles.Change.added, os.path.join(root, "fixtures", "a.yaml"))}
-        stop.set()
+    def fake_open(root: str, force_polling: bool) -> FakeNotifier:
+        opened.append(sessions.pop(0))
+        return opened[-1]
 
-    monkeypatch.setattr(watchfiles, "watch", fake_watch)
+    monkeypatch.setattr(watcher, "open_notifier", fake_open)
     watcher.watch_workspace(tmp_path, calls.append, stop)
     assert calls == [None, {"fixtures/a.yaml"}]
+    assert len(opened) == 2 and all(n.closed for n in opened)
 
 
 def test_a_workspace_that_cannot_be_watched_at_all_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import threading
-
-    import watchfiles
-
     from voyage_tui.app import watcher
 
-    def never(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+    def never(root: str, force_polling: bool) -> FakeNotifier:
         raise RuntimeError("no watcher here")
-        yield
 
-    monkeypatch.setattr(watchfiles, "watch", never)
+    monkeypatch.setattr(watcher, "open_notifier", never)
     monkeypatch.setattr(watcher, "MAX_BACKOFF", 0.01)
     with pytest.raises(watcher.WatchUnavailable, match="no watcher here"):
         watcher.watch_workspace(tmp_path, lambda paths: None, threading.Event())
@@ -147,6 +164,30 @@ def test_a_workspace_that_cannot_be_watched_at_all_says_so(
         watcher.watch_workspace(
             Path(os.fsdecode(os.fsencode(tmp_path) + b"/\xff")), print, threading.Event()
         )
+
+
+def test_changes_made_after_arming_and_before_running_are_handed_on(tmp_path: Path) -> None:
+    """Arming is what counts: a change between arm() and run() (while the suite loads) comes
+    out in the first batch."""
+    from voyage_tui.app.watcher import WorkspaceWatcher
+
+    watcher = WorkspaceWatcher(tmp_path)
+    watcher.arm()
+    (tmp_path / "early.yaml").write_text("x")
+    stop = threading.Event()
+    calls: list[set[str] | None] = []
+
+    def on_change(paths: set[str] | None) -> None:
+        calls.append(paths)
+        stop.set()
+
+    timer = threading.Timer(10, stop.set)  # never hang the suite if nothing comes
+    timer.start()
+    try:
+        watcher.run(on_change, stop)
+    finally:
+        timer.cancel()
+    assert calls and calls[0] is not None and "early.yaml" in calls[0]
 
 
 # --- saving --------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Workspace, Referen
 
 
 def _diagnostics_ok(diagnostics: object) -> None:
-    assert isinstance(diagnostics, list)
+    assert isinstance(diagnostics, (list, tuple))
     for d in diagnostics:
         assert isinstance(d, Diagnostic)
         assert d.line is None or d.line >= 1

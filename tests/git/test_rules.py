@@ -102,7 +102,7 @@ def test_recompute_exposure_for_the_app(repo: Repo) -> None:
     repo.commit(
         {"fixtures/bug-diagnosis/h1/task.yaml": holdout_yaml("h1") + "# x\n", "agent/a.txt": "a\n"}
     )
-    suite.git_diagnostics = suite.git.recompute_exposure(suite.ws, suite.items)
+    suite.recompute_exposure()
     assert [d.code for d in suite.diagnostics_for("fixtures/bug-diagnosis/h1/task.yaml")] == [
         "holdout-exposed"
     ]

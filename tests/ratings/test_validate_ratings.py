@@ -47,7 +47,7 @@ def test_the_sample_ratings_validate_clean():
     ratings = [i for i in suite.items.values() if i.kind == "rating"]
     assert sorted(i.id for i in ratings) == ["alice", "bob", "carol"]
     for item in ratings:
-        assert item.diagnostics == [], item.diagnostics
+        assert item.diagnostics == (), item.diagnostics
 
 
 def test_a_ratings_file_edited_live_is_checked_again(make_workspace):

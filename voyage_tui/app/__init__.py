@@ -1,7 +1,21 @@
-"""The Textual app. Imported only when the app opens, never by the headless commands."""
+"""The Textual app. Imported only when the app opens, never by the headless commands.
+
+`VoyageApp` is loaded on first use, so the command line can arm the file watcher
+(`voyage_tui.app.watcher`, which needs no Textual) before Textual is imported."""
 
 from __future__ import annotations
 
-from voyage_tui.app.app import VoyageApp
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from voyage_tui.app.app import VoyageApp
 
 __all__ = ["VoyageApp"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "VoyageApp":
+        from voyage_tui.app.app import VoyageApp
+
+        return VoyageApp
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

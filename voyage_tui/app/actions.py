@@ -119,6 +119,9 @@ REGISTRY: dict[str, Action] = _declare(
       "The creation wizard: a task or a trajectory, step by step", show=False),
     A("browser.clear-filter", "escape", "clear_filter", "Clear filter", "Clear the filter",
       "Show the whole suite again", show=False),
+    # --- the suite tree (a widget of the browser) ------------------------------------------
+    A("tree.expand", "right", "expand_or_enter", "Open group", show=False),
+    A("tree.collapse", "left", "collapse_or_leave", "Close group", show=False),
     # --- the diagnostics list (a widget of the browser and the editor) ----------------------
     A("diagnostics.copy", "c", "copy_diagnostic", "Copy"),
     # --- the editor -----------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from pathlib import Path, PurePath
@@ -24,15 +25,20 @@ from voyage_tui.app.screens.rate import RateScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.app.screens.wizard import WizardScreen
+from voyage_tui.app.watcher import WatchUnavailable, WorkspaceWatcher
 from voyage_tui.engine.authoring import WizardStart
 from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.items import GOLD, GOLD_RUN
 from voyage_tui.engine.validation.suite import Prepared, Suite
-from voyage_tui.engine.validation.view import SuiteView, view_of
+from voyage_tui.engine.validation.view import SuiteView, changed_paths, view_of
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
 
 STYLES = Path(__file__).parent / "styles"
+
+
+class _Superseded(Exception):
+    """A load that a later "re-validate everything" replaced: it stops where it is."""
 
 
 class VoyageApp(KeymappedApp, Resilient):
@@ -61,11 +67,14 @@ class VoyageApp(KeymappedApp, Resilient):
         prepared: Prepared | None = None,
         initial_triage: bool = False,
         initial_wizard: WizardStart | None = None,
+        watcher: WorkspaceWatcher | None = None,
     ) -> None:
         """`prepared` is the first load already under way (see Suite.prepare): the command line
         starts it before Textual, so a second process is checking half the suite meanwhile.
         `keymap`: binding id -> keys; None reads the user's keymap file.
-        `initial_rate`: (rater, blind) to open the rater session on (`voyage-tui rate`)."""
+        `initial_rate`: (rater, blind) to open the rater session on (`voyage-tui rate`).
+        `watcher` is the workspace's watcher, armed by the command line before that load listed
+        the files; without one the app makes its own and arms it before its first scan."""
         super().__init__(keymap)
         self.ws = ws
         self.use_git = use_git
@@ -74,7 +83,8 @@ class VoyageApp(KeymappedApp, Resilient):
         self._suite: Suite | None = None
         self._suite_lock = threading.Lock()
         self._stop_watching = threading.Event()
-        self._watching = False
+        self._watcher = watcher
+        self._watching = False  # the UI thread's: one watcher for the app's lifetime
         self._initial_diff = initial_diff
         self._initial_rate = initial_rate
         self.rater, self.rate_blind = initial_rate if initial_rate is not None else (None, True)
@@ -85,6 +95,14 @@ class VoyageApp(KeymappedApp, Resilient):
         self._initial_wizard = initial_wizard
         self.wizard_outcome: object | None = None
         """How a wizard opened by `voyage-tui new` ended (a WizardOutcome)."""
+        # Under _suite_lock: every view is numbered as it is made, so one computed earlier but
+        # delivered later is recognised and dropped; each load has a token, so a load that a
+        # later one replaced is dropped too; changes that arrive while a load runs wait in
+        # _pending and are checked on the loaded suite before it is shown.
+        self._generation = 0
+        self._load_token = 0
+        self._pending: set[str] | None = set()  # before the first load, everything waits for it
+        self._shown_generation = 0  # the UI thread's: the newest view applied
 
     # --- start-up ------------------------------------------------------------------------
 
@@ -99,14 +117,29 @@ class VoyageApp(KeymappedApp, Resilient):
             self.action_triage()
         if self._initial_wizard is not None:
             self.push_screen(WizardScreen(self._initial_wizard, standalone=True))
+        self._start_watching()
         self.load_suite()
+
+    def _new_view(self, suite: Suite) -> SuiteView:
+        """The suite as it is now, numbered. Call with _suite_lock held."""
+        self._generation += 1
+        return view_of(suite, self._generation)
 
     @work(thread=True, exclusive=True, group="suite")
     def load_suite(self) -> None:
+        with self._suite_lock:
+            self._load_token += 1
+            token = self._load_token
+            if self._pending is None:
+                self._pending = set()
         prepared, self._prepared = self._prepared, None
+        # Armed before the files are listed: a change made while they load is not lost.
+        self._arm_watcher()
         last = [0.0]
 
         def progress(done: int, total: int) -> None:
+            if self._load_token != token:
+                raise _Superseded  # "re-validate everything" again: that load is the one shown
             # A few updates a second: each one repaints the header, and a repaint per percent
             # costs the loading worker the interpreter lock more often than it is worth.
             now = time.monotonic()
@@ -116,35 +149,66 @@ class VoyageApp(KeymappedApp, Resilient):
 
         try:
             suite = Suite(self.ws, use_git=self.use_git)
-            suite.validate_all(
-                progress=progress,
-                prepared=prepared,
-                git=False,
-            )
+            suite.validate_all(progress=progress, prepared=prepared, git=False)
             with self._suite_lock:
+                if token != self._load_token:
+                    return
+                pending, self._pending = self._pending or set(), None
+                if pending:
+                    suite.revalidate(pending)
                 self._suite = suite
-                view = view_of(suite)
+                view = self._new_view(suite)
+                items = dict(suite.items)
+        except _Superseded:
+            if prepared is not None:
+                prepared.cancel()
+            return
         except Exception as exc:
+            self._load_failed(token)
             self.post_message(LoadFailed(repr(exc)))
             return
         self.post_message(SuiteLoaded(view))
-        if self.watch_files and not self._watching:
-            self._watching = True  # a re-check loads again; one watcher is enough
-            self.watch_workspace()
-        suite.save_cache()
+        suite.save_cache(items)
         if self.use_git:
             # History checks take longer than the files: show the suite first, then these.
             with self._suite_lock:
+                if self._suite is not suite:
+                    return
                 suite.run_git_checks()
-                view = view_of(suite)
-            self.post_message(SuiteChanged(view, set(suite.items)))
+                view = self._new_view(suite)
+            self.post_message(SuiteChanged(view, set(view.items)))
+
+    def _load_failed(self, token: int) -> None:
+        """A load that failed leaves the suite shown before it (if any) in place: the changes
+        that waited for it are checked on that one."""
+        with self._suite_lock:
+            if token != self._load_token:
+                return
+            pending, self._pending = self._pending or set(), None
+        if pending and self._suite is not None:
+            self.call_from_thread(self.revalidate_paths, pending)
+
+    def _start_watching(self) -> None:
+        if not self.watch_files or self._watching:
+            return
+        self._watching = True
+        if self._watcher is None:
+            self._watcher = WorkspaceWatcher(self.ws.root)
+        self.watch_workspace()
+
+    def _arm_watcher(self) -> None:
+        watcher = self._watcher
+        if watcher is None or not self.watch_files:
+            return
+        with contextlib.suppress(WatchUnavailable):  # the watching worker says so, once
+            watcher.arm()
 
     @work(thread=True, group="watch")
     def watch_workspace(self) -> None:
-        from voyage_tui.app.watcher import WatchUnavailable, watch_workspace
-
+        watcher = self._watcher
+        assert watcher is not None
         try:
-            watch_workspace(self.ws.root, self._files_changed, self._stop_watching)
+            watcher.run(self._files_changed, self._stop_watching)
         except WatchUnavailable as exc:
             self.call_from_thread(
                 self.notify,
@@ -172,17 +236,21 @@ class VoyageApp(KeymappedApp, Resilient):
     # --- re-validation -------------------------------------------------------------------
 
     def revalidate_paths(self, paths: set[str]) -> None:
-        if self._suite is not None and paths:
+        if paths:
             self._revalidate(frozenset(paths))
 
     @work(thread=True, group="revalidate")
     def _revalidate(self, paths: frozenset[str]) -> None:
         with self._suite_lock:
+            if self._pending is not None:
+                # A load is under way: it checks these once it has the suite, before showing it.
+                self._pending |= paths
+                return
             suite = self._suite
             if suite is None:
                 return
             touched = suite.revalidate(paths)
-            view = view_of(suite)
+            view = self._new_view(suite)
         self.post_message(SuiteChanged(view, touched))
 
     def action_revalidate_all(self) -> None:
@@ -199,15 +267,33 @@ class VoyageApp(KeymappedApp, Resilient):
         for screen in self._screens():
             screen.load_progress(message.done, message.total)
 
+    def _is_newer(self, view: SuiteView) -> bool:
+        """Views are applied in the order they were computed: one made before the view shown
+        (a slow worker delivering late) is dropped, the newer one already holds its changes.
+        A view made elsewhere without a number (generation 0) is applied as it comes."""
+        if view.generation == 0:
+            return True
+        if view.generation <= self._shown_generation:
+            return False
+        self._shown_generation = view.generation
+        return True
+
     def on_suite_loaded(self, message: SuiteLoaded) -> None:
+        if not self._is_newer(message.view):
+            return
         self.view = message.view
         for screen in self._screens():
             screen.suite_loaded(message.view)
 
     def on_suite_changed(self, message: SuiteChanged) -> None:
+        if not self._is_newer(message.view):
+            return
+        # What differs from the view shown: the worker's own list misses what a view dropped
+        # in between had changed.
+        touched = set(message.touched) | changed_paths(self.view, message.view)
         self.view = message.view
         for screen in self._screens():
-            screen.suite_changed(message.view, message.touched)
+            screen.suite_changed(message.view, touched)
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.notify(f"Loading the workspace failed: {message.error}", severity="error", timeout=30)

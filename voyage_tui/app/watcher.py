@@ -1,21 +1,30 @@
 """Watching the workspace for changes made outside the app (another editor, git, a script).
 
-inotify through watchfiles; where inotify is unavailable or out of watches, polling. Changes are
-batched (a save often touches a file several times) and handed on as workspace-relative paths.
+inotify through watchfiles' Rust notifier; where inotify is unavailable or out of watches,
+polling. Changes are batched (a save often touches a file several times) and handed on as
+workspace-relative paths.
 
-A workspace may hold names that are not UTF-8 (or folders it cannot read): watchfiles then
-raises instead of naming the change, and the batch is lost. The watcher starts again and, once
-it runs, asks for everything to be checked (`on_change(None)`): a hostile name costs a re-check,
-never the watching.
+Arming and watching are two steps. `WorkspaceWatcher.arm()` starts the notifier: from then on
+every change is recorded, whether or not anyone asks yet. The app (or the command line, before
+it lists the files) arms first and scans after, so a change made while the suite loads is seen
+by the load or reported afterwards, never lost between the two. `run()` then hands the recorded
+changes on, batch by batch, until told to stop.
+
+A workspace may hold names that are not UTF-8 (or folders it cannot read): the notifier then
+raises instead of naming the change, and the batch is lost. The watcher arms again and asks for
+everything to be checked (`on_change(None)`): a hostile name costs a re-check, never the
+watching.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Protocol
 
 from voyage_tui.engine.workspace.layout import NEVER_SEARCHED
 
@@ -28,13 +37,31 @@ STEADY_SECONDS = 5.0
 MAX_BACKOFF = 10.0
 """Seconds between restarts when the watcher keeps failing (at most one re-check this often)."""
 
+WAKE_MS = 500
+"""The notifier returns at least this often, so `stop` is noticed."""
+
 
 class WatchUnavailable(Exception):
     """The workspace cannot be watched; the message says why, for the person."""
 
 
-def _wanted(root: str) -> Callable[[object, str], bool]:
-    def keep(change: object, path: str) -> bool:
+class Notifier(Protocol):
+    def watch(
+        self, debounce_ms: int, step_ms: int, timeout_ms: int, stop_event: Any
+    ) -> set[tuple[int, str]] | str: ...
+
+    def close(self) -> None: ...
+
+
+def open_notifier(root: str, force_polling: bool) -> Notifier:
+    """The Rust notifier of watchfiles, recording changes under `root` from this call on."""
+    from watchfiles._rust_notify import RustNotify
+
+    return RustNotify([root], False, force_polling, 500, True, True)
+
+
+def _wanted(root: str) -> Callable[[str], bool]:
+    def keep(path: str) -> bool:
         rel = os.path.relpath(path, root)
         parts = rel.split(os.sep)
         if any(part in NEVER_SEARCHED for part in parts):
@@ -46,67 +73,126 @@ def _wanted(root: str) -> Callable[[object, str], bool]:
     return keep
 
 
+class WorkspaceWatcher:
+    """One watcher of one workspace: armed once, then run (in one thread) until stopped."""
+
+    def __init__(self, root: Path, debounce_ms: int = 150) -> None:
+        self.root = str(root)
+        self.debounce_ms = debounce_ms
+        self.armed = threading.Event()
+        """Set once the notifier records changes (or arming failed: see `problem`)."""
+        self.problem: WatchUnavailable | None = None
+        self._notifier: Notifier | None = None
+        self._force_polling = False
+        self._lock = threading.Lock()
+
+    def arm(self) -> None:
+        """Start recording changes now. Raises WatchUnavailable when the workspace cannot be
+        watched (and remembers why, for `run`). Arming an armed watcher does nothing."""
+        with self._lock:
+            try:
+                if self._notifier is None:
+                    self._notifier = self._open()
+                    self.problem = None
+            except WatchUnavailable as exc:
+                self.problem = exc
+                raise
+            finally:
+                self.armed.set()
+
+    def _open(self) -> Notifier:
+        try:
+            self.root.encode("utf-8")
+        except UnicodeEncodeError:
+            # The notifier takes paths as UTF-8 strings; this one has none.
+            raise WatchUnavailable(
+                "its path is not valid UTF-8, which the file watcher cannot follow"
+            ) from None
+        try:
+            return open_notifier(self.root, self._force_polling)
+        except Exception as exc:
+            if self._force_polling:
+                raise WatchUnavailable(f"the file watcher cannot start: {exc}") from exc
+        # inotify could not start (out of watches, a folder it cannot name): poll.
+        self._force_polling = True
+        try:
+            return open_notifier(self.root, True)
+        except Exception as exc:
+            raise WatchUnavailable(f"the file watcher cannot start: {exc}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            notifier, self._notifier = self._notifier, None
+        if notifier is not None:
+            with contextlib.suppress(Exception):  # already broken: nothing left to stop
+                notifier.close()
+
+    def run(self, on_change: Callable[[set[str] | None], None], stop: threading.Event) -> None:
+        """Blocks until `stop` is set, calling `on_change(rel paths)` for each batch, or
+        `on_change(None)` when changes were lost and everything needs checking. Arms first if
+        not armed yet. Raises WatchUnavailable when the workspace cannot be watched at all."""
+        keep = _wanted(self.root)
+        lost = False  # a batch was lost: ask for everything once the notifier runs again
+        failures = 0  # in a row: each restart waits longer, up to MAX_BACKOFF
+        try:
+            while not stop.is_set():
+                if self._notifier is None and not self._arm_again(stop, first=not lost):
+                    return
+                if lost:
+                    # Only now: a change made before this notifier began is in the re-check,
+                    # one made after it, in a batch.
+                    lost = False
+                    on_change(None)
+                notifier = self._notifier
+                assert notifier is not None
+                started_at = time.monotonic()
+                try:
+                    raw = notifier.watch(self.debounce_ms, 50, WAKE_MS, stop)
+                except Exception:
+                    if time.monotonic() - started_at > STEADY_SECONDS:
+                        failures = 0
+                    failures += 1
+                    lost = True
+                    self.close()
+                    stop.wait(min(0.1 * 2**failures, MAX_BACKOFF))
+                    continue
+                if raw == "stop" or stop.is_set():
+                    return
+                if not isinstance(raw, set):
+                    continue  # a timeout (or a signal, which the app handles itself)
+                paths = {
+                    os.path.relpath(path, self.root).replace(os.sep, "/")
+                    for _, path in raw
+                    if keep(path)
+                }
+                if paths:
+                    on_change(paths)
+        finally:
+            self.close()
+
+    def _arm_again(self, stop: threading.Event, first: bool) -> bool:
+        """Arm for `run`: the first time, a failure is final (the workspace cannot be watched);
+        after a lost batch, arming is retried a few times with a growing wait. False: stopped."""
+        if first and self.problem is not None:
+            raise self.problem
+        attempts = 0
+        while not stop.is_set():
+            try:
+                self.arm()
+                return True
+            except WatchUnavailable:
+                attempts += 1
+                if first or attempts >= SETUP_FAILURES_BEFORE_GIVING_UP:
+                    raise
+            stop.wait(min(0.1 * 2**attempts, MAX_BACKOFF))
+        return False
+
+
 def watch_workspace(
     root: Path,
     on_change: Callable[[set[str] | None], None],
     stop: threading.Event,
     debounce_ms: int = 150,
 ) -> None:
-    """Blocks until `stop` is set, calling `on_change(rel paths)` for each batch, or
-    `on_change(None)` when changes were lost and everything needs checking. Raises
-    WatchUnavailable when the workspace cannot be watched at all."""
-    from watchfiles import watch
-
-    root_str = str(root)
-    try:
-        root_str.encode("utf-8")
-    except UnicodeEncodeError:
-        # watchfiles hands paths to Rust as UTF-8 strings; this one has none.
-        raise WatchUnavailable(
-            "its path is not valid UTF-8, which the file watcher cannot follow"
-        ) from None
-    keep = _wanted(root_str)
-    force_polling = False
-    failures = 0  # in a row: each restart waits longer, up to MAX_BACKOFF
-    lost = False  # a failed session lost changes: ask for everything once the next one runs
-    while not stop.is_set():
-        started_at = time.monotonic()
-        yielded = False
-        try:
-            for changes in watch(
-                root_str,
-                watch_filter=keep,
-                stop_event=stop,
-                debounce=debounce_ms,
-                step=50,
-                rust_timeout=500,
-                yield_on_timeout=True,
-                force_polling=force_polling,
-                poll_delay_ms=500,
-                raise_interrupt=False,
-                ignore_permission_denied=True,
-            ):
-                yielded = True
-                if stop.is_set():
-                    return
-                if lost:
-                    # Only now: a change made before this session began is in the re-check,
-                    # one made after it, in a batch.
-                    lost = False
-                    on_change(None)
-                if changes:
-                    paths = {os.path.relpath(p, root_str).replace(os.sep, "/") for _, p in changes}
-                    on_change(paths)
-            return
-        except Exception as exc:
-            if time.monotonic() - started_at > STEADY_SECONDS:
-                failures = 0
-            failures += 1
-            lost = True
-            if not yielded:
-                if not force_polling:
-                    # inotify could not start (out of watches, a folder it cannot name): poll.
-                    force_polling = True
-                elif failures >= SETUP_FAILURES_BEFORE_GIVING_UP:
-                    raise WatchUnavailable(f"the file watcher cannot start: {exc}") from exc
-        stop.wait(min(0.1 * 2**failures, MAX_BACKOFF))
+    """Arm a watcher on `root` and run it until `stop` is set (see WorkspaceWatcher.run)."""
+    WorkspaceWatcher(root, debounce_ms).run(on_change, stop)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
@@ -11,6 +12,7 @@ from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
 if TYPE_CHECKING:
+    from voyage_tui.app.watcher import WorkspaceWatcher
     from voyage_tui.engine.validation.suite import Prepared
     from voyage_tui.engine.workspace.model import Workspace
 
@@ -64,6 +66,20 @@ def use_color(stream: object) -> bool:
 APP_CHILD_SHARE = 0.6
 """The app's first load: the forked child checks this share of the fixtures, since the parent
 first spends a moment starting the interface."""
+
+
+def arm_watcher(ws: Workspace, watch: bool) -> WorkspaceWatcher | None:
+    """The app's watcher, armed now, before the first load lists the files: a change made
+    while the suite loads is then seen. (It imports no Textual, and the forked child of the
+    first load never touches it.) A workspace that cannot be watched is said so by the app."""
+    if not watch:
+        return None
+    from voyage_tui.app.watcher import WatchUnavailable, WorkspaceWatcher
+
+    watcher = WorkspaceWatcher(ws.root)
+    with contextlib.suppress(WatchUnavailable):  # the app reports it once it runs
+        watcher.arm()
+    return watcher
 
 
 def prepare_for_app(ws: Workspace, *, use_git: bool, cache: bool) -> Prepared:

@@ -11,7 +11,7 @@ import os
 import stat
 import sys
 
-from voyage_tui.cli.common import Parser, prepare_for_app, unreadable_workspace
+from voyage_tui.cli.common import Parser, arm_watcher, prepare_for_app, unreadable_workspace
 from voyage_tui.cli.render import text_lines
 from voyage_tui.engine.rules.gold_run_files import choose_catalogue
 from voyage_tui.engine.workspace.discovery import NoWorkspace
@@ -66,6 +66,7 @@ def run(argv: list[str]) -> int:
     if ws is None:
         return _loose(args.gold, args.run, args.catalogue)
     gold_rel, run_rel = ws.rel(args.gold), ws.rel(args.run)
+    watcher = arm_watcher(ws, not args.no_watch)
     prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)
     from voyage_tui.app import VoyageApp
 
@@ -75,11 +76,14 @@ def run(argv: list[str]) -> int:
         watch=not args.no_watch,
         initial_diff=(gold_rel, run_rel),
         prepared=prepared,
+        watcher=watcher,
     )
     try:
         return int(app.run() or 0)
     finally:
         prepared.cancel()
+        if watcher is not None:
+            watcher.close()
 
 
 def _workspace_of(gold: str, run: str) -> Workspace | None:

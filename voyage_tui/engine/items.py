@@ -2,6 +2,10 @@
 
 The suite holds one Item per file (11,000 of them on a large suite), so an Item is small: the
 fields the browser, the filter, the coverage counts and the git checks need, and the diagnostics.
+
+An Item is frozen: a view already handed to the screen holds Items, and a worker re-validating
+on another thread must never change what that view shows. A new result is a new Item
+(`dataclasses.replace`), put in the suite's map in place of the old one.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ AGENT_RUN = "agent-run"
 RATING = "rating"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Item:
     path: str
     kind: str
@@ -38,10 +42,17 @@ class Item:
     parent: str | None = None
     """For a gold run, its gold file; for an agent run, its fixture's task.yaml."""
     extra: dict[str, Any] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Small per-kind facts (a gold file's verdict, an agent run's agent). Filled when the Item
+    is made and never changed after: nothing writes to an Item's `extra`."""
+    diagnostics: tuple[Diagnostic, ...] = ()
     deps: tuple[str, ...] = ()
     """Other workspace files whose state the diagnostics depend on (context files, the README
     beside a gold file, a run's gold file): a change to one of them re-checks this item."""
+
+    def __post_init__(self) -> None:
+        # Callers may hand over a list; the Item keeps a tuple, so nobody appends to it later.
+        if type(self.diagnostics) is not tuple:
+            object.__setattr__(self, "diagnostics", tuple(self.diagnostics))
 
     @property
     def folder(self) -> str:

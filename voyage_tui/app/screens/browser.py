@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Input, LoadingIndicator, Tree
+from textual.widgets import Footer, Input, LoadingIndicator, Static, Tree
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
@@ -48,6 +49,7 @@ wizard) · `ctrl+p` every action.
         with Horizontal(id="browser-body"):
             with Vertical(id="browser-left"):
                 yield Input(placeholder="/ filter by id or prompt", id="filter")
+                yield Static("", id="no-match")
                 yield LoadingIndicator(id="loading")
                 yield SuiteTree(id="suite-tree")
             with Vertical(id="browser-right"):
@@ -62,6 +64,7 @@ wizard) · `ctrl+p` every action.
 
     def on_mount(self) -> None:
         self.suite_tree.display = False
+        self.query_one("#no-match").display = False
         self.query_one(SuiteHeader).show_loading(0, 0, str(self.app.ws.root.name))
         view = self.app.view
         if view is not None:
@@ -82,15 +85,37 @@ wizard) · `ctrl+p` every action.
         if tree.cursor_node is None or tree.cursor_line < 0:
             tree.cursor_line = 0
         tree.focus()
+        self._show_matches()
 
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
         self.view = view
         self.query_one(SuiteHeader).show_view(view)
         self.suite_tree.apply_change(view, touched)
+        if self._show_matches():
+            return
         if self._shown_path is not None and (
             self._shown_path in touched or self._shown_path not in view.items
         ):
             self.show_item(self._shown_path, force=True)
+
+    def _show_matches(self) -> bool:
+        """Say so when the filter matches nothing, and clear the detail: nothing is selected.
+        True when nothing matches."""
+        tree = self.suite_tree
+        note = self.query_one("#no-match", Static)
+        empty = bool(tree.needle) and tree.listing is not None and tree.listing.matched == 0
+        note.display = empty
+        if not empty:
+            return False
+        note.update(Text(f"No item matches “{tree.needle}” (escape clears the filter)"))
+        self._shown_path = None
+        self.query_one(DiagnosticsList).show([])
+        self.run_worker(
+            self.query_one(DetailPane).show_detail(None, empty="Nothing to show: no item matches."),
+            exclusive=True,
+            group="detail-render",
+        )
+        return True
 
     # --- selection and detail -------------------------------------------------------------
 
@@ -121,13 +146,18 @@ wizard) · `ctrl+p` every action.
         view = self.view
         if view is None:
             return
-        self.query_one(DiagnosticsList).show(
-            view.diagnostics_for(path) or [d for d in view.workspace_diagnostics if d.path == path]
-        )
+        self.query_one(DiagnosticsList).show(view.diagnostics_for(path))
         item = view.items.get(path)
         if item is None:
+            note = (
+                f"{path}: what is wrong with the workspace or the suite as a whole is listed below."
+                if path in view.by_path
+                else "Select an item in the tree."
+            )
             self.run_worker(
-                self.query_one(DetailPane).show_detail(None), exclusive=True, group="detail-render"
+                self.query_one(DetailPane).show_detail(None, empty=note),
+                exclusive=True,
+                group="detail-render",
             )
             return
         self.load_detail(item.path)
@@ -179,13 +209,17 @@ wizard) · `ctrl+p` every action.
     def _apply_filter(self) -> None:
         if self.view is not None:
             self.suite_tree.show_view(self.view, self.query_one("#filter", Input).value)
+            if not self._show_matches():
+                entry = self.suite_tree.current_entry()
+                if entry is not None:
+                    self.show_item(entry)
 
     def _jump_to_error(self, forward: bool) -> None:
         if self.view is None:
             return
         target = self.suite_tree.find_error(forward)
         if target is None:
-            self.notify("No item has an error", timeout=2)
+            self.notify("Nothing has an error", timeout=2)
             return
         self.suite_tree.select_path(target)
         self.suite_tree.focus()

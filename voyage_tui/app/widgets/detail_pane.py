@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import yaml
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
@@ -24,7 +26,9 @@ GATE_MARKS = {"pass": ("✓", "green"), "conditional": ("◐", "yellow"), "block
 def _field_table(rows: list[tuple[str, Any]]) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold cyan", no_wrap=True)
-    table.add_column()
+    # A long value (a path) is folded onto more lines, never cut: the pane's width is used
+    # and nothing is hidden behind an ellipsis.
+    table.add_column(overflow="fold")
     for name, value in rows:
         if value is None or value == "":
             continue
@@ -158,15 +162,18 @@ def trajectory_widgets(detail: Detail, routing_table: str) -> list[Widget]:
     return widgets
 
 
-def gold_widgets(detail: Detail) -> list[Widget]:
-    data = detail.data if isinstance(detail.data, dict) else {}
-    table = Table(show_edge=False, expand=True)
-    for column in ("file", "line", "rule_key", "severity", "owner", "dual_flaggable"):
-        table.add_column(column, no_wrap=column in ("line", "severity"))
-    for finding in data.get("findings", []) if isinstance(data.get("findings"), list) else []:
-        if not isinstance(finding, dict):
-            continue
-        table.add_row(
+FINDING_COLUMNS = ("file", "line", "rule_key", "severity", "owner", "dual_flaggable")
+SHARED_COLUMNS = ("file", "rule_key", "dual_flaggable")
+"""The columns of long values: they share the pane's width; the others keep what they need."""
+
+MIN_SHARED_WIDTH = 12
+"""Narrower than this for a long column, and the findings are listed rather than tabled."""
+
+
+def _finding_rows(data: dict[str, Any]) -> list[tuple[str, ...]]:
+    findings = data.get("findings")
+    return [
+        (
             str(finding.get("file", "")),
             str(finding.get("line", "")),
             str(finding.get("rule_key", "")),
@@ -174,6 +181,79 @@ def gold_widgets(detail: Detail) -> list[Widget]:
             str(finding.get("owner_reviewer", "")),
             str(finding.get("dual_flaggable", "") or ""),
         )
+        for finding in (findings if isinstance(findings, list) else [])
+        if isinstance(finding, dict)
+    ]
+
+
+class FindingsTable:
+    """A gold file's findings, laid out for the width the pane has at each render: a table
+    whose short columns (line, severity, owner) take what they need and whose long ones
+    share the rest in proportion to their longest value; where even that leaves a long column
+    too narrow to read (80x24), one finding per entry instead. Long values fold onto more
+    lines; none ends in an ellipsis."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.rows = _finding_rows(data)
+        self.longest = [
+            max([len(name), *(len(row[i]) for row in self.rows)])
+            for i, name in enumerate(FINDING_COLUMNS)
+        ]
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(20, options.max_width), options.max_width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self._fits(options.max_width):
+            yield self.table()
+        else:
+            yield self.listing()
+
+    def _fits(self, width: int) -> bool:
+        fixed = sum(
+            self.longest[i] + 3  # a cell's padding and its separator
+            for i, name in enumerate(FINDING_COLUMNS)
+            if name not in SHARED_COLUMNS
+        )
+        shared = width - fixed - 3 * len(SHARED_COLUMNS)
+        return shared >= MIN_SHARED_WIDTH * len(SHARED_COLUMNS)
+
+    def table(self) -> Table:
+        table = Table(show_edge=False, expand=True)
+        for index, column in enumerate(FINDING_COLUMNS):
+            table.add_column(
+                column,
+                no_wrap=column in ("line", "severity"),
+                overflow="fold",
+                ratio=self.longest[index] if column in SHARED_COLUMNS else None,
+            )
+        for row in self.rows:
+            table.add_row(*row)
+        return table
+
+    def listing(self) -> Table:
+        table = Table.grid(expand=True)
+        table.add_column(overflow="fold")
+        for file, line, rule_key, severity, owner, dual in self.rows:
+            entry = Text()
+            entry.append(f"{file}:{line}", style="bold")
+            entry.append(f"  {severity}\n")
+            entry.append(f"  {rule_key}", style="cyan")
+            if owner:
+                entry.append(f" · {owner}", style="dim")
+            if dual:
+                entry.append(f" · dual: {dual}", style="dim")
+            table.add_row(entry)
+        return table
+
+
+def findings_table(data: dict[str, Any]) -> FindingsTable:
+    return FindingsTable(data)
+
+
+def gold_widgets(detail: Detail) -> list[Widget]:
+    data = detail.data if isinstance(detail.data, dict) else {}
+    table = findings_table(data)
     return [
         Static(
             _field_table(
@@ -242,10 +322,16 @@ class DetailPane(VerticalScroll):
 The selected item's fields. Below them, its diagnostics.
 """
 
-    async def show_detail(self, detail: Detail | None, routing_table: str = "") -> None:
+    async def show_detail(
+        self,
+        detail: Detail | None,
+        routing_table: str = "",
+        empty: str = "Select an item in the tree.",
+    ) -> None:
+        """Show one item's detail; with none, the line `empty`."""
         await self.remove_children()
         if detail is None:
-            await self.mount(Static(Text("Select an item in the tree.", style="dim")))
+            await self.mount(Static(Text(empty, style="dim")))
             return
         item = detail.item
         title = Text()

@@ -22,9 +22,7 @@ def header_text(view: SuiteView) -> Text:
     )
     text.append(" · ")
     text.append(plural(view.holdout_count, "holdout"))
-    exposed = sum(
-        1 for i in view.fixtures() if any(d.code == "holdout-exposed" for d in i.diagnostics)
-    ) + sum(1 for ds in view.by_path.values() for d in ds if d.code == "holdout-exposed")
+    exposed = len(view.exposed)
     if exposed:
         text.append(" · ")
         text.append(f"{exposed} exposed", style="bold red")

@@ -1,320 +1,411 @@
-"""The browser's tree: fixtures by class, trajectories by path, gold corpora with their runs.
+"""The browser's tree: fixtures by class, trajectories by path, gold corpora with their runs,
+ratings files.
 
-Group nodes are filled only when expanded, so 10,000 fixtures cost a handful of nodes until
-someone opens a class; a filter rebuilds the groups with just the matching items.
+What is listed, in which group and order, what the filter keeps and where "next error" goes is
+the engine's (`SuiteView.listing`, `next_error`); the tree renders it. Group nodes are filled
+only when expanded, so 10,000 fixtures cost a handful of nodes until someone opens a class.
+
+A label that does not fit is cut in its name, which ends in an ellipsis; the badges after the
+name (holdout, EXPOSED, a gold file's verdict) always show.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from rich.style import Style
 from rich.text import Text
+from textual.binding import BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from voyage_tui.app.actions import bindings
 from voyage_tui.app.widgets.badges import status_badge
 from voyage_tui.app.widgets.safe_text import printable
-from voyage_tui.engine.formats.vocabulary import CLASSES, TRAJECTORY_PATHS
-from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, RATING, TASK, TRAJECTORY, Item
-from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, RATING, TASK, Item
+from voyage_tui.engine.validation.view import (
+    ITEM,
+    WORKSPACE,
+    Group,
+    Listing,
+    SuiteView,
+    group_of,
+    matches,
+    next_error,
+)
 from voyage_tui.engine.wording import plural
+
+__all__ = ["NodeRef", "SuiteTree", "fit_label", "group_of", "matches"]
 
 AUTO_EXPAND_LIMIT = 300
 """A filter whose matches fit in this many rows opens every group that has one."""
 
 GOLD_EXPAND_LIMIT = 20
-"""Up to this many gold files, their group starts open; beyond, it opens on demand like a class."""
+"""Up to this many gold files (or ratings files), their group starts open; beyond, it opens on
+demand like a class."""
 
+ELLIPSIS = "…"
 
-GROUP_TITLES = {"gold": "Gold corpora", "ratings": "Ratings"}
+TOGGLE_STYLE = Style.from_meta({"toggle": True})
+"""As Textual's Tree marks its ▶/▼ icon: a click there opens or closes the group."""
 
 
 @dataclass(frozen=True, slots=True)
 class NodeRef:
     kind: str
-    """"group", "item" or "workspace" (a file with workspace-level diagnostics)."""
+    """"group", "item" or "workspace" (a path only workspace-level diagnostics name)."""
     key: str
 
 
-def _fixture_group(view: SuiteView, item: Item) -> str:
-    prefix = view.ws.fixtures_rel + "/" if view.ws.fixtures_rel else ""
-    return item.path[len(prefix) :].split("/", 1)[0]
+@dataclass(frozen=True, slots=True)
+class LabelParts:
+    """A label in three parts, so it can be cut in the middle: the badge before the name, the
+    name, and the marks after it."""
+
+    head: Text
+    name: Text
+    tail: Text
+
+    def whole(self, name: Text | None = None) -> Text:
+        # The badge's colour is the label's own (as it always was): the name reads in it too.
+        label = self.head.copy()
+        label.append_text(self.name if name is None else name)
+        label.append_text(self.tail)
+        return label
 
 
-def group_of(view: SuiteView, item: Item) -> str | None:
-    """The group key an item is listed under, or None for items listed under a parent."""
-    if item.kind == TASK:
-        return f"class:{_fixture_group(view, item)}"
-    if item.kind == TRAJECTORY:
-        return f"path:{item.fixture_class or '(no path)'}"
-    if item.kind == GOLD:
-        return "gold"
-    if item.kind == RATING:
-        return "ratings"
-    return None
-
-
-def _group_keys(members: dict[str, list[Item]], prefix: str, known: tuple[str, ...]) -> list[str]:
-    """The groups of one kind in tree order: the known ones first, in vocabulary order, then any
-    other folder (a misspelt class folder still shows, last)."""
-    keys = [f"{prefix}:{name}" for name in known]
-    return keys + sorted(k for k in members if k.startswith(f"{prefix}:") and k not in keys)
-
-
-def _sort_key(item: Item) -> tuple[str, str]:
-    return (item.id or "", item.path)
-
-
-def matches(item: Item, needle: str) -> bool:
-    if not needle:
-        return True
-    return (
-        needle in (item.id or "").lower()
-        or needle in item.prompt.lower()
-        or needle in item.path.lower()
-    )
+def fit_label(parts: LabelParts, width: int) -> Text:
+    """The label in `width` cells: the name cut (ending in an ellipsis) before any badge is."""
+    whole = parts.whole()
+    if width <= 0 or whole.cell_len <= width:
+        return whole
+    room = width - parts.head.cell_len - parts.tail.cell_len
+    if room >= 2:
+        name = parts.name.copy()
+        name.truncate(room - 1)
+        name.append(ELLIPSIS)
+        return parts.whole(name)
+    # Too narrow even for the marks: cut the whole label at the end.
+    whole.truncate(max(width - 1, 0))
+    whole.append(ELLIPSIS)
+    return whole
 
 
 class SuiteTree(Tree[NodeRef]):
     HELP = """
 ## Suite tree
 
-Fixtures by class, trajectories by journey path, gold corpora with their runs.
+Fixtures by class, trajectories by journey path, gold corpora with their runs, ratings files.
 `✗n` errors, `!n` warnings, `✓` clean; *holdout* and **EXPOSED** marks.
+{tree.expand} opens a group (or goes into it), {tree.collapse} closes it (or goes to its parent).
 """
 
+    BINDINGS: ClassVar[list[BindingType]] = bindings("tree")
+
     def __init__(self, **kwargs: Any) -> None:
+        self._parts: dict[int, LabelParts] = {}  # before Tree's init, which may render a label
         super().__init__("suite", **kwargs)
         self.show_root = False
         self.guide_depth = 3
         self.view: SuiteView | None = None
         self.needle = ""
+        self.listing: Listing | None = None
         self._groups: dict[str, TreeNode[NodeRef]] = {}
         self._filled: set[str] = set()
         self._item_nodes: dict[str, TreeNode[NodeRef]] = {}
+        self._workspace_nodes: dict[str, TreeNode[NodeRef]] = {}
+        self._opened: set[str] = set()
+        """Groups the person opened (kept open when the tree is rebuilt for the same filter)."""
+        self._anchor: str | None = None
+        """The last item the cursor was on: where it goes back to when the item it is on now
+        is not listed any more (a filter with no match, cleared)."""
+
+    # --- labels --------------------------------------------------------------------------
+
+    def _set_label(self, node: TreeNode[NodeRef], parts: LabelParts) -> None:
+        self._parts[node.id] = parts
+        node.set_label(parts.whole())
+
+    def _group_parts(self, title: str, count: int, errors: int, warnings: int) -> LabelParts:
+        tail = Text()
+        tail.append(f"  {count}", style="dim")
+        if errors or warnings:
+            tail.append("  ")
+            tail.append_text(status_badge(errors, warnings))
+        return LabelParts(Text(), Text(title, style="bold"), tail)
+
+    def _item_parts(self, item: Item) -> LabelParts:
+        assert self.view is not None
+        errors, warnings = self.view.severity_counts(item.path)
+        head = status_badge(errors, warnings)
+        head.append(" ")
+        tail = Text()
+        if item.kind == GOLD:
+            name = Text(item.folder.rsplit("/", 1)[-1] or item.path)
+            verdict = item.extra.get("expected_verdict")
+            if verdict:
+                tail.append(f"  {verdict}", style="dim")
+        elif item.kind == AGENT_RUN:
+            name = Text(f"run {item.id}")
+            agent = item.extra.get("agent")
+            if agent:
+                tail.append(f"  {agent}", style="dim")
+        elif item.kind == GOLD_RUN:
+            name = Text(f"run {item.id}")
+        elif item.kind == RATING:
+            name = Text(printable(item.path.rsplit("/", 1)[-1], lines=False))
+            count = item.extra.get("ratings")
+            if isinstance(count, int):
+                tail.append(f"  {plural(count, 'record')}", style="dim")
+        else:
+            name = Text(item.id or item.path)
+        if item.visibility == "holdout":
+            tail.append("  holdout", style="italic magenta")
+        if self.view.is_exposed(item.path):
+            tail.append("  EXPOSED", style="bold red")
+        return LabelParts(head, name, tail)
+
+    def item_label(self, item: Item) -> Text:
+        return self._item_parts(item).whole()
+
+    def _label_room(self, node: TreeNode[NodeRef]) -> int:
+        depth = 0
+        parent = node.parent
+        while parent is not None and parent is not self.root:
+            depth += 1
+            parent = parent.parent
+        icon = len(self.ICON_NODE) if node.allow_expand else 0
+        # Beside the scrollbar, not under it: the tree is wider than what shows of a line.
+        return self.scrollable_content_region.width - depth * self.guide_depth - icon
+
+    def render_label(self, node: TreeNode[NodeRef], base_style: Style, style: Style) -> Text:
+        parts = self._parts.get(node.id)
+        if parts is None or self.size.width <= 0:
+            return super().render_label(node, base_style, style)
+        label = fit_label(parts, self._label_room(node))
+        label.stylize(style)
+        if node.allow_expand:
+            icon = self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE
+            return Text.assemble((icon, base_style + TOGGLE_STYLE), label)
+        return label
 
     # --- building ------------------------------------------------------------------------
 
-    def _members(self, view: SuiteView) -> dict[str, list[Item]]:
-        members: dict[str, list[Item]] = {}
-        for item in view.items.values():
-            group = group_of(view, item)
-            if group is None:
-                continue
-            if self.needle and not matches(item, self.needle):
-                continue
-            members.setdefault(group, []).append(item)
-        for items in members.values():
-            items.sort(key=_sort_key)
-        return members
-
-    def _group_label(self, title: str, items: list[Item]) -> Text:
-        assert self.view is not None
-        errors = warnings = 0
-        for item in items:
-            e, w = self.view.severity_counts(item.path)
-            errors += e
-            warnings += w
-        label = Text()
-        label.append(title, style="bold")
-        label.append(f"  {len(items)}", style="dim")
-        if errors or warnings:
-            label.append("  ")
-            label.append_text(status_badge(errors, warnings))
-        return label
-
-    def item_label(self, item: Item) -> Text:
-        assert self.view is not None
-        errors, warnings = self.view.severity_counts(item.path)
-        label = status_badge(errors, warnings)
-        label.append(" ")
-        if item.kind == GOLD:
-            name = item.folder.rsplit("/", 1)[-1] or item.path
-            label.append(name)
-            verdict = item.extra.get("expected_verdict")
-            if verdict:
-                label.append(f"  {verdict}", style="dim")
-        elif item.kind == AGENT_RUN:
-            label.append(f"run {item.id}")
-            agent = item.extra.get("agent")
-            if agent:
-                label.append(f"  {agent}", style="dim")
-        elif item.kind == GOLD_RUN:
-            label.append(f"run {item.id}")
-        elif item.kind == RATING:
-            label.append(printable(item.path.rsplit("/", 1)[-1], lines=False))
-            count = item.extra.get("ratings")
-            if isinstance(count, int):
-                label.append(f"  {plural(count, 'record')}", style="dim")
-        else:
-            label.append(item.id or item.path)
-        if item.visibility == "holdout":
-            label.append("  holdout", style="italic magenta")
-        if any(d.code == "holdout-exposed" for d in self.view.diagnostics_for(item.path)):
-            label.append("  EXPOSED", style="bold red")
-        return label
-
     def show_view(self, view: SuiteView, needle: str | None = None) -> None:
-        """Rebuild from scratch (first load, or a new filter). Keeps the cursor's item."""
-        current = self.current_path()
+        """Rebuild from scratch (first load, a new filter, items that came or went). The cursor
+        stays on its row when that row is still listed, else goes back to the last item it was
+        on, else to the top."""
+        cursor = self.cursor_node.data if self.cursor_node is not None else None
+        if cursor is not None and cursor.kind == "item":
+            self._anchor = cursor.key
         self.view = view
+        refiltered = False
         if needle is not None:
-            self.needle = needle.lower().strip()
-        members = self._members(view)
+            needle = needle.lower().strip()
+            refiltered = needle != self.needle
+            if refiltered:
+                self._opened.clear()
+            self.needle = needle
+        rows = view.listing(self.needle)
+        self.listing = rows
         self.clear()
         self._groups.clear()
         self._filled.clear()
         self._item_nodes.clear()
-        total = sum(len(v) for v in members.values())
-        expand_all = bool(self.needle) and total <= AUTO_EXPAND_LIMIT
+        self._workspace_nodes.clear()
+        self._parts.clear()
+        expand_all = bool(self.needle) and rows.matched <= AUTO_EXPAND_LIMIT
 
-        for title, prefix, known in (
-            ("Fixtures", "class", CLASSES),
-            ("Trajectories", "path", TRAJECTORY_PATHS),
-        ):
+        for title, groups in (("Fixtures", rows.fixtures), ("Trajectories", rows.trajectories)):
             top = self.root.add(
                 Text(title, style="bold"), NodeRef("group", title.lower()), expand=True
             )
-            for key in _group_keys(members, prefix, known):
-                items = members.get(key, [])
-                if self.needle and not items:
-                    continue
-                self._add_group(top, key, key.split(":", 1)[1], items, expand_all)
+            for group in groups:
+                self._add_group(top, group, expand_all or group.key in self._opened)
 
-        gold_items = members.get("gold", [])
-        open_gold = len(gold_items) <= GOLD_EXPAND_LIMIT or expand_all
-        gold = self.root.add(
-            self._group_label("Gold corpora", gold_items),
-            NodeRef("group", "gold"),
-            expand=open_gold,
-            allow_expand=bool(gold_items),
-        )
-        self._groups["gold"] = gold
-        if open_gold:
-            self._fill(gold, gold_items)
+        self._add_top_group(rows.gold, expand_all)
+        if rows.ratings.items:  # listed only when the workspace has ratings files
+            self._add_top_group(rows.ratings, expand_all)
 
-        rating_items = members.get("ratings", [])
-        if rating_items:
-            open_ratings = len(rating_items) <= GOLD_EXPAND_LIMIT or expand_all
-            ratings = self.root.add(
-                self._group_label("Ratings", rating_items),
-                NodeRef("group", "ratings"),
-                expand=open_ratings,
-            )
-            self._groups["ratings"] = ratings
-            if open_ratings:
-                self._fill(ratings, rating_items)
-
-        workspace_paths = sorted(
-            {d.path for d in view.workspace_diagnostics if d.path not in view.items}
-        )
-        if workspace_paths:
+        if rows.workspace:
             ws_node = self.root.add(
                 Text("Workspace", style="bold"), NodeRef("group", "workspace"), expand=True
             )
-            for path in workspace_paths:
-                ds = [d for d in view.workspace_diagnostics if d.path == path]
-                errors = sum(1 for d in ds if d.severity.value == "error")
-                warnings = sum(1 for d in ds if d.severity.value == "warning")
-                label = status_badge(errors, warnings)
-                label.append(f" {path}")
-                ws_node.add_leaf(label, NodeRef("workspace", path))
-        if current:
-            self.select_path(current, scroll=False)
+            for path in rows.workspace:
+                errors, warnings = view.severity_counts(path)
+                leaf = ws_node.add_leaf("", NodeRef(WORKSPACE, path))
+                head = status_badge(errors, warnings)
+                head.append(" ")
+                self._set_label(leaf, LabelParts(head, Text(path), Text()))
+                self._workspace_nodes[path] = leaf
+        self._restore_cursor(cursor, refiltered)
 
-    def _add_group(
-        self, parent: TreeNode[NodeRef], key: str, title: str, items: list[Item], expand: bool
-    ) -> None:
-        node = parent.add(
-            self._group_label(title, items),
-            NodeRef("group", key),
-            expand=False,
-            allow_expand=bool(items),
+    def _restore_cursor(self, cursor: NodeRef | None, refiltered: bool) -> None:
+        """Back to the row the cursor was on. A new filter puts it back on the last item it
+        was on rather than on a group (the cursor rests on a group when nothing matched)."""
+        if cursor is not None and cursor.kind != "group" and self.select_path(cursor.key, False):
+            return
+        if refiltered and self._anchor is not None and self.select_path(self._anchor, False):
+            return
+        if cursor is not None and cursor.kind == "group":
+            node = self._groups.get(cursor.key) or next(
+                (n for n in self.root.children if n.data == cursor), None
+            )
+            if node is not None:
+                self._tree_lines  # noqa: B018 (rebuild the line map so the node has its line)
+                self.move_cursor(node)
+                return
+        if self._anchor is not None and self.select_path(self._anchor, False):
+            return
+        self.cursor_line = 0 if self.root.children else -1
+
+    def _add_top_group(self, group: Group, expand_all: bool) -> None:
+        """Gold corpora or Ratings: open when small, when filtering, or when the person opened
+        it; a group of its own at the top of the tree."""
+        opened = len(group.items) <= GOLD_EXPAND_LIMIT or expand_all or group.key in self._opened
+        node = self.root.add("", NodeRef("group", group.key), allow_expand=bool(group.items))
+        self._set_label(
+            node, self._group_parts(group.title, len(group.items), group.errors, group.warnings)
         )
-        self._groups[key] = node
-        if expand and items:
-            self._fill(node, items)
+        self._groups[group.key] = node
+        if opened:
+            self._fill(node, group.items)
             node.expand()
 
-    def _fill(self, node: TreeNode[NodeRef], items: Iterable[Item]) -> None:
+    def _add_group(self, parent: TreeNode[NodeRef], group: Group, expand: bool) -> None:
+        node = parent.add("", NodeRef("group", group.key), allow_expand=bool(group.items))
+        self._set_label(
+            node, self._group_parts(group.title, len(group.items), group.errors, group.warnings)
+        )
+        self._groups[group.key] = node
+        if expand and group.items:
+            self._fill(node, group.items)
+            node.expand()
+
+    def _fill(self, node: TreeNode[NodeRef], items: tuple[Item, ...]) -> None:
         assert self.view is not None
         key = node.data.key if node.data else ""
         if key in self._filled:
             return
         self._filled.add(key)
         for item in items:
-            children = self.view.children_of(item.path) if item.kind in (TASK, GOLD) else []
+            children = self.view.children_of(item.path) if item.kind in (TASK, GOLD) else ()
             if children:
-                child = node.add(self.item_label(item), NodeRef("item", item.path), expand=False)
+                child = node.add("", NodeRef(ITEM, item.path), expand=False)
                 for sub in children:
-                    self._item_nodes[sub.path] = child.add_leaf(
-                        self.item_label(sub), NodeRef("item", sub.path)
-                    )
+                    leaf = child.add_leaf("", NodeRef(ITEM, sub.path))
+                    self._set_label(leaf, self._item_parts(sub))
+                    self._item_nodes[sub.path] = leaf
             else:
-                child = node.add_leaf(self.item_label(item), NodeRef("item", item.path))
+                child = node.add_leaf("", NodeRef(ITEM, item.path))
+            self._set_label(child, self._item_parts(item))
             self._item_nodes[item.path] = child
 
-    def _group_items(self, key: str) -> list[Item]:
-        assert self.view is not None
-        return self._members(self.view).get(key, [])
+    def _group_items(self, key: str) -> tuple[Item, ...]:
+        group = self.listing.group(key) if self.listing is not None else None
+        return group.items if group is not None else ()
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
         data = event.node.data
-        if data is not None and data.kind == "group" and data.key in self._groups:
+        # The event may come from a node of the tree before a rebuild: only the current one.
+        if data is not None and data.kind == "group" and self._groups.get(data.key) is event.node:
+            self._opened.add(data.key)
             self._fill(event.node, self._group_items(data.key))
+
+    def on_tree_node_collapsed(self, event: Tree.NodeCollapsed[NodeRef]) -> None:
+        data = event.node.data
+        if data is not None and data.kind == "group" and self._groups.get(data.key) is event.node:
+            self._opened.discard(data.key)
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
+        data = event.node.data
+        if data is not None and data.kind == ITEM:
+            self._anchor = data.key
 
     # --- live updates --------------------------------------------------------------------
 
     def apply_change(self, view: SuiteView, touched: set[str]) -> None:
-        """Re-label what changed; rebuild only when items appeared or vanished."""
+        """Re-label what changed; rebuild only when the rows or the groups change."""
         previous = self.view
         self.view = view
-        appeared = any(
-            p in view.items and (previous is None or p not in previous.items) for p in touched
-        )
-        vanished = any(p not in view.items and p in self._item_nodes for p in touched)
-        workspace_before = {d.path for d in previous.workspace_diagnostics} if previous else set()
-        workspace_now = {d.path for d in view.workspace_diagnostics}
-        if appeared or vanished or workspace_before != workspace_now:
+        if previous is None:
             self.show_view(view)
             return
-        groups: set[str] = set()
-        for path in touched:
-            item = view.items.get(path)
-            node = self._item_nodes.get(path)
-            if item is not None and node is not None:
-                node.set_label(self.item_label(item))
-            target = item
-            if item is not None and item.parent and item.parent in view.items:
-                target = view.items[item.parent]
-            if target is not None:
-                group = group_of(view, target)
-                if group:
-                    groups.add(group)
-        # duplicate ids and the like move diagnostics between items: refresh every filled label
+        rows = view.listing(self.needle)
+        old_rows = self.listing
+        if (
+            old_rows is None
+            or rows.entries != old_rows.entries
+            or [g.key for g in rows.groups()] != [g.key for g in old_rows.groups()]
+        ):
+            self.show_view(view)
+            return
+        self.listing = rows
+        # Suite rules (duplicate ids and the like) move diagnostics between items, and the git
+        # checks add theirs: refresh every label already built.
         for path, node in self._item_nodes.items():
             item = view.items.get(path)
-            if item is not None and path not in touched:
-                node.set_label(self.item_label(item))
-        members = self._members(view)
-        for group in groups:
-            node = self._groups.get(group)
-            if node is not None:
-                title = GROUP_TITLES.get(group) or group.split(":", 1)[1]
-                node.set_label(self._group_label(title, members.get(group, [])))
+            if item is not None:
+                self._set_label(node, self._item_parts(item))
+        for path, node in self._workspace_nodes.items():
+            errors, warnings = view.severity_counts(path)
+            head = status_badge(errors, warnings)
+            head.append(" ")
+            self._set_label(node, LabelParts(head, Text(path), Text()))
+        for group in rows.groups():
+            group_node = self._groups.get(group.key)
+            if group_node is not None:
+                self._set_label(
+                    group_node,
+                    self._group_parts(group.title, len(group.items), group.errors, group.warnings),
+                )
 
     # --- navigation ----------------------------------------------------------------------
 
-    def current_path(self) -> str | None:
+    def action_expand_or_enter(self) -> None:
+        """→ on a closed group opens it; on an open one, goes to its first row."""
         node = self.cursor_node
-        if node is None or node.data is None or node.data.kind != "item":
+        if node is None or not node.allow_expand:
+            return
+        if not node.is_expanded:
+            node.expand()
+        elif node.children:
+            self._tree_lines  # noqa: B018
+            self.move_cursor(node.children[0])
+
+    def action_collapse_or_leave(self) -> None:
+        """← on an open group closes it; anywhere else, goes to the row's parent."""
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.allow_expand and node.is_expanded:
+            node.collapse()
+        elif node.parent is not None and node.parent is not self.root:
+            self.move_cursor(node.parent)
+
+    def current_path(self) -> str | None:
+        """The path of the item under the cursor (None on a group or a workspace row)."""
+        node = self.cursor_node
+        if node is None or node.data is None or node.data.kind != ITEM:
+            return None
+        return node.data.key
+
+    def current_entry(self) -> str | None:
+        """The path under the cursor: an item's, or a workspace row's."""
+        node = self.cursor_node
+        if node is None or node.data is None or node.data.kind == "group":
             return None
         return node.data.key
 
     def select_path(self, path: str, scroll: bool = True) -> bool:
-        if self.view is None or path not in self.view.items:
+        """Move the cursor to an item (opening its group) or a workspace row."""
+        if self.view is None:
+            return False
+        if path in self._workspace_nodes:
+            return self._move_to(self._workspace_nodes[path], scroll)
+        if path not in self.view.items:
             return False
         item = self.view.items[path]
         owner = self.view.items.get(item.parent) if item.parent else item
@@ -331,6 +422,9 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
         node = self._item_nodes.get(path)
         if node is None:
             return False
+        return self._move_to(node, scroll)
+
+    def _move_to(self, node: TreeNode[NodeRef], scroll: bool) -> bool:
         # Expanding only invalidates the line map; rebuild it now so the node has its line
         # (otherwise the cursor lands on line -1 until the next idle).
         self._tree_lines  # noqa: B018
@@ -342,31 +436,16 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs.
     def ordered_items(self) -> Iterator[Item]:
         """Every listed item in tree order, whether its group is open or not."""
         assert self.view is not None
-        members = self._members(self.view)
-        keys = _group_keys(members, "class", CLASSES) + _group_keys(
-            members, "path", TRAJECTORY_PATHS
-        )
-        for key in [*keys, "gold", "ratings"]:
-            for item in members.get(key, []):
+        rows = self.listing or self.view.listing(self.needle)
+        for path in rows.entries:
+            item = self.view.items.get(path)
+            if item is not None:
                 yield item
-                if item.kind in (TASK, GOLD):
-                    yield from self.view.children_of(item.path)
 
     def find_error(self, forward: bool = True) -> str | None:
-        """The next (or previous) item with an error after the cursor, wrapping around."""
+        """The next (or previous) row with an error after the cursor, wrapping around: an item,
+        or a workspace row (a suite-level error)."""
         if self.view is None:
             return None
-        listed = [i.path for i in self.ordered_items()]
-        with_errors = [p for p in listed if self.view.severity_counts(p)[0]]
-        if not with_errors:
-            return None
-        position = {path: index for index, path in enumerate(listed)}
-        current = self.current_path()
-        here = position.get(current, -1) if current else -1
-        if forward:
-            later = [p for p in with_errors if position[p] > here]
-            return later[0] if later else with_errors[0]
-        if here < 0:
-            return with_errors[-1]
-        earlier = [p for p in with_errors if position[p] < here]
-        return earlier[-1] if earlier else with_errors[-1]
+        rows = self.listing or self.view.listing(self.needle)
+        return next_error(self.view, rows, self.current_entry(), forward)

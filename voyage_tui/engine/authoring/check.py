@@ -154,13 +154,11 @@ def check_answers(facts: SuiteFacts, answers: Answers) -> Checked:
     ]
     findings += [Finding(d, name, d.severity is not Severity.INFO) for d, name in extra]
     if facts.git is not None and not isinstance(answers, TaskAnswers) and item.final_head_sha:
-        before = len(item.diagnostics)
-        notes = facts.git.refresh(ws, {rel: item}, [rel])
+        git = facts.git.check_one(ws, item)
         findings += [
-            Finding(d, "final_head_sha", d.severity is not Severity.INFO)
-            for d in item.diagnostics[before:]
+            Finding(d, "final_head_sha", d.severity is not Severity.INFO) for d in git.for_path(rel)
         ]
-        findings += [Finding(d, "final_head_sha", False) for d in notes]
+        findings += [Finding(d, "final_head_sha", False) for d in git.workspace]
     findings.sort(key=lambda f: f.diagnostic.sort_key())
     return Checked(rel, rendered, tuple(findings))
 

@@ -8,15 +8,17 @@ move when a file is saved, and a full history pass per keystroke is what this de
 fixture that becomes a holdout between two full validations is checked at the next one (the app
 or `voyage-tui exposure` can ask for a fresh report at any time with `refresh_exposure`).
 
-Per-item results are appended to the item's own diagnostics (so badges, counts and
-`diagnostics_for` see them); what belongs to no item (no repository, a shallow clone) is returned
-as workspace-level diagnostics.
+The results are published as data, a GitResults: each item's git diagnostics by path, the
+holdouts found exposed, and what belongs to no item (no repository, a shallow clone). Items are
+never touched: the suite's counts and the app's view combine the items with the latest results,
+so a view already shown keeps the results it was made with.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -62,7 +64,22 @@ GIT_CODES = frozenset(
         "holdout-not-tracked",
     }
 )
-"""Codes this module puts on items: stripped before results are attached again."""
+"""Codes of the diagnostics this module reports about items."""
+
+
+@dataclass(frozen=True, slots=True)
+class GitResults:
+    """What the git checks found at one moment. Never changed: a new check makes a new one."""
+
+    by_path: Mapping[str, tuple[Diagnostic, ...]] = field(default_factory=dict)
+    """Each item's git diagnostics (only items that have some)."""
+    exposed: frozenset[str] = frozenset()
+    """The paths of the holdouts found exposed."""
+    workspace: tuple[Diagnostic, ...] = ()
+    """What belongs to no item: no repository, a shallow clone, history that could not be read."""
+
+    def for_path(self, path: str) -> tuple[Diagnostic, ...]:
+        return self.by_path.get(path, ())
 
 
 def sha_repo_path(ws: Workspace) -> str:
@@ -94,10 +111,12 @@ class GitChecks:
         self._branches_found = True
         self._exposure_warnings: list[Diagnostic] = []
         self._exposure_by_path: dict[str, HoldoutExposure] = {}
+        self.results = GitResults()
+        """The last results published (what `refresh` starts from)."""
 
     # --- entry points ------------------------------------------------------------------------------
 
-    def run_all(self, ws: Workspace, items: dict[str, Item]) -> list[Diagnostic]:
+    def run_all(self, ws: Workspace, items: Mapping[str, Item]) -> GitResults:
         self.shas = {}
         self._sha_problem = None
         self._reach_problem = None
@@ -105,31 +124,51 @@ class GitChecks:
         self._branches_found = True
         self._check_shas(ws, items.values())
         self.refresh_exposure(ws, items)
-        for item in items.values():
-            self._attach(ws, item)
-        return self.workspace_diagnostics(ws, items)
+        return self.results_for(ws, items)
 
     def refresh(
-        self, ws: Workspace, items: dict[str, Item], touched: Iterable[str]
-    ) -> list[Diagnostic]:
+        self, ws: Workspace, items: Mapping[str, Item], touched: Iterable[str]
+    ) -> GitResults:
+        """The results after a re-validation: the items at `touched` checked again (git is asked
+        only about SHAs it has not seen), every other item's results kept."""
+        touched = set(touched)
         fresh = [items[p] for p in touched if p in items]
         new = [i for i in fresh if i.kind == TRAJECTORY and is_full_sha(i.final_head_sha)]
         if any(i.final_head_sha not in self.shas for i in new) and self._sha_problem is None:
             self._check_shas(ws, new)
+        by_path = {
+            p: ds for p, ds in self.results.by_path.items() if p in items and p not in touched
+        }
+        exposed = {p for p in self.results.exposed if p in items and p not in touched}
         for item in fresh:
-            self._attach(ws, item)
-        return self.workspace_diagnostics(ws, items)
+            self._collect(ws, item, by_path, exposed)
+        self.results = GitResults(
+            by_path, frozenset(exposed), tuple(self.workspace_diagnostics(ws, items))
+        )
+        return self.results
 
-    def recompute_exposure(self, ws: Workspace, items: dict[str, Item]) -> list[Diagnostic]:
+    def check_one(self, ws: Workspace, item: Item) -> GitResults:
+        """One document on its own (the wizard's): its SHA checked if not seen yet, no exposure.
+        The results of the whole suite, if any, are left as they were."""
+        sha = item.final_head_sha
+        unseen = item.kind == TRAJECTORY and is_full_sha(sha) and sha not in self.shas
+        if unseen and self._sha_problem is None:
+            self._check_shas(ws, [item])
+        found = tuple(self._sha_diagnostics(ws, item))
+        return GitResults(
+            {item.path: found} if found else {},
+            frozenset(),
+            tuple(self.workspace_diagnostics(ws, {item.path: item})),
+        )
+
+    def recompute_exposure(self, ws: Workspace, items: Mapping[str, Item]) -> GitResults:
         """For the app, off the UI thread: a fresh exposure report (one pass over history, as on
-        a full validation) attached to the items. Returns the new workspace-level diagnostics
-        (`suite.git_diagnostics = suite.git.recompute_exposure(suite.ws, suite.items)`)."""
+        a full validation) and the results it gives (`Suite.recompute_exposure` keeps them)."""
         self.refresh_exposure(ws, items)
-        self.attach_all(ws, items)
-        return self.workspace_diagnostics(ws, items)
+        return self.results_for(ws, items)
 
-    def refresh_exposure(self, ws: Workspace, items: dict[str, Item]) -> ExposureReport:
-        """A fresh exposure report, not yet attached to the items (`attach_all` does that)."""
+    def refresh_exposure(self, ws: Workspace, items: Mapping[str, Item]) -> ExposureReport:
+        """A fresh exposure report, not yet in the results (`results_for` puts it there)."""
         self.exposure = compute_exposure(ws, items.values())
         self._exposure_by_path = self.exposure.by_path()
         self._exposure_warnings = [
@@ -139,9 +178,30 @@ class GitChecks:
         ]
         return self.exposure
 
-    def attach_all(self, ws: Workspace, items: dict[str, Item]) -> None:
+    def results_for(self, ws: Workspace, items: Mapping[str, Item]) -> GitResults:
+        """The results for every item from what is known now (SHAs checked, the last exposure
+        report); kept as `results` for the next `refresh`."""
+        by_path: dict[str, tuple[Diagnostic, ...]] = {}
+        exposed: set[str] = set()
         for item in items.values():
-            self._attach(ws, item)
+            self._collect(ws, item, by_path, exposed)
+        self.results = GitResults(
+            by_path, frozenset(exposed), tuple(self.workspace_diagnostics(ws, items))
+        )
+        return self.results
+
+    def _collect(
+        self,
+        ws: Workspace,
+        item: Item,
+        by_path: dict[str, tuple[Diagnostic, ...]],
+        exposed: set[str],
+    ) -> None:
+        found = self._sha_diagnostics(ws, item) + self._exposure_diagnostics(ws, item)
+        if found:
+            by_path[item.path] = tuple(found)
+        if self._is_exposed(item):
+            exposed.add(item.path)
 
     # --- final_head_sha ----------------------------------------------------------------------------
 
@@ -284,10 +344,17 @@ class GitChecks:
 
     # --- exposure ----------------------------------------------------------------------------------
 
-    def _exposure_diagnostics(self, ws: Workspace, item: Item) -> list[Diagnostic]:
+    def _exposure_of(self, item: Item) -> HoldoutExposure | None:
         if self.exposure is None or not item.is_fixture or item.visibility != "holdout":
-            return []
-        found = self._exposure_by_path.get(item.path)
+            return None
+        return self._exposure_by_path.get(item.path)
+
+    def _is_exposed(self, item: Item) -> bool:
+        found = self._exposure_of(item)
+        return found is not None and found.exposed
+
+    def _exposure_diagnostics(self, ws: Workspace, item: Item) -> list[Diagnostic]:
+        found = self._exposure_of(item)
         if found is None:
             return []
         out: list[Diagnostic] = []
@@ -307,15 +374,9 @@ class GitChecks:
             out.append(dg.info(item.path, None, "holdout-not-tracked", note))
         return out
 
-    # --- attaching ---------------------------------------------------------------------------------
+    # --- what belongs to no item ------------------------------------------------------------------
 
-    def _attach(self, ws: Workspace, item: Item) -> None:
-        if any(d.code in GIT_CODES for d in item.diagnostics):
-            item.diagnostics = [d for d in item.diagnostics if d.code not in GIT_CODES]
-        item.diagnostics.extend(self._sha_diagnostics(ws, item))
-        item.diagnostics.extend(self._exposure_diagnostics(ws, item))
-
-    def workspace_diagnostics(self, ws: Workspace, items: dict[str, Item]) -> list[Diagnostic]:
+    def workspace_diagnostics(self, ws: Workspace, items: Mapping[str, Item]) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         if self._sha_problem is not None:
             unchecked = sum(

@@ -46,9 +46,9 @@ def _check_item_buffer(
     rules = ws.classifier
     kind = rules.kind(rel)
     if kind in FIXTURE_KINDS:
-        return check_fixture(ws, refs, rel, text).diagnostics
+        return list(check_fixture(ws, refs, rel, text).diagnostics)
     if kind is PathKind.AGENT_RUN:
-        return check_agent_run_file(ws, rel, text).diagnostics
+        return list(check_agent_run_file(ws, rel, text).diagnostics)
     if kind not in JSON_KINDS:
         return []
     if kind is PathKind.RUN:
@@ -56,6 +56,6 @@ def _check_item_buffer(
         folder = rules.run_gold_folder(rel)
         golds = sorted(p for p, i in items.items() if i.kind == GOLD and i.folder == folder)
         if golds:
-            return check_gold_run(ws, refs, rel, golds[0], text).diagnostics
+            return list(check_gold_run(ws, refs, rel, golds[0], text).diagnostics)
     checked = check_json_candidate(ws, refs, rel, text)
-    return checked.diagnostics if checked is not None else []
+    return list(checked.diagnostics) if checked is not None else []

@@ -257,7 +257,7 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
         _position(id_position),
         parent,
         extra,
-        diagnostics,
+        tuple(diagnostics),
         tuple(_text(dep) for dep, _ in deps) if deps else (),
     )
 
@@ -367,5 +367,5 @@ def _without_git(item: Item) -> Item:
     if not any(d.code in GIT_CODES for d in item.diagnostics):
         return item
     return dataclasses.replace(
-        item, diagnostics=[d for d in item.diagnostics if d.code not in GIT_CODES]
+        item, diagnostics=tuple(d for d in item.diagnostics if d.code not in GIT_CODES)
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any
 
@@ -43,23 +44,22 @@ def _read_text(ws: Workspace, rel: str) -> str | Diagnostic:
 
 
 def _load_mapping(
-    ws: Workspace, item: Item, text: str | None, what: str
+    ws: Workspace, rel: str, text: str | None, what: str, found: list[Diagnostic]
 ) -> tuple[str, dict[Any, Any], Positions] | None:
     """Read (unless a buffer is given) and load a YAML file whose root must be a mapping; on
-    any failure the reason is on the item and the result is None."""
-    rel = item.path
+    any failure the reason is in `found` and the result is None."""
     if text is None:
         read = _read_text(ws, rel)
         if isinstance(read, Diagnostic):
-            item.diagnostics.append(read)
+            found.append(read)
             return None
         text = read
     doc = load_yaml(text, rel)
-    item.diagnostics.extend(doc.diagnostics)
+    found.extend(doc.diagnostics)
     if not doc.ok:
         return None
     if not isinstance(doc.data, dict):
-        item.diagnostics.append(root_not_mapping(rel, doc.data, what))
+        found.append(root_not_mapping(rel, doc.data, what))
         return None
     return text, doc.data, doc.positions
 
@@ -75,17 +75,19 @@ def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = 
     parts = fixture_parts(ws, rel)
     folder_class, folder_id = parts if parts else ("", "")
     in_trajectories = folder_class == TRAJECTORIES_FOLDER
-    item = Item(rel, TRAJECTORY if in_trajectories else TASK, id=folder_id)
-    loaded = _load_mapping(ws, item, text, "a fixture")
+    kind_here = TRAJECTORY if in_trajectories else TASK
+    found: list[Diagnostic] = []
+    loaded = _load_mapping(ws, rel, text, "a fixture", found)
     if loaded is None:
-        return item
+        return Item(rel, kind_here, id=folder_id, diagnostics=tuple(found))
     text, data, positions = loaded
     ctx = FileContext(ws, refs, rel, text)
     kind = data.get("kind")
+    fields: dict[str, Any] = {}
     if in_trajectories or kind == TRAJECTORY_KIND:
-        item.kind = TRAJECTORY
+        kind_here = TRAJECTORY
         if not in_trajectories:
-            item.diagnostics.append(
+            found.append(
                 dg.error(
                     rel,
                     positions.value(("kind",)),
@@ -93,15 +95,15 @@ def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = 
                     f"trajectory fixtures live in {ws.fixtures_rel}/trajectories/<id>/; move this one there",
                 )
             )
-        item.diagnostics.extend(check_trajectory(ctx, data, positions, folder_id))
-        item.fixture_class = str_field(data, "path")
+        found.extend(check_trajectory(ctx, data, positions, folder_id))
+        fields["fixture_class"] = str_field(data, "path")
         sha = data.get("final_head_sha")
         if isinstance(sha, str):
-            item.final_head_sha = sha.strip()
-            item.sha_position = positions.value(("final_head_sha",))
+            fields["final_head_sha"] = sha.strip()
+            fields["sha_position"] = positions.value(("final_head_sha",))
     else:
         if "kind" in data:
-            item.diagnostics.append(
+            found.append(
                 dg.error(
                     rel,
                     positions.value(("kind",)),
@@ -110,22 +112,28 @@ def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = 
                     f" single-task fixtures have none{hint(str(kind), [TRAJECTORY_KIND])}",
                 )
             )
-        item.diagnostics.extend(check_task(ctx, data, positions, folder_class, folder_id))
-        item.fixture_class = str_field(data, "class")
-        item.boundary = str_field(data, "expected_boundary")
-        item.ground_truth = text_field(data, "ground_truth")
+        found.extend(check_task(ctx, data, positions, folder_class, folder_id))
+        fields["fixture_class"] = str_field(data, "class")
+        fields["boundary"] = str_field(data, "expected_boundary")
+        fields["ground_truth"] = text_field(data, "ground_truth")
         if data.get("scoring_notes"):
-            item.extra["has_scoring_notes"] = True
+            fields["extra"] = {"has_scoring_notes": True}
         if "context" in data:
-            item.deps = _context_deps(item.folder, context_refs(data["context"]))
+            folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+            fields["deps"] = _context_deps(folder, context_refs(data["context"]))
     declared = str_field(data, "id")
     if declared:
-        item.id = declared
-        item.id_position = positions.value(("id",))
-    item.visibility = str_field(data, "visibility")
-    item.prompt = text_field(data, "prompt")
-    item.canary = canary_of(text)
-    return item
+        fields["id_position"] = positions.value(("id",))
+    return Item(
+        rel,
+        kind_here,
+        id=declared or folder_id,
+        visibility=str_field(data, "visibility"),
+        prompt=text_field(data, "prompt"),
+        canary=canary_of(text),
+        diagnostics=tuple(found),
+        **fields,
+    )
 
 
 def _context_deps(folder: str, refs: list[str]) -> tuple[str, ...]:
@@ -142,19 +150,22 @@ def _context_deps(folder: str, refs: list[str]) -> tuple[str, ...]:
 def check_agent_run_file(ws: Workspace, rel: str, text: str | None = None) -> Item:
     stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
     fixture_folder = rel.rsplit("/", 2)[0]
-    item = Item(rel, AGENT_RUN, id=stem, parent=f"{fixture_folder}/task.yaml")
-    loaded = _load_mapping(ws, item, text, "an agent run")
+    parent = f"{fixture_folder}/task.yaml"
+    found: list[Diagnostic] = []
+    loaded = _load_mapping(ws, rel, text, "an agent run", found)
     if loaded is None:
-        return item
+        return Item(rel, AGENT_RUN, id=stem, parent=parent, diagnostics=tuple(found))
     _, data, positions = loaded
-    item.diagnostics.extend(check_agent_run(rel, data, positions, stem))
-    run_id = str_field(data, "run_id")
-    if run_id:
-        item.id = run_id
+    found.extend(check_agent_run(rel, data, positions, stem))
     agent = str_field(data, "agent")
-    if agent:
-        item.extra["agent"] = agent
-    return item
+    return Item(
+        rel,
+        AGENT_RUN,
+        id=str_field(data, "run_id") or stem,
+        parent=parent,
+        extra={"agent": agent} if agent else {},
+        diagnostics=tuple(found),
+    )
 
 
 def _peek_marker(ws: Workspace, rel: str) -> bool:
@@ -175,13 +186,13 @@ def check_json_candidate(
     if isinstance(data, Diagnostic):
         # Unread, it cannot be known to be a gold file; one too large to read says so early on.
         if data.code == "file-too-large" and _peek_marker(ws, rel):
-            return Item(rel, GOLD, id=rel, diagnostics=[data])
+            return Item(rel, GOLD, id=rel, diagnostics=(data,))
         return None
     if GOLD_MARKER not in data:
         return None
     decoded = decode(data, rel)
     if isinstance(decoded, Diagnostic):
-        return Item(rel, GOLD, id=rel, diagnostics=[decoded])
+        return Item(rel, GOLD, id=rel, diagnostics=(decoded,))
     return _check_gold_text(ws, refs, rel, decoded)
 
 
@@ -189,23 +200,21 @@ def _check_gold_text(ws: Workspace, refs: References, rel: str, text: str) -> It
     gold = gold_from_text(rel, text, refs.catalogue.value)
     if gold.parsed and gold.data is None:
         return None  # JSON, but not a gold record: most JSON files are not
-    item = Item(rel, GOLD, id=rel, diagnostics=gold.diagnostics)
     if gold.data is None:
-        return item
+        return Item(rel, GOLD, id=rel, diagnostics=tuple(gold.diagnostics))
     data = gold.data
-    item.extra.update(_gold_summary(data))
-    readme_rel = f"{item.folder}/README.md" if item.folder else "README.md"
-    item.deps = (readme_rel,)
+    found = list(gold.diagnostics)
+    extra = _gold_summary(data)
+    folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
+    readme_rel = f"{folder}/README.md" if folder else "README.md"
     if os.path.isfile(ws.abs(readme_rel)):
         readme = _read_text(ws, readme_rel)
         if isinstance(readme, str):
             rows = findings_table_rows(readme)
             if rows is not None:
-                item.extra["readme"] = readme_rel
-                item.diagnostics.extend(
-                    check_readme_drift(rel, data, gold.positions, readme_rel, rows)
-                )
-    return item
+                extra["readme"] = readme_rel
+                found.extend(check_readme_drift(rel, data, gold.positions, readme_rel, rows))
+    return Item(rel, GOLD, id=rel, extra=extra, diagnostics=tuple(found), deps=(readme_rel,))
 
 
 def _gold_summary(data: dict[str, Any]) -> dict[str, Any]:
@@ -224,10 +233,7 @@ def check_gold_run(
     item = Item(rel, GOLD_RUN, id=stem, parent=gold_rel, deps=(gold_rel,))
     loaded = _read_text(ws, rel) if text is None else text
     if isinstance(loaded, Diagnostic):
-        item.diagnostics.append(loaded)
-        return item
+        return dataclasses.replace(item, diagnostics=(loaded,))
     run = run_from_text(rel, loaded, refs.catalogue.value)
-    item.diagnostics.extend(run.diagnostics)
-    if run.data is not None:
-        item.extra["reviewers"] = len(run.data)
-    return item
+    extra = {"reviewers": len(run.data)} if run.data is not None else {}
+    return dataclasses.replace(item, extra=extra, diagnostics=tuple(run.diagnostics))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.git.checks import GitChecks
+from voyage_tui.engine.git.checks import GitChecks, GitResults
 from voyage_tui.engine.items import (
     AGENT_RUN,
     GOLD,
@@ -64,6 +64,7 @@ from voyage_tui.engine.workspace.layout import Layout, git_ignored, scan
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
 
 Progress = Callable[[int, int], None]
+"""(done, total) during a full validation; it may raise to abandon the validation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,26 @@ class Summary:
     errors: int
     warnings: int
     infos: int
+
+
+def summarize(
+    files: int,
+    workspace: Iterable[Diagnostic],
+    per_item: Iterable[Iterable[Diagnostic]],
+) -> Summary:
+    """The counts of a suite: its workspace-level diagnostics and every item's."""
+    counts = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
+    for diagnostic in workspace:
+        counts[diagnostic.severity] += 1
+    for diagnostics in per_item:
+        for diagnostic in diagnostics:
+            counts[diagnostic.severity] += 1
+    return Summary(
+        files=files,
+        errors=counts[Severity.ERROR],
+        warnings=counts[Severity.WARNING],
+        infos=counts[Severity.INFO],
+    )
 
 
 @dataclass(slots=True)
@@ -135,10 +156,10 @@ class Suite:
         self.items: dict[str, Item] = {}
         self.layout_problems: list[Diagnostic] = []
         self.suite_diagnostics: list[Diagnostic] = []
-        # Git checks (final_head_sha, holdout exposure): per-item results go on the items,
-        # the rest (no repository, shallow clone) here. See engine/git/checks.py.
+        # Git checks (final_head_sha, holdout exposure): results kept beside the items, never
+        # on them; counts and views combine the two. See engine/git/checks.py.
         self.git = GitChecks()
-        self.git_diagnostics: list[Diagnostic] = []
+        self.git_results = GitResults()
         self._cache: ItemCache | None = None
         self._dependents_index: dict[str, set[str]] | None = None
         """Workspace file -> the items that depend on it; built when first needed, then kept
@@ -218,16 +239,28 @@ class Suite:
             if git:
                 self.run_git_checks()
 
-    def save_cache(self) -> None:
-        """Record the items for the next start (only when the load used a cache)."""
+    def save_cache(self, items: dict[str, Item] | None = None) -> None:
+        """Record the items (or `items`, a copy taken while no worker changed them) for the next
+        start; only when the load used a cache."""
         if self._cache is not None:
             # Ratings depend on every agent run: they are checked afresh each time.
-            self._cache.save({p: i for p, i in self.items.items() if i.kind != RATING})
+            items = self.items if items is None else items
+            self._cache.save({p: i for p, i in items.items() if i.kind != RATING})
 
     def run_git_checks(self) -> None:
         """final_head_sha and holdout exposure over the whole suite (no-op without git)."""
         if self.use_git:
-            self.git_diagnostics = self.git.run_all(self.ws, self.items)
+            self.git_results = self.git.run_all(self.ws, self.items)
+
+    def recompute_exposure(self) -> None:
+        """A fresh exposure report (one pass over history); for the app, off the UI thread."""
+        if self.use_git:
+            self.git_results = self.git.recompute_exposure(self.ws, self.items)
+
+    @property
+    def git_diagnostics(self) -> list[Diagnostic]:
+        """The git checks' diagnostics that belong to no item."""
+        return list(self.git_results.workspace)
 
     def _check_layout(
         self, layout: Layout, progress: Progress | None, prepared: Prepared
@@ -300,7 +333,7 @@ class Suite:
                 rel,
                 RATING,
                 id=checked.rater,
-                diagnostics=checked.diagnostics,
+                diagnostics=tuple(checked.diagnostics),
                 extra={"ratings": len(checked.ratings)},
             )
         return done
@@ -397,7 +430,7 @@ class Suite:
             if rescan or self._suite_signature(touched) != signature:
                 self._suite_rules()
             if self.use_git:  # cached results; git is asked only about SHAs it has not seen
-                self.git_diagnostics = self.git.refresh(self.ws, self.items, touched)
+                self.git_results = self.git.refresh(self.ws, self.items, touched)
         return touched
 
     def _suite_signature(self, paths: set[str]) -> dict[str, tuple[object, ...] | None]:
@@ -587,32 +620,31 @@ class Suite:
             *self.git_diagnostics,
         ]
 
+    def item_diagnostics(self, path: str) -> tuple[Diagnostic, ...]:
+        """One item's diagnostics: its file's and its git checks'."""
+        item = self.items.get(path)
+        if item is None:
+            return ()
+        return item.diagnostics + self.git_results.for_path(path)
+
     def diagnostics(self) -> list[Diagnostic]:
         out = self.workspace_diagnostics()
-        for item in self.items.values():
-            out.extend(item.diagnostics)
+        for path in self.items:
+            out.extend(self.item_diagnostics(path))
         out.sort(key=Diagnostic.sort_key)
         return out
 
     def diagnostics_for(self, path: str) -> list[Diagnostic]:
-        item = self.items.get(path)
-        out = list(item.diagnostics) if item else []
+        out = list(self.item_diagnostics(path))
         out += [d for d in self.workspace_diagnostics() if d.path == path]
         out.sort(key=Diagnostic.sort_key)
         return out
 
     def summary(self) -> Summary:
-        counts = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
-        for diagnostic in self.workspace_diagnostics():
-            counts[diagnostic.severity] += 1
-        for item in self.items.values():
-            for diagnostic in item.diagnostics:
-                counts[diagnostic.severity] += 1
-        return Summary(
-            files=len(self.items),
-            errors=counts[Severity.ERROR],
-            warnings=counts[Severity.WARNING],
-            infos=counts[Severity.INFO],
+        return summarize(
+            len(self.items),
+            self.workspace_diagnostics(),
+            (self.item_diagnostics(p) for p in self.items),
         )
 
     def coverage(self) -> dict[str, dict[str, int]]:

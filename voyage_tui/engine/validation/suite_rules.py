@@ -40,8 +40,21 @@ def duplicate_ids(fixtures: Iterable[Item]) -> list[Diagnostic]:
     return out
 
 
+def class_folder(item: Item, fixtures_rel: str) -> str:
+    """The class folder a fixture sits in (`fixtures/<class>/<id>/task.yaml`)."""
+    prefix = fixtures_rel + "/" if fixtures_rel else ""
+    rest = item.path[len(prefix) :] if item.path.startswith(prefix) else item.path
+    return rest.split("/", 1)[0]
+
+
 def adversarial_coverage(fixtures: Iterable[Item], fixtures_rel: str) -> list[Diagnostic]:
-    present = {item.fixture_class for item in fixtures if item.kind == TASK}
+    # A fixture that did not load (broken YAML, no `class:`) is still there, in its class
+    # folder, with its own error: the class is present, not missing.
+    present = {
+        item.fixture_class or class_folder(item, fixtures_rel)
+        for item in fixtures
+        if item.kind == TASK
+    }
     missing = [c for c in MANDATORY_CLASSES if c not in present]
     if not missing:
         return []

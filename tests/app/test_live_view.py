@@ -1,0 +1,202 @@
+"""Live validation in the app: one watcher for its lifetime, armed before the first scan, and
+results applied in the order they were computed."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from textual.worker import WorkerState
+
+from tests.app.support import header_text, make_app, wait_loaded, wait_until
+from tests.conftest import task_yaml
+from voyage_tui.app.messages import SuiteChanged, SuiteLoaded
+from voyage_tui.engine.validation.suite import Suite
+
+ALPHA = "fixtures/bug-diagnosis/alpha/task.yaml"
+B1 = "fixtures/bug-diagnosis/b1/task.yaml"
+
+
+@pytest.fixture
+def root(make_workspace) -> Path:
+    return make_workspace(
+        {
+            ALPHA: task_yaml("alpha"),
+            B1: task_yaml("b1").replace("expected_boundary: unit", "expected_boundary: unitt"),
+        }
+    )
+
+
+def _break(root: Path, rel: str, *fields: str) -> None:
+    """Misspell the given fields' values (one error each)."""
+    text = task_yaml(rel.split("/")[-2])
+    for name in fields:
+        value = {"class": "bug-diagnosis", "expected_boundary": "unit"}[name]
+        text = text.replace(f"{name}: {value}", f"{name}: {value}x")
+    (root / rel).write_text(text)
+
+
+def _running(app, group: str) -> list[object]:  # type: ignore[no-untyped-def]
+    return [w for w in app.workers if w.group == group and w.state == WorkerState.RUNNING]
+
+
+async def test_one_watcher_after_revalidating_everything_twice_and_one_check_per_save(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checks: list[set[str]] = []
+    real_revalidate = Suite.revalidate
+    real_load = Suite.validate_all
+
+    def counting(self: Suite, paths):  # type: ignore[no-untyped-def]
+        checks.append(set(paths))
+        return real_revalidate(self, paths)
+
+    def slow_load(self: Suite, *args, **kwargs):  # type: ignore[no-untyped-def]
+        real_load(self, *args, **kwargs)
+        threading.Event().wait(0.3)  # a suite large enough to press the key twice meanwhile
+
+    monkeypatch.setattr(Suite, "revalidate", counting)
+    monkeypatch.setattr(Suite, "validate_all", slow_load)
+    loaded: list[int] = []
+    app = make_app(root, watch=True)
+    real_post = app.post_message
+
+    def post(message):  # type: ignore[no-untyped-def]
+        if isinstance(message, SuiteLoaded):
+            loaded.append(1)
+        return real_post(message)
+
+    monkeypatch.setattr(app, "post_message", post)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+        app.action_revalidate_all()
+        await pilot.pause(0.1)  # that load is under way when the second request comes
+        app.action_revalidate_all()
+        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: not _running(app, "suite"))
+        await pilot.pause(0.3)
+        assert len(_running(app, "watch")) == 1
+        # the first load, and the one the second request started; not the one it replaced
+        assert len(loaded) == 2
+        checks.clear()
+        _break(root, ALPHA, "class")
+        await wait_until(pilot, lambda: "2 errors" in header_text(app), timeout=10)
+        await pilot.pause(0.8)  # time for any second watcher to report the same save
+        assert [c for c in checks if ALPHA in c] == [{ALPHA}]
+
+
+async def test_a_file_broken_while_the_suite_loads_is_noticed(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = Suite.validate_all
+    broke = threading.Event()
+
+    def slow_load(self: Suite, *args, **kwargs):  # type: ignore[no-untyped-def]
+        real(self, *args, **kwargs)
+        if not broke.is_set():
+            # The first screen is up, the files have been read: now someone breaks one.
+            broke.set()
+            _break(root, ALPHA, "class")
+            threading.Event().wait(0.5)
+
+    monkeypatch.setattr(Suite, "validate_all", slow_load)
+    app = make_app(root, watch=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+        assert broke.is_set()
+        await wait_until(pilot, lambda: "2 errors" in header_text(app), timeout=10)
+
+
+async def test_a_file_broken_while_the_git_checks_run_is_noticed(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from voyage_tui.app.app import VoyageApp
+    from voyage_tui.engine.workspace.model import Workspace
+
+    real = Suite.run_git_checks
+
+    def slow_git(self: Suite) -> None:
+        _break(root, ALPHA, "class")
+        threading.Event().wait(0.5)
+        real(self)
+
+    monkeypatch.setattr(Suite, "run_git_checks", slow_git)
+    app = VoyageApp(Workspace.load(root), use_git=True, watch=True, keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+        await wait_until(
+            pilot,
+            lambda: app.view is not None and app.view.summary.errors == 2,
+            timeout=10,
+        )
+
+
+async def test_a_result_computed_earlier_but_delivered_later_is_dropped(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(root)
+    held: list[SuiteChanged] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+        assert "1 error" in header_text(app)
+        real_post = app.post_message
+
+        def post(message):  # type: ignore[no-untyped-def]
+            if isinstance(message, SuiteChanged) and not held:
+                held.append(message)  # the first re-validation is slow to deliver
+                return True
+            return real_post(message)
+
+        monkeypatch.setattr(app, "post_message", post)
+        _break(root, ALPHA, "class")  # 2 errors on disk
+        app.revalidate_paths({ALPHA})
+        await wait_until(pilot, lambda: bool(held))
+        _break(root, ALPHA, "class", "expected_boundary")  # 3 errors on disk
+        app.revalidate_paths({ALPHA})
+        await wait_until(pilot, lambda: "3 errors" in header_text(app))
+        real_post(held[0])  # the older result arrives last
+        await pilot.pause(0.3)
+        assert "3 errors" in header_text(app)
+        assert app.view is not None and app.view.summary.errors == 3
+
+
+def test_the_command_line_arms_the_watcher_before_the_first_load_lists_the_files(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import voyage_tui.app
+    from voyage_tui.app.watcher import WorkspaceWatcher
+    from voyage_tui.cli import main, open_cmd
+
+    order: list[str] = []
+    given: list[object] = []
+    real_arm = WorkspaceWatcher.arm
+
+    def arm(self: WorkspaceWatcher) -> None:
+        order.append("arm")
+        real_arm(self)
+
+    class Prepared:
+        def cancel(self) -> None:
+            order.append("cancel")
+
+    class FakeApp:
+        def __init__(self, ws: object, **kwargs: object) -> None:
+            given.append(kwargs["watcher"])
+
+        def run(self) -> int:
+            return 0
+
+    monkeypatch.setattr(WorkspaceWatcher, "arm", arm)
+    monkeypatch.setattr(
+        open_cmd, "prepare_for_app", lambda *a, **k: order.append("scan") or Prepared()
+    )
+    monkeypatch.setattr(voyage_tui.app, "VoyageApp", FakeApp)
+    assert main([str(root), "--no-git"]) == 0
+    assert order[:2] == ["arm", "scan"]
+    watcher = given[0]
+    assert isinstance(watcher, WorkspaceWatcher) and watcher.armed.is_set()
+    assert watcher._notifier is None  # closed when the app ends
+    given.clear()
+    assert main([str(root), "--no-git", "--no-watch"]) == 0
+    assert given == [None]
