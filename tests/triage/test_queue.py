@@ -174,3 +174,32 @@ def test_drift_leaves_when_the_row_is_back(seeded: Path) -> None:
     anchor = "| 2 | `src/auth/jwt.ts`"
     readme.write_text(text.replace(anchor, DROPPED_ROW + anchor, 1))
     assert drift.key not in keys(queue_of(seeded, git=False))
+
+
+def test_exposed_comes_from_the_views_typed_field_not_a_diagnostic_code(make_workspace) -> None:
+    import dataclasses
+
+    from voyage_tui.engine.diagnostics import Diagnostic, Severity
+    from voyage_tui.engine.triage.queue import collect
+    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.validation.view import view_of
+
+    lookalike = "fixtures/bug-diagnosis/a/task.yaml"
+    holdout = "fixtures/bug-diagnosis/h/task.yaml"
+    root = make_workspace(
+        {
+            lookalike: task_yaml("a"),
+            holdout: task_yaml("h").replace("visibility: public", "visibility: holdout"),
+        }
+    )
+    suite = Suite.open(root, use_git=False)
+    # A diagnostic that only carries the code (from anywhere but the git checks) does not make
+    # an exposed holdout; the view's `exposed` does, with or without a diagnostic.
+    message = "holdout `a` is exposed: canary-leak (notes.md:1); retire it"
+    fake = Diagnostic(lookalike, 3, 1, Severity.ERROR, "holdout-exposed", message)
+    suite.items[lookalike] = dataclasses.replace(suite.items[lookalike], diagnostics=(fake,))
+    view = dataclasses.replace(view_of(suite), exposed=frozenset({holdout}))
+    found = collect(view)
+    exposed = [i for i in found if i.kind == "exposed"]
+    assert [(i.path, i.fixture_id) for i in exposed] == [(holdout, "h")]
+    assert [i.kind for i in found if i.path == lookalike] == ["error"]

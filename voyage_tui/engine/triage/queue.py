@@ -204,9 +204,13 @@ def collect(
     config = view.ws.config.triage
     found: list[TriageItem] = []
     for item, d in _diagnostics(view, extra):
+        if d.code == EXPOSED_CODE and d.path in view.exposed:
+            continue  # the holdout's exposed item (below) is this diagnostic
         made = _from_diagnostic(view, item, d, exposure)
         if made is not None:
             found.append(made)
+    # Which holdouts are exposed is the view's typed field, never a search for a code.
+    found += [_exposed(view, path, exposure) for path in view.exposed]
     found += _low_scores(view, cache, config.min_f1)
     found += _unrated(view, cache, config.ratings_per_run)
     found.sort(key=TriageItem._order)
@@ -241,8 +245,6 @@ def _from_diagnostic(
     if d.severity is Severity.INFO:
         return None
     deps = item.deps if item is not None and item.path == d.path else ()
-    if d.code == EXPOSED_CODE:
-        return _exposed(item, d, exposure)
     if d.code == DRIFT_CODE:
         kind = DRIFT
         # Either side of the drift may be the one to fix: a change to the gold file or to the
@@ -263,9 +265,13 @@ def _from_diagnostic(
     )
 
 
-def _exposed(item: Item | None, d: Diagnostic, exposure: ExposureReport | None) -> TriageItem:
-    found = exposure.by_path().get(d.path) if exposure is not None else None
-    folder = d.path.rsplit("/", 2)[-2] if d.path.count("/") >= 1 else d.path
+def _exposed(view: SuiteView, path: str, exposure: ExposureReport | None) -> TriageItem:
+    item = view.items.get(path)
+    # The git checks' message on the holdout, if the view has it: where to open the file (its
+    # `visibility:` line) and, without the report, which signals.
+    note = next((d for d in view.diagnostics_for(path) if d.code == EXPOSED_CODE), None)
+    found = exposure.by_path().get(path) if exposure is not None else None
+    folder = path.rsplit("/", 2)[-2] if path.count("/") >= 1 else path
     holdout_id = (item.id if item is not None else None) or folder
     if found is not None:
         holdout_id = found.id
@@ -277,18 +283,19 @@ def _exposed(item: Item | None, d: Diagnostic, exposure: ExposureReport | None) 
     else:
         signals = ()
         # Without the report, the kinds are the ones the validation message names.
-        kinds = [k for k in EXPOSURE_KINDS if f"{k} (" in d.message]
-        detail = d.message
+        message = note.message if note is not None else ""
+        kinds = [k for k in EXPOSURE_KINDS if f"{k} (" in message]
+        detail = message or f"holdout `{holdout_id}` is exposed"
     return TriageItem(
-        key=exposed_key(d.path, kinds),
+        key=exposed_key(path, kinds),
         kind=EXPOSED,
-        path=d.path,
-        line=d.line,
-        column=d.column,
+        path=path,
+        line=note.line if note is not None else None,
+        column=note.column if note is not None else None,
         title=f"holdout `{holdout_id}` exposed: {', '.join(kinds) or 'see the signals'}",
         detail=detail,
         code="+".join(sorted(kinds)),
-        files=(d.path,),
+        files=(path,),
         fixture_id=holdout_id,
         signals=signals,
     )
