@@ -161,12 +161,22 @@ async def test_a_result_computed_earlier_but_delivered_later_is_dropped(
         assert app.view is not None and app.view.summary.errors == 3
 
 
+@pytest.mark.parametrize(
+    ("command", "module"),
+    [([], "open_cmd"), (["rate", "--rater", "ana"], "rate_cmd"), (["triage"], "triage_cmd")],
+)
 def test_the_command_line_arms_the_watcher_before_the_first_load_lists_the_files(
-    root: Path, monkeypatch: pytest.MonkeyPatch
+    root: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], module: str
 ) -> None:
+    import importlib
+    import sys
+
     import voyage_tui.app
     from voyage_tui.app.watcher import WorkspaceWatcher
-    from voyage_tui.cli import main, open_cmd
+    from voyage_tui.cli import main
+
+    cli_module = importlib.import_module(f"voyage_tui.cli.{module}")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # `triage` opens the app on a tty
 
     order: list[str] = []
     given: list[object] = []
@@ -189,14 +199,14 @@ def test_the_command_line_arms_the_watcher_before_the_first_load_lists_the_files
 
     monkeypatch.setattr(WorkspaceWatcher, "arm", arm)
     monkeypatch.setattr(
-        open_cmd, "prepare_for_app", lambda *a, **k: order.append("scan") or Prepared()
+        cli_module, "prepare_for_app", lambda *a, **k: order.append("scan") or Prepared()
     )
     monkeypatch.setattr(voyage_tui.app, "VoyageApp", FakeApp)
-    assert main([str(root), "--no-git"]) == 0
+    assert main([*command, str(root), "--no-git"]) == 0
     assert order[:2] == ["arm", "scan"]
     watcher = given[0]
     assert isinstance(watcher, WorkspaceWatcher) and watcher.armed.is_set()
     assert watcher._notifier is None  # closed when the app ends
     given.clear()
-    assert main([str(root), "--no-git", "--no-watch"]) == 0
+    assert main([*command, str(root), "--no-git", "--no-watch"]) == 0
     assert given == [None]

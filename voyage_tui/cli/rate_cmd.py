@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import sys
 
-from voyage_tui.cli.common import Parser, no_workspace, prepare_for_app, unreadable_workspace
+from voyage_tui.cli.common import (
+    Parser,
+    arm_watcher,
+    no_workspace,
+    prepare_for_app,
+    unreadable_workspace,
+)
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
@@ -63,6 +69,7 @@ def run(argv: list[str]) -> int:
     except RaterNameError as exc:
         print(f"voyage-tui rate: {exc}", file=sys.stderr)
         return 2
+    watcher = arm_watcher(ws, not args.no_watch)  # before the first load lists the files
     prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)
     from voyage_tui.app import VoyageApp
 
@@ -72,8 +79,11 @@ def run(argv: list[str]) -> int:
         watch=not args.no_watch,
         initial_rate=(rater, not args.no_blind),
         prepared=prepared,
+        watcher=watcher,
     )
     try:
         return int(app.run() or 0)
     finally:
         prepared.cancel()
+        if watcher is not None:
+            watcher.close()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from voyage_tui.cli.common import (
     Parser,
+    arm_watcher,
     no_workspace,
     prepare_for_app,
     unreadable_workspace,
@@ -114,16 +115,24 @@ def _open_app(path: str | None, no_git: bool, no_watch: bool, no_cache: bool) ->
         return no_workspace(exc)
     except OSError as exc:
         return unreadable_workspace(exc)
+    watcher = arm_watcher(ws, not no_watch)  # before the first load lists the files
     prepared = prepare_for_app(ws, use_git=not no_git, cache=not no_cache)
     from voyage_tui.app import VoyageApp
 
     app = VoyageApp(
-        ws, use_git=not no_git, watch=not no_watch, prepared=prepared, initial_triage=True
+        ws,
+        use_git=not no_git,
+        watch=not no_watch,
+        prepared=prepared,
+        initial_triage=True,
+        watcher=watcher,
     )
     try:
         return int(app.run() or 0)
     finally:
         prepared.cancel()
+        if watcher is not None:
+            watcher.close()
 
 
 def _headless(args: argparse.Namespace, until: date | None) -> int:
