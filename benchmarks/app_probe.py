@@ -19,7 +19,7 @@ import re  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from voyage_tui.cli.common import prepare_for_app  # noqa: E402
+from voyage_tui.cli.common import arm_watcher, prepare_for_app  # noqa: E402
 from voyage_tui.engine.workspace.model import Workspace  # noqa: E402
 
 
@@ -30,7 +30,9 @@ def main() -> None:
     parser.add_argument("--cache", action="store_true", help="use (and fill) the item cache")
     args = parser.parse_args()
     ws = Workspace.load(args.workspace)
-    prepared = prepare_for_app(ws, use_git=False, cache=args.cache)  # as open_cmd does
+    # As open_cmd does: the watcher armed before the first load lists the files.
+    watcher = arm_watcher(ws, args.change is not None)
+    prepared = prepare_for_app(ws, use_git=False, cache=args.cache)
 
     from voyage_tui.app.app import VoyageApp
     from voyage_tui.app.messages import SuiteChanged, SuiteLoaded
@@ -77,9 +79,18 @@ def main() -> None:
             result["change_to_header"] = time.perf_counter() - self._changed_at
             self.exit(0)
 
-    app = Probe(ws, use_git=False, watch=args.change is not None, keymap={}, prepared=prepared)
+    app = Probe(
+        ws,
+        use_git=False,
+        watch=args.change is not None,
+        keymap={},
+        prepared=prepared,
+        watcher=watcher,
+    )
     app.run(headless=True, size=(120, 40))
     prepared.cancel()
+    if watcher is not None:
+        watcher.close()
     json.dump(result, sys.stdout)
 
 
