@@ -93,6 +93,22 @@ async def test_a_filter_with_no_match_says_so_and_clears_the_detail(suite_root: 
         await wait_until(pilot, lambda: not note.display)
 
 
+async def test_the_no_match_note_names_the_key_as_the_keymap_has_it(suite_root: Path) -> None:
+    from voyage_tui.app.app import VoyageApp
+    from voyage_tui.engine.workspace.model import Workspace
+
+    keymap = {"browser.clear-filter": "f4"}
+    app = VoyageApp(Workspace.load(suite_root), use_git=False, watch=False, keymap=keymap)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("slash", *"zzz")
+        note = browser.query_one("#no-match")
+        await wait_until(pilot, lambda: note.display and "zzz" in str(note.content))
+        assert "(f4 clears the filter)" in str(note.content)
+        await pilot.press("f4")
+        await wait_until(pilot, lambda: not note.display)
+
+
 async def test_escape_leaves_the_cursor_where_it_was(suite_root: Path) -> None:
     app = make_app(suite_root)
     async with app.run_test(size=(120, 40)) as pilot:

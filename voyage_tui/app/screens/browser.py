@@ -107,7 +107,8 @@ wizard) · `ctrl+p` every action.
         note.display = empty
         if not empty:
             return False
-        note.update(Text(f"No item matches “{tree.needle}” (escape clears the filter)"))
+        clear = self.app.key_text("browser.clear-filter") or "escape"  # as the keymap has it
+        note.update(Text(f"No item matches “{tree.needle}” ({clear} clears the filter)"))
         self._shown_path = None
         self.query_one(DiagnosticsList).show([])
         self.run_worker(
