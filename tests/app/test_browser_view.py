@@ -161,6 +161,29 @@ async def test_next_error_stops_on_a_suite_level_error(make_workspace) -> None:
         assert browser.suite_tree.current_entry() == "fixtures"
 
 
+async def test_a_detail_replaced_while_it_is_being_cleared_leaves_the_app_running(
+    suite_root: Path,
+) -> None:
+    # Filtering and moving the cursor replace the detail render (an exclusive worker): one
+    # cancelled while it waits for the old widgets to go must not cancel their removal, which
+    # the app awaits too (a CancelledError there ends the app silently and hangs its exit).
+    import asyncio
+
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        pane = browser.query_one(DetailPane)
+        await pane.show_detail(None, empty="first")
+        render = asyncio.create_task(pane.show_detail(None, empty="second"))
+        await asyncio.sleep(0)  # the render is now waiting for the old widgets to be removed
+        render.cancel()
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running
+        await pane.show_detail(None, empty="third")
+        await wait_until(pilot, lambda: "third" in _detail_text(browser))
+
+
 # --- labels that fit -------------------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@ trajectory's phases and gates as a checklist against the journey, a gold file's 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import yaml
@@ -329,7 +330,10 @@ The selected item's fields. Below them, its diagnostics.
         empty: str = "Select an item in the tree.",
     ) -> None:
         """Show one item's detail; with none, the line `empty`."""
-        await self.remove_children()
+        # Shielded: a render is replaced (its worker cancelled) as the cursor or the filter
+        # moves, and cancelling this await would cancel the old widgets' own tasks, which the
+        # app awaits too; the CancelledError would end the app without a word.
+        await asyncio.shield(self.remove_children())
         if detail is None:
             await self.mount(Static(Text(empty, style="dim")))
             return
