@@ -210,3 +210,43 @@ def test_the_command_line_arms_the_watcher_before_the_first_load_lists_the_files
     given.clear()
     assert main([*command, str(root), "--no-git", "--no-watch"]) == 0
     assert given == [None]
+
+
+def test_an_app_that_ends_without_unmounting_still_stops_its_watcher(root: Path) -> None:
+    # Textual's shutdown can fail before the app's Unmount (a widget's task cancelled under
+    # it); the watching thread must stop all the same: asyncio.run waits for every worker
+    # thread before it returns, so one left running hangs the exit for good.
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        f"""
+        import asyncio
+        from voyage_tui.app.app import VoyageApp
+        from voyage_tui.engine.workspace.model import Workspace
+
+        class NeverUnmounted(VoyageApp):
+            def on_unmount(self, event):
+                event.prevent_default()  # VoyageApp's on_unmount does not run
+
+        app = NeverUnmounted(
+            Workspace.load({str(root)!r}), use_git=False, watch=True, keymap={{}}
+        )
+
+        async def pilot(pilot):
+            while app.view is None or not any(w.group == "watch" for w in app.workers):
+                await pilot.pause(0.05)
+            app.exit()
+
+        asyncio.run(app.run_async(headless=True, size=(80, 24), auto_pilot=pilot))
+        print("ended")
+        """
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=30
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("the app's exit waited for its watcher forever")
+    assert "ended" in done.stdout, done.stderr

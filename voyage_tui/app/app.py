@@ -233,6 +233,16 @@ class VoyageApp(KeymappedApp, Resilient):
         if self._prepared is not None:
             self._prepared.cancel()
 
+    async def run_async(self, *args: Any, **kwargs: Any) -> Any:
+        """Textual's, with the watching thread stopped however the app ends: Textual's shutdown
+        can fail before the app's Unmount (a widget's task cancelled under it), and asyncio.run
+        waits for every worker thread before it returns, so a watcher left running hangs the
+        exit."""
+        try:
+            return await super().run_async(*args, **kwargs)
+        finally:
+            self._stop_watching.set()
+
     # --- re-validation -------------------------------------------------------------------
 
     def revalidate_paths(self, paths: set[str]) -> None:
