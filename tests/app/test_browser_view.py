@@ -93,6 +93,21 @@ async def test_a_filter_with_no_match_says_so_and_clears_the_detail(suite_root: 
         await wait_until(pilot, lambda: not note.display)
 
 
+async def test_clearing_a_filter_with_no_match_from_a_group_leaves_no_stale_detail(
+    suite_root: Path,
+) -> None:
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        assert browser.suite_tree.current_entry() is None  # on a group: no item selected
+        await pilot.press("slash", *"zzz")
+        await wait_until(pilot, lambda: "no item matches" in _detail_text(browser))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not browser.query_one("#no-match").display)
+        await wait_until(pilot, lambda: "Select an item" in _detail_text(browser))
+        assert "no item matches" not in _detail_text(browser)
+
+
 async def test_the_no_match_note_names_the_key_as_the_keymap_has_it(suite_root: Path) -> None:
     from voyage_tui.app.app import VoyageApp
     from voyage_tui.engine.workspace.model import Workspace

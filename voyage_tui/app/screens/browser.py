@@ -43,6 +43,8 @@ wizard) · `ctrl+p` every action.
         self.view: SuiteView | None = None
         self._filter_timer: Timer | None = None
         self._shown_path: str | None = None
+        self._no_match_shown = False
+        """The detail says the filter matches nothing (to be cleared once something does)."""
 
     def compose(self) -> ComposeResult:
         yield SuiteHeader(id="suite-header")
@@ -109,14 +111,20 @@ wizard) · `ctrl+p` every action.
             return False
         clear = self.app.key_text("browser.clear-filter") or "escape"  # as the keymap has it
         note.update(Text(f"No item matches “{tree.needle}” ({clear} clears the filter)"))
+        self._show_nothing("Nothing to show: no item matches.")
+        self._no_match_shown = True
+        return True
+
+    def _show_nothing(self, note: str) -> None:
+        """No item selected: the detail says `note`, the problems list is empty."""
         self._shown_path = None
+        self._no_match_shown = False
         self.query_one(DiagnosticsList).show([])
         self.run_worker(
-            self.query_one(DetailPane).show_detail(None, empty="Nothing to show: no item matches."),
+            self.query_one(DetailPane).show_detail(None, empty=note),
             exclusive=True,
             group="detail-render",
         )
-        return True
 
     # --- selection and detail -------------------------------------------------------------
 
@@ -144,6 +152,7 @@ wizard) · `ctrl+p` every action.
         if path == self._shown_path and not force:
             return
         self._shown_path = path
+        self._no_match_shown = False
         view = self.view
         if view is None:
             return
@@ -214,6 +223,9 @@ wizard) · `ctrl+p` every action.
                 entry = self.suite_tree.current_entry()
                 if entry is not None:
                     self.show_item(entry)
+                elif self._no_match_shown:
+                    # On a group, after a filter that matched nothing: its note goes too.
+                    self._show_nothing("Select an item in the tree.")
 
     def _jump_to_error(self, forward: bool) -> None:
         if self.view is None:
