@@ -207,3 +207,21 @@ def test_a_broken_fixture_keeps_its_folder_id_and_kind(make_workspace) -> None:
     item = check_fixture(suite.ws, suite.refs, "fixtures/bug-diagnosis/t1/task.yaml")
     assert (item.kind, item.id, item.fixture_class) == (TASK, "t1", None)
     assert _errors(item.diagnostics) >= 1
+
+
+def test_ratings_files_are_a_group_of_their_own_only_when_there_are_some(
+    listed: Path, tmp_path: Path
+) -> None:
+    from tests.app.scenarios import copy_sample
+
+    without = listing(view_of(_suite(listed)))
+    assert without.ratings.items == () and "ratings" not in [g.key for g in without.groups()]
+
+    view = view_of(_suite(copy_sample(tmp_path)))
+    rows = listing(view)
+    assert [g.key for g in rows.groups()][-2:] == ["gold", "ratings"]
+    names = [i.path.rsplit("/", 1)[-1] for i in rows.ratings.items]
+    assert names == ["alice.jsonl", "bob.jsonl", "carol.jsonl"]
+    assert list(rows.entries[-len(names) :]) == [i.path for i in rows.ratings.items]
+    assert view.group_of(rows.ratings.items[0]) == "ratings"
+    assert [i.path for i in listing(view, "bob").ratings.items] == [rows.ratings.items[1].path]
