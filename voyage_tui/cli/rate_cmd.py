@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import sys
 
-from voyage_tui.cli.common import Parser, no_workspace, prepare_for_app, unreadable_workspace
+from voyage_tui.cli.common import (
+    Parser,
+    add_app_switches,
+    no_workspace,
+    prepare_for_app,
+    unreadable_workspace,
+)
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
@@ -34,18 +40,8 @@ def build_parser() -> Parser:
         action="store_true",
         help="show the agent's label and the run's metadata; each rating records blind: false",
     )
-    parser.add_argument(
-        "--no-git",
-        action="store_true",
-        help="skip every check that needs git (and do not ask git for user.name)",
-    )
-    parser.add_argument(
-        "--no-watch", action="store_true", help="do not watch the workspace for changes"
-    )
-    parser.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="check every file, ignoring what the last run recorded",
+    add_app_switches(
+        parser, git_help="skip every check that needs git (and do not ask git for user.name)"
     )
     return parser
 
