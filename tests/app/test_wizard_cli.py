@@ -182,3 +182,17 @@ def test_the_resume_hint_names_the_workspace_when_run_from_elsewhere(
     monkeypatch.chdir(sample_copy / "fixtures")
     assert wizard_launch.report(app, start, 1) == 1
     assert "voyage-tui new task --resume task-abc" in capsys.readouterr().err
+
+
+async def test_a_head_that_does_not_resolve_is_said_in_the_wizard_not_dropped(
+    sample_copy: Path, started: list[WizardStart]
+) -> None:
+    start = start_of(sample_copy, started, "trajectory", "--head", "no-such-revision")
+    assert [n for n in start.notices if n.startswith("--head:")], start.notices
+    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wizard_ready(pilot)
+        await wait_until(
+            pilot,
+            lambda: any("--head:" in str(n.message) for n in app._notifications),
+        )

@@ -82,6 +82,24 @@ def arm_watcher(ws: Workspace, watch: bool) -> WorkspaceWatcher | None:
     return watcher
 
 
+def add_app_switches(
+    parser: argparse.ArgumentParser, *, git_help: str = "", prefix: str = ""
+) -> None:
+    """`--no-git`, `--no-watch` and `--no-cache`, as every command that opens the app has them.
+    `prefix` starts the help of the two that only the app uses ("the app: ")."""
+    parser.add_argument(
+        "--no-git", action="store_true", help=git_help or "skip every check that needs git"
+    )
+    parser.add_argument(
+        "--no-watch", action="store_true", help=f"{prefix}do not watch the workspace for changes"
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=f"{prefix}check every file, ignoring what the last run recorded",
+    )
+
+
 def prepare_for_app(ws: Workspace, *, use_git: bool, cache: bool) -> Prepared:
     """Start the app's first load before Textual is imported: no thread runs yet, so half the
     suite (a little more) can be checked by a forked process while the interface starts."""

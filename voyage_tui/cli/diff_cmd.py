@@ -11,7 +11,13 @@ import os
 import stat
 import sys
 
-from voyage_tui.cli.common import Parser, arm_watcher, prepare_for_app, unreadable_workspace
+from voyage_tui.cli.common import (
+    Parser,
+    add_app_switches,
+    arm_watcher,
+    prepare_for_app,
+    unreadable_workspace,
+)
 from voyage_tui.cli.render import text_lines
 from voyage_tui.engine.rules.gold_run_files import choose_catalogue
 from voyage_tui.engine.workspace.discovery import NoWorkspace
@@ -44,15 +50,7 @@ def run(argv: list[str]) -> int:
         help="check rule keys against this RULE_CATALOGUE file instead of the workspace's; "
         "without either, rule keys are not checked",
     )
-    parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
-    parser.add_argument(
-        "--no-watch", action="store_true", help="do not watch the workspace for changes"
-    )
-    parser.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="check every file, ignoring what the last run recorded",
-    )
+    add_app_switches(parser)
     args = parser.parse_args(argv)
     for path in (args.gold, args.run):
         problem = _not_a_file(path)

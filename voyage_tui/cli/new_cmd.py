@@ -257,7 +257,12 @@ def run(argv: list[str]) -> int:
     interactive = not (args.no_input or args.dry_run) and _on_a_terminal()
     if interactive:
         start = WizardStart(
-            str(authoring.ws.root), kind, answers, draft or authoring.drafts.new_name(kind), step
+            str(authoring.ws.root),
+            kind,
+            answers,
+            draft or authoring.drafts.new_name(kind),
+            step,
+            notices=tuple(p.message for p in problems),
         )
         return open_wizard(start)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from voyage_tui.cli.common import (
     Parser,
+    add_app_switches,
     arm_watcher,
     no_workspace,
     prepare_for_app,
@@ -22,15 +23,7 @@ def run(argv: list[str]) -> int:
     parser.add_argument(
         "path", nargs="?", default=None, help="the workspace or a folder in it (default: here)"
     )
-    parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
-    parser.add_argument(
-        "--no-watch", action="store_true", help="do not watch the workspace for changes"
-    )
-    parser.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="check every file, ignoring what the last run recorded",
-    )
+    add_app_switches(parser)
     args = parser.parse_args(argv)
     try:
         ws = Workspace.load(args.path)

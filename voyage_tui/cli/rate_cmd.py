@@ -11,6 +11,7 @@ import sys
 
 from voyage_tui.cli.common import (
     Parser,
+    add_app_switches,
     arm_watcher,
     no_workspace,
     prepare_for_app,
@@ -40,18 +41,8 @@ def build_parser() -> Parser:
         action="store_true",
         help="show the agent's label and the run's metadata; each rating records blind: false",
     )
-    parser.add_argument(
-        "--no-git",
-        action="store_true",
-        help="skip every check that needs git (and do not ask git for user.name)",
-    )
-    parser.add_argument(
-        "--no-watch", action="store_true", help="do not watch the workspace for changes"
-    )
-    parser.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="check every file, ignoring what the last run recorded",
+    add_app_switches(
+        parser, git_help="skip every check that needs git (and do not ask git for user.name)"
     )
     return parser
 

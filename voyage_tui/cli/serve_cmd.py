@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from voyage_tui.cli.common import Parser, no_workspace, unreadable_workspace
+from voyage_tui.cli.common import Parser, add_app_switches, no_workspace, unreadable_workspace
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -78,15 +78,7 @@ def build_parser() -> Parser:
         action="store_true",
         help="with --rate: show the agent's label and the run's metadata",
     )
-    parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
-    parser.add_argument(
-        "--no-watch", action="store_true", help="do not watch the workspace for changes"
-    )
-    parser.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="check every file, ignoring what the last run recorded",
-    )
+    add_app_switches(parser)
     return parser
 
 

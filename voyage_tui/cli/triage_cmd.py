@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from voyage_tui.cli.common import (
     Parser,
+    add_app_switches,
     arm_watcher,
     no_workspace,
     prepare_for_app,
@@ -68,15 +69,7 @@ def build_parser() -> Parser:
     parser.add_argument(
         "--unsnooze", action="append", metavar="KEY", help="wake a snoozed item (repeatable)"
     )
-    parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
-    parser.add_argument(
-        "--no-watch", action="store_true", help="the app: do not watch the workspace for changes"
-    )
-    parser.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="the app: check every file, ignoring what the last run recorded",
-    )
+    add_app_switches(parser, prefix="the app: ")
     return parser
 
 

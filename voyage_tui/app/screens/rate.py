@@ -238,6 +238,8 @@ takes back the last rating of this session and reopens it, again and again; `ctr
 
     @on(Opened)
     async def _opened(self, message: Opened) -> None:
+        if self.gone:  # closed while the session opened
+            return
         self.session = message.session
         self._opening = False
         self.rater = message.session.rater
@@ -266,6 +268,8 @@ takes back the last rating of this session and reopens it, again and again; `ctr
         await run.remove_children()
         await task.mount_all(task_widgets(state.content))
         await run.mount_all(run_widgets(state.content))
+        if self.gone:  # closed while the panes were filled
+            return
         task.scroll_home(animate=False)
         run.scroll_home(animate=False)
         run.focus()

@@ -225,6 +225,8 @@ class WizardScreen(VoyageScreen[None]):
                 first = next((n for n in names if n not in self.visited), PREVIEW)
         await self._show_step(first)
         self.check_now()
+        for notice in self.start.notices if self.start is not None else ():
+            self.notify(notice, severity="warning", timeout=15, markup=False)
 
     def suite_loaded(self, view: SuiteView) -> None:
         first = self.authoring is None

@@ -69,28 +69,43 @@ class JourneyForm(StepForm):
 # --- phases ----------------------------------------------------------------------------------------
 
 
+def _reasons_line(unreasoned: int, rule: str) -> Text:
+    """Each skipped step (phase or gate) says why."""
+    return rule_line(
+        FAILED if unreasoned else PASSED, rule + (f" ({unreasoned} without)" if unreasoned else "")
+    )
+
+
+def _full_path_line(
+    answers: TrajectoryAnswers, noun: str, count: int, done: str, skipped: tuple[int, str]
+) -> Text:
+    """On the full path every phase (gate) is traversed (recorded); on the others the rule
+    does not apply. `skipped`: how many are not, and the word for them."""
+    if answers.path.strip() != FULL_PATH:
+        return rule_line(NOT_NOW, f"full path: every {noun} {done}")
+    left, word = skipped
+    return rule_line(
+        FAILED if left else PASSED,
+        f"full path: all {plural(count, noun)} {done}" + (f" ({left} {word})" if left else ""),
+    )
+
+
+def _row_index(widget_id: str | None) -> int | None:
+    """The row of a checklist widget, from its id (`phase-3`, `gate-2-reason`)."""
+    parts = (widget_id or "").split("-")
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
+
+
 def phase_rules(answers: TrajectoryAnswers) -> list[Text]:
     skipped = [p for p in answers.phases if not p.traversed]
-    unreasoned = [p for p in skipped if not p.reason.strip()]
-    lines = [
-        rule_line(
-            FAILED if unreasoned else PASSED,
-            "each unticked phase has its reason"
-            + (f" ({len(unreasoned)} without)" if unreasoned else ""),
+    unreasoned = sum(1 for p in skipped if not p.reason.strip())
+    return [
+        _reasons_line(unreasoned, "each unticked phase has its reason"),
+        _full_path_line(
+            answers, "phase", len(answers.phases), "traversed", (len(skipped), "unticked")
         ),
+        rule_line(PASSED, "numbered and named as in journey.md, in order"),
     ]
-    if answers.path.strip() == FULL_PATH:
-        lines.append(
-            rule_line(
-                FAILED if skipped else PASSED,
-                f"full path: all {plural(len(answers.phases), 'phase')} traversed"
-                + (f" ({len(skipped)} unticked)" if skipped else ""),
-            )
-        )
-    else:
-        lines.append(rule_line(NOT_NOW, "full path: every phase traversed"))
-    lines.append(rule_line(PASSED, "numbered and named as in journey.md, in order"))
-    return lines
 
 
 class PhasesForm(JourneyForm):
@@ -128,12 +143,9 @@ class PhasesForm(JourneyForm):
         yield rules(phase_rules(self.trajectory))
 
     def _mark(self, widget_id: str | None) -> PhaseMark | None:
-        parts = (widget_id or "").split("-")
-        if len(parts) < 2 or not parts[1].isdigit():
-            return None
-        index = int(parts[1])
+        index = _row_index(widget_id)
         phases = self.trajectory.phases
-        return phases[index] if index < len(phases) else None
+        return phases[index] if index is not None and index < len(phases) else None
 
     @on(Checkbox.Changed)
     def _ticked(self, event: Checkbox.Changed) -> None:
@@ -167,31 +179,17 @@ class PhasesForm(JourneyForm):
 def gate_rules(answers: TrajectoryAnswers) -> list[Text]:
     recorded = [g for g in answers.gates if g.recorded]
     skipped = [g for g in answers.gates if not g.recorded]
-    incomplete = [g for g in recorded if not g.verdict.strip() or not g.description.strip()]
-    unreasoned = [g for g in skipped if not g.reason.strip()]
-    lines = [
+    incomplete = sum(1 for g in recorded if not g.verdict.strip() or not g.description.strip())
+    unreasoned = sum(1 for g in skipped if not g.reason.strip())
+    return [
         rule_line(
             FAILED if incomplete else PASSED,
             "a recorded gate has a verdict and a description"
-            + (f" ({len(incomplete)} without)" if incomplete else ""),
+            + (f" ({incomplete} without)" if incomplete else ""),
         ),
-        rule_line(
-            FAILED if unreasoned else PASSED,
-            "a skipped gate has its reason"
-            + (f" ({len(unreasoned)} without)" if unreasoned else ""),
-        ),
+        _reasons_line(unreasoned, "a skipped gate has its reason"),
+        _full_path_line(answers, "gate", len(answers.gates), "recorded", (len(skipped), "skipped")),
     ]
-    if answers.path.strip() == FULL_PATH:
-        lines.append(
-            rule_line(
-                FAILED if skipped else PASSED,
-                f"full path: all {plural(len(answers.gates), 'gate')} recorded"
-                + (f" ({len(skipped)} skipped)" if skipped else ""),
-            )
-        )
-    else:
-        lines.append(rule_line(NOT_NOW, "full path: every gate recorded"))
-    return lines
 
 
 class GatesForm(JourneyForm):
@@ -242,12 +240,9 @@ class GatesForm(JourneyForm):
         yield rules(gate_rules(self.trajectory))
 
     def _gate(self, widget_id: str | None) -> tuple[int, GateMark] | None:
-        parts = (widget_id or "").split("-")
-        if len(parts) < 2 or not parts[1].isdigit():
-            return None
-        index = int(parts[1])
+        index = _row_index(widget_id)
         gates = self.trajectory.gates
-        return (index, gates[index]) if index < len(gates) else None
+        return (index, gates[index]) if index is not None and index < len(gates) else None
 
     @on(Checkbox.Changed)
     def _ticked(self, event: Checkbox.Changed) -> None:

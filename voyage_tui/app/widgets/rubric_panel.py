@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from rich.table import Table
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
@@ -196,6 +197,10 @@ class RubricPanel(Vertical):
         self._scale_box = VerticalScroll(self._scale, classes="rubric-scale", can_focus=False)
         self._note = Static("", classes="rubric-note")
 
+    def compose(self) -> ComposeResult:
+        yield self._scale_box
+        yield self._note
+
     def show(
         self,
         draft: ScoreDraft,
@@ -207,9 +212,14 @@ class RubricPanel(Vertical):
     ) -> None:
         """`room`: the rows the panel may take; the scale gets what the lines leave."""
         if len(self._lines) != len(draft.dimensions):
-            self.remove_children()
+            # The scale and the note are composed once; only the dimension lines change, so
+            # the scale is always a child to move (a remove-and-mount of everything left it
+            # out of the panel until the mount ran, and moving it then failed).
+            for line in self._lines:
+                line.remove()
             self._lines = [Static("", classes="rubric-dimension") for _ in draft.dimensions]
-            self.mount_all([*self._lines, self._scale_box, self._note])
+            if self._lines:
+                self.mount_all(self._lines, before=self._scale_box)
         earlier = in_force.scores if in_force is not None and in_force.scores else {}
         for index, line in enumerate(self._lines):
             line.update(dimension_line(draft, index, busy=busy))

@@ -10,12 +10,10 @@ regular file, never through a symlink, and one that cannot be read or is not in 
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import re
 import secrets
-import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -30,6 +28,7 @@ from voyage_tui.engine.authoring.answers import (
     answers_to_json,
 )
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.workspace import state_files
 from voyage_tui.engine.workspace.model import Workspace
 
 DRAFTS_FOLDER = ".voyage/drafts"
@@ -37,18 +36,6 @@ DRAFT_FORMAT = "voyage-draft/1"
 DRAFT_CORRUPT = "draft-corrupt"
 MAX_DRAFT_BYTES = 8 << 20
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
-_FOLDER_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_DIRECTORY", 0)
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
-_FILE_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,18 +163,9 @@ class DraftStore:
         """The drafts folder, reached from the workspace without following a symlink; None when
         it is not there (or is not a folder of the workspace)."""
         try:
-            fd = os.open(self.ws.root_real, _FOLDER_FLAGS)
-        except OSError:
+            return state_files.open_folder(self.ws.root_real, DRAFTS_FOLDER)
+        except state_files.StateUnreadable:
             return None
-        for part in DRAFTS_FOLDER.split("/"):
-            try:
-                child = os.open(part, _FOLDER_FLAGS, dir_fd=fd)
-            except OSError:
-                os.close(fd)
-                return None
-            os.close(fd)
-            fd = child
-        return fd
 
     def _read(self, folder: int, name: str) -> Draft:
         rel = self.rel(name)
@@ -205,30 +183,12 @@ class DraftStore:
         if not valid_name(name):
             raise corrupt("its name is not a draft name")
         try:
-            fd = os.open(f"{name}.json", _FILE_FLAGS, dir_fd=folder)
-        except FileNotFoundError:
-            raise corrupt("it does not exist") from None
-        except OSError as exc:
-            why = "it is a symlink" if exc.errno == errno.ELOOP else f"{exc.strerror}"
-            raise corrupt(why) from None
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise corrupt("it is not a regular file")
-            if info.st_size > MAX_DRAFT_BYTES:
-                raise corrupt(f"it has {info.st_size:,} bytes, more than a draft can have")
-            chunks: list[bytes] = []
-            total = 0
-            while chunk := os.read(fd, 1 << 16):
-                total += len(chunk)
-                if total > MAX_DRAFT_BYTES:
-                    raise corrupt("it is larger than a draft can be")
-                chunks.append(chunk)
-        except OSError as exc:
-            raise corrupt(f"it cannot be read ({exc.strerror})") from None
-        finally:
-            os.close(fd)
-        return _parse(b"".join(chunks), name, corrupt)
+            data = state_files.read_file(folder, f"{name}.json", MAX_DRAFT_BYTES)
+        except state_files.StateUnreadable as exc:
+            raise corrupt(str(exc)) from None
+        if data is None:
+            raise corrupt("it does not exist")
+        return _parse(data, name, corrupt)
 
 
 def _parse(data: bytes, name: str, corrupt: Any) -> Draft:

@@ -60,6 +60,8 @@ class WizardStart:
     answers: Answers
     draft: str
     step: str | None = None
+    notices: tuple[str, ...] = ()
+    """What the flags asked that could not be done (an unresolved `--head`), said on opening."""
 
 
 class Authoring:

@@ -27,6 +27,7 @@ imported lazily, so `validate --no-git` never pays for it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import threading
@@ -423,7 +424,7 @@ class GitRepo:
                 raise GitUnavailable("git-commit-failed", f"git add failed: {added.first_error()}")
         done = self._spawn(
             ["commit", "--quiet", "-F", "-", "--only", "--", spec], settings, message.encode()
-        ).wait()
+        ).wait(timeout=None)  # the repository's hooks run here, and may take their time
         if not done.ok:
             raise GitUnavailable(
                 "git-commit-failed",
@@ -431,6 +432,22 @@ class GitRepo:
             )
         head = self.run(["rev-parse", "HEAD"])
         return head.out.decode("ascii", "replace").strip()
+
+
+DEFAULT_TIMEOUT = 120.0
+"""Seconds a git process may run before it is stopped (VOYAGE_GIT_TIMEOUT overrides)."""
+
+
+def git_timeout() -> float:
+    """The time limit of each git process: a repository can make git wait forever (a FIFO
+    where git reads its configuration, `.mailmap` or attributes), and nothing a workspace holds
+    may hang the tool. Generous, since reading a long history takes a while."""
+    raw = os.environ.get("VOYAGE_GIT_TIMEOUT", "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return DEFAULT_TIMEOUT
+    return value if value > 0 else DEFAULT_TIMEOUT
 
 
 class Running:
@@ -454,8 +471,22 @@ class Running:
             self.proc.returncode, out or b"", (err or b"").decode("utf-8", "replace")
         )
 
-    def wait(self) -> Result:
-        self._thread.join()
+    def wait(self, timeout: float | None = -1.0) -> Result:
+        """The result; a process still running after `timeout` seconds (default: the time
+        limit, `git_timeout()`; None: no limit) is killed and reported as failed."""
+        limit = git_timeout() if timeout is not None and timeout < 0 else timeout
+        self._thread.join(limit)
+        if self._thread.is_alive():
+            with contextlib.suppress(OSError):
+                self.proc.kill()
+            self._thread.join()
+            return Result(
+                -1,
+                b"",
+                f"fatal: git did not finish within {limit:g} s and was stopped (a file it "
+                "reads may be a FIFO, or the history is very long; VOYAGE_GIT_TIMEOUT sets "
+                "the limit in seconds)",
+            )
         assert self._result is not None
         return self._result
 

@@ -17,12 +17,10 @@ until it is moved away.
 from __future__ import annotations
 
 import base64
-import errno
 import hashlib
 import json
 import os
 import secrets
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
@@ -32,6 +30,7 @@ from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.atomic import ContentChanged, Expected, write_inside
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.wording import plural
+from voyage_tui.engine.workspace import state_files
 from voyage_tui.engine.workspace.model import Workspace
 
 STATE_FOLDER = ".voyage"
@@ -51,18 +50,6 @@ RETIRE = "retire"
 STATE_CORRUPT = "triage-state-corrupt"
 STATE_NEWER = "triage-state-newer"
 
-_FOLDER_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_DIRECTORY", 0)
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
-_FILE_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
 
 T = TypeVar("T")
 
@@ -313,7 +300,7 @@ class StateStore:
     def load(self) -> Loaded:
         try:
             data = self._read()
-        except _Unreadable as exc:
+        except state_files.StateUnreadable as exc:
             return Loaded(
                 TriageState(),
                 (self._problem(f"it cannot be read ({exc}); move it away to snooze again"),),
@@ -359,42 +346,12 @@ class StateStore:
         )
 
     def _read(self) -> bytes | None:
-        """The file's bytes; None when it (or `.voyage/`) is not there. Raises _Unreadable."""
+        """The file's bytes; None when it (or `.voyage/`) is not there. Raises StateUnreadable."""
+        folder = state_files.open_folder(self.ws.root_real, STATE_FOLDER)
+        if folder is None:
+            return None
         try:
-            folder = os.open(self.ws.root_real, _FOLDER_FLAGS)
-        except OSError as exc:
-            raise _Unreadable(exc.strerror or str(exc)) from None
-        try:
-            try:
-                inner = os.open(STATE_FOLDER, _FOLDER_FLAGS, dir_fd=folder)
-            except FileNotFoundError:
-                return None
-            except OSError as exc:
-                raise _Unreadable(_why(exc, STATE_FOLDER)) from None
-            os.close(folder)
-            folder = inner
-            try:
-                fd = os.open("triage.json", _FILE_FLAGS, dir_fd=folder)
-            except FileNotFoundError:
-                return None
-            except OSError as exc:
-                raise _Unreadable(_why(exc, "it")) from None
-            try:
-                info = os.fstat(fd)
-                if not stat.S_ISREG(info.st_mode):
-                    raise _Unreadable("it is not a regular file")
-                chunks: list[bytes] = []
-                total = 0
-                while chunk := os.read(fd, 1 << 16):
-                    total += len(chunk)
-                    if total > MAX_STATE_BYTES:
-                        raise _Unreadable(f"it is larger than {MAX_STATE_BYTES:,} bytes")
-                    chunks.append(chunk)
-                return b"".join(chunks)
-            except OSError as exc:
-                raise _Unreadable(exc.strerror or str(exc)) from None
-            finally:
-                os.close(fd)
+            return state_files.read_file(folder, "triage.json", MAX_STATE_BYTES)
         finally:
             os.close(folder)
 
@@ -449,16 +406,6 @@ class StateStore:
                 ) from exc
             return rel
         raise StateError("too many triage backups made this second; try again")
-
-
-class _Unreadable(Exception):
-    pass
-
-
-def _why(exc: OSError, what: str) -> str:
-    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-        return f"{what} is a symlink or not a folder"
-    return exc.strerror or str(exc)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import GOLD, Item
+from voyage_tui.engine.ratings.rules import check_ratings_file
+from voyage_tui.engine.ratings.runs import RunIndex
 from voyage_tui.engine.references.catalogue import parse_catalogue
 from voyage_tui.engine.references.journey import parse_journey
 from voyage_tui.engine.references.loaded import References
@@ -49,6 +51,12 @@ def _check_item_buffer(
         return list(check_fixture(ws, refs, rel, text).diagnostics)
     if kind is PathKind.AGENT_RUN:
         return list(check_agent_run_file(ws, rel, text).diagnostics)
+    if kind is PathKind.RATING:
+        # Against the runs now in the suite, as on disk. Git history is not asked here: a
+        # record of a deleted run shows as unknown until the file is saved.
+        data = text.encode("utf-8", "surrogatepass")
+        runs = RunIndex.from_items(items)
+        return check_ratings_file(ws, refs.rubric.value, rel, runs, data=data).diagnostics
     if kind not in JSON_KINDS:
         return []
     if kind is PathKind.RUN:
