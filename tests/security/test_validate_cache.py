@@ -1,0 +1,346 @@
+"""`voyage-tui validate`'s cache as an attacker (or a crash) leaves it: whatever is found at the
+cache's name (a pickle, random or truncated bytes, msgpack of the wrong shape, a file or folder of
+someone else, a symlink) is never trusted and never a crash: the run checks the files, prints
+what a run without the cache prints, exits the same way, and writes a good cache again."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import stat
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from tests.conftest import REPO, SAMPLE_FIXTURES
+from voyage_tui.cli import main
+from voyage_tui.engine.validation import cache_store, result_cache
+from voyage_tui.engine.validation.cache import cache_file_name, read_cache_file
+from voyage_tui.engine.validation.cache_store import cache_root
+
+TASK = "fixtures/bug-diagnosis/pagination-last-page-dropped/task.yaml"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """The sample with an error, so the exit code (1) says something."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
+    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    task = root / TASK
+    task.write_text(task.read_text().replace("visibility: public", "visibility: pub"))
+    return root
+
+
+@pytest.fixture
+def replays(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    seen: list[bool] = []
+    real = result_cache.replay
+
+    def recording(root: Path) -> result_cache.ValidationResult | None:
+        answer = real(root)
+        seen.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(result_cache, "replay", recording)
+    return seen
+
+
+def _run(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main(["validate", str(root), "--no-git", "--format", "json", *extra])
+    out, err = capsys.readouterr()
+    assert err == ""
+    return code, out
+
+
+def _cache_path(root: Path) -> Path:
+    return cache_root() / cache_file_name(os.path.realpath(root))
+
+
+def _plant(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path.parent, 0o700)
+    if path.is_symlink() or path.exists():
+        path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(fd, data)
+    os.close(fd)
+
+
+def _good_cache(root: Path, capsys: pytest.CaptureFixture[str]) -> bytes:
+    _run(root, capsys)
+    return _cache_path(root).read_bytes()
+
+
+def _assert_checked_and_rebuilt(
+    root: Path, capsys: pytest.CaptureFixture[str], replays: list[bool]
+) -> None:
+    """The planted cache was not used, the answer is the cold one, and a good cache is back."""
+    cold = _run(root, capsys, "--no-cache")
+    assert cold[0] == 1
+    before = len(replays)
+    assert _run(root, capsys) == cold
+    assert replays[before:] == [False], "the planted cache was replayed"
+    assert _run(root, capsys) == cold
+    assert replays[-1], "the cache was not rebuilt"
+    st = os.lstat(_cache_path(root))
+    assert stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid()
+    assert stat.S_IMODE(st.st_mode) == 0o600
+
+
+class Planted:
+    """Unpickling this writes `marker`: proof that a planted pickle ran."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (Path.write_text, (self.marker, "pwned"))
+
+
+def test_a_planted_pickle_never_runs(root: Path, tmp_path: Path, capsys, replays) -> None:
+    marker = tmp_path / "pwned"
+    _plant(_cache_path(root), pickle.dumps(Planted(marker)))
+    _assert_checked_and_rebuilt(root, capsys, replays)
+    assert not marker.exists(), "the planted pickle ran"
+
+
+@pytest.mark.parametrize("size", [0, 1, 17, 4096, 1 << 20])
+def test_random_bytes_are_ignored(root: Path, capsys, replays, size: int) -> None:
+    _plant(_cache_path(root), os.urandom(size))
+    _assert_checked_and_rebuilt(root, capsys, replays)
+
+
+@pytest.mark.parametrize("keep", [0.0, 0.1, 0.5, 0.9, 0.999])
+def test_a_truncated_cache_is_ignored(root: Path, capsys, replays, keep: float) -> None:
+    good = _good_cache(root, capsys)
+    _plant(_cache_path(root), good[: int(len(good) * keep)])
+    _assert_checked_and_rebuilt(root, capsys, replays)
+
+
+# --- valid msgpack, wrong shape: every part of a good cache damaged in turn ---------------------
+
+
+def _top(good: bytes) -> list[Any]:
+    return msgpack.unpackb(good, raw=False, strict_map_key=False)
+
+
+def _snapshot(damage: Callable[[dict[str, Any]], None]) -> Callable[[list[Any]], None]:
+    def apply(top: list[Any]) -> None:
+        damage(top[5])
+
+    return apply
+
+
+def _first_file(field: int, value: Any) -> Callable[[dict[str, Any]], None]:
+    def damage(snapshot: dict[str, Any]) -> None:
+        snapshot["files"][0][field] = value
+
+    return damage
+
+
+def _first_diagnostic(field: int, value: Any) -> Callable[[dict[str, Any]], None]:
+    def damage(snapshot: dict[str, Any]) -> None:
+        for record in snapshot["files"]:
+            if record[4]:
+                record[4][0][field] = value
+                return
+        raise AssertionError("no file with a diagnostic")
+
+    return damage
+
+
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def damage(snapshot: dict[str, Any]) -> None:
+        snapshot[key] = value
+
+    return damage
+
+
+def _nested(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+DAMAGES: dict[str, Callable[[list[Any]], None]] = {
+    "top-is-a-map": lambda top: top.__setitem__(slice(None), [{"a": 1}]),
+    "top-too-short": lambda top: top.pop(),
+    "format-is-a-string": lambda top: top.__setitem__(1, "3"),
+    "key-is-a-list": lambda top: top.__setitem__(2, [top[2]]),
+    "entries-not-bytes": lambda top: top.__setitem__(3, {"x": 1}),
+    "references-not-strings": lambda top: top.__setitem__(4, [[1, 2], 0]),
+    "max-bytes-a-string": lambda top: top.__setitem__(4, [top[4][0], "big"]),
+    "snapshot-a-list": lambda top: top.__setitem__(5, [1, 2, 3]),
+    "snapshot-format": _snapshot(_set("format", 99)),
+    "snapshot-no-files": _snapshot(lambda s: s.pop("files")),
+    "files-a-number": _snapshot(_set("files", 7)),
+    "files-a-map": _snapshot(_set("files", {"a": 1})),
+    "file-record-short": _snapshot(lambda s: s["files"].__setitem__(0, ["x"])),
+    "file-path-a-number": _snapshot(_first_file(0, 12)),
+    "file-path-with-nul": _snapshot(_first_file(0, "a\0b")),
+    "file-stamp-a-string": _snapshot(_first_file(1, "stamp")),
+    "file-deps-a-string": _snapshot(_first_file(2, "deps")),
+    "file-summary-short": _snapshot(_first_file(3, ["task"])),
+    "file-summary-id-a-number": _snapshot(
+        _first_file(3, ["task", 5, None, None, None, None, None])
+    ),
+    "file-summary-position": _snapshot(
+        _first_file(3, ["task", "x", None, None, None, ["a", "b"], None])
+    ),
+    "diagnostics-a-map": _snapshot(_first_file(4, {"a": 1})),
+    "diagnostic-severity": _snapshot(_first_diagnostic(3, "fatal")),
+    "diagnostic-line-a-string": _snapshot(_first_diagnostic(1, "12")),
+    "diagnostic-short": lambda top: _snapshot(_first_file(4, [[None, 1]]))(top),
+    "folders-not-pairs": _snapshot(_set("folders", [[1, 2, 3]])),
+    "ratings-a-string": _snapshot(_set("ratings", "none")),
+    "workspace-diagnostics-no-path": _snapshot(
+        _set("workspace", [[None, None, None, "error", "x", "y"]])
+    ),
+    "fixtures-a-number": _snapshot(_set("fixtures", 3)),
+    "deep-nesting": _snapshot(_set("layout", _nested(500))),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_a_cache_of_the_wrong_shape_is_ignored(root: Path, capsys, replays, damage: str) -> None:
+    top = _top(_good_cache(root, capsys))
+    DAMAGES[damage](top)
+    _plant(_cache_path(root), msgpack.packb(top))
+    _assert_checked_and_rebuilt(root, capsys, replays)
+
+
+@pytest.mark.parametrize(
+    "entries", [b"", b"\xc1\xc1\xc1", msgpack.packb([1, 2]), b"\x91" * 100_000]
+)
+def test_damaged_items_are_never_used(root: Path, capsys, replays, entries: bytes) -> None:
+    """The items are packed apart from the snapshot and read only when a file changed: then the
+    damage shows, and every file is checked again."""
+    top = _top(_good_cache(root, capsys))
+    top[3] = entries
+    _plant(_cache_path(root), msgpack.packb(top))
+    (root / TASK).write_text((root / TASK).read_text() + "# edited\n")
+    _assert_checked_and_rebuilt(root, capsys, replays)
+
+
+def test_a_cache_of_another_workspace_is_ignored(root: Path, tmp_path: Path, capsys, replays):
+    other = tmp_path / "other"
+    shutil.copytree(root, other)
+    (other / TASK).write_text((other / TASK).read_text().replace("visibility: pub", "public"))
+    _plant(_cache_path(root), _good_cache(other, capsys))
+    _assert_checked_and_rebuilt(root, capsys, replays)
+
+
+def test_a_cache_of_an_older_voyage_tui_is_ignored(root: Path, capsys, replays) -> None:
+    top = _top(_good_cache(root, capsys))
+    top[1] -= 1
+    _plant(_cache_path(root), msgpack.packb(top))
+    _assert_checked_and_rebuilt(root, capsys, replays)
+
+
+# --- whose file, reached how ----------------------------------------------------------------------
+
+
+def test_a_cache_file_of_another_user_is_ignored(
+    root: Path, capsys, replays, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The owner check, made deterministic (CI runs as root, who could read it anyway): every
+    regular file the cache code opens reports another user's uid, the folder stays ours."""
+    _good_cache(root, capsys)
+    real_fstat = os.fstat
+
+    def someone_elses(fd: int) -> os.stat_result:
+        st = real_fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return st
+        fields = list(st[:10])
+        fields[4] = st.st_uid + 4242  # st_uid
+        return os.stat_result(fields)
+
+    cold = _run(root, capsys, "--no-cache")
+    before = len(replays)
+    with monkeypatch.context() as patched:
+        patched.setattr(cache_store.os, "fstat", someone_elses)
+        assert _run(root, capsys) == cold
+    assert replays[before:] == [False], "a file of another user was trusted"
+    assert _run(root, capsys) == cold
+    assert replays[-1], "the cache was not rebuilt"
+
+
+def test_a_cache_folder_of_another_user_is_not_used(
+    root: Path, capsys, replays, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    good = _good_cache(root, capsys)
+    monkeypatch.setattr(cache_store.os, "geteuid", lambda: os.getuid() + 4242)
+    cold = _run(root, capsys, "--no-cache")
+    before = len(replays)
+    assert _run(root, capsys) == cold
+    assert replays[before:] == [False]
+    assert _cache_path(root).read_bytes() == good, "written into a folder of another user"
+
+
+def test_a_symlink_at_the_cache_name_is_ignored_and_replaced(
+    root: Path, tmp_path: Path, capsys, replays
+) -> None:
+    good = _good_cache(root, capsys)
+    elsewhere = tmp_path / "elsewhere.msgpack"
+    elsewhere.write_bytes(good)  # a valid cache of this very workspace, one link away
+    path = _cache_path(root)
+    path.unlink()
+    os.symlink(elsewhere, path)
+    _assert_checked_and_rebuilt(root, capsys, replays)
+    assert elsewhere.read_bytes() == good, "written through the symlink"
+
+
+def test_a_symlink_in_place_of_the_cache_folder_is_not_used(
+    root: Path, tmp_path: Path, capsys, replays
+) -> None:
+    _good_cache(root, capsys)
+    folder = cache_root()
+    real = tmp_path / "real-folder"
+    os.rename(folder, real)
+    os.symlink(real, folder, target_is_directory=True)
+    kept = {p.name: p.read_bytes() for p in real.iterdir()}
+    cold = _run(root, capsys, "--no-cache")
+    before = len(replays)
+    assert _run(root, capsys) == cold
+    assert _run(root, capsys) == cold
+    assert replays[before:] == [False, False], "a cache reached through a symlink was used"
+    assert {p.name: p.read_bytes() for p in real.iterdir()} == kept, "written through it"
+
+
+HOSTILE_REFERENCES = textwrap.dedent(
+    """\
+    import sys
+    from voyage_tui.cli import main
+    sys.exit(main(["validate", sys.argv[1], "--no-git", "--format", "json"]))
+    """
+)
+
+
+def test_hostile_reference_paths_in_the_cache_never_block(root: Path, capsys) -> None:
+    """The key is recomputed from the paths the cache file names before it is compared: a FIFO
+    or an endless device named there is never opened (run in a child with a timeout)."""
+    top = _top(_good_cache(root, capsys))
+    os.mkfifo(root / "fifo.md")
+    top[4] = [["fifo.md", "/dev/zero", "../../../../../../dev/zero", "fixtures"], 1 << 40]
+    _plant(_cache_path(root), msgpack.packb(top))
+    cold = _run(root, capsys, "--no-cache")
+    proc = subprocess.run(
+        [sys.executable, "-c", HOSTILE_REFERENCES, str(root)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (proc.returncode, proc.stdout) == cold, proc.stderr
+    assert read_cache_file(_cache_path(root).read_bytes()) is not None
