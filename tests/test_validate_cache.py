@@ -321,12 +321,12 @@ def test_no_cache_neither_reads_nor_writes_it(runs: Runs, tmp_path: Path) -> Non
     assert "expected_boundary" in out
 
 
-def test_a_run_with_git_writes_no_snapshot(runs: Runs, tmp_path: Path, capsys) -> None:
+def test_a_run_with_git_writes_no_listing(runs: Runs, tmp_path: Path, capsys) -> None:
     root = sample(tmp_path)
     capsys.readouterr()
     main(["validate", str(root)])  # git: items are cached, the answer is not
     read = read_cache_file(_cache_path(root).read_bytes())
     assert read is not None
-    assert read.snapshot is None
+    assert read.listing is None
     assert read.entries()
     assert runs.replayed == []  # a run with git never replays

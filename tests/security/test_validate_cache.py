@@ -134,36 +134,48 @@ def _top(good: bytes) -> list[Any]:
     return msgpack.unpackb(good, raw=False, strict_map_key=False)
 
 
-def _snapshot(damage: Callable[[dict[str, Any]], None]) -> Callable[[list[Any]], None]:
+# The file: [MAGIC, FORMAT, key, summaries, packed details, [references, max_bytes], listing]
+
+
+def _listing(damage: Callable[[dict[str, Any]], None]) -> Callable[[list[Any]], None]:
     def apply(top: list[Any]) -> None:
-        damage(top[5])
+        damage(top[6])
 
     return apply
 
 
-def _first_file(field: int, value: Any) -> Callable[[dict[str, Any]], None]:
-    def damage(snapshot: dict[str, Any]) -> None:
-        snapshot["files"][0][field] = value
-
-    return damage
-
-
-def _first_diagnostic(field: int, value: Any) -> Callable[[dict[str, Any]], None]:
-    def damage(snapshot: dict[str, Any]) -> None:
-        for record in snapshot["files"]:
-            if record[4]:
-                record[4][0][field] = value
-                return
-        raise AssertionError("no file with a diagnostic")
-
-    return damage
-
-
 def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
-    def damage(snapshot: dict[str, Any]) -> None:
-        snapshot[key] = value
+    def damage(listing: dict[str, Any]) -> None:
+        listing[key] = value
 
     return damage
+
+
+def _summary(field: int, value: Any) -> Callable[[list[Any]], None]:
+    """Field `field` of the summary of a fixture that has a diagnostic."""
+
+    def apply(top: list[Any]) -> None:
+        top[3][TASK][field] = value
+
+    return apply
+
+
+def _diagnostic(field: int, value: Any) -> Callable[[list[Any]], None]:
+    def apply(top: list[Any]) -> None:
+        top[3][TASK][9][0][field] = value
+
+    return apply
+
+
+def _renamed(new: str) -> Callable[[list[Any]], None]:
+    """A file renamed in the summaries and the listing alike: consistent, and hostile."""
+
+    def apply(top: list[Any]) -> None:
+        top[3][new] = top[3].pop(TASK)
+        files = top[6]["files"]
+        files[files.index(TASK)] = new
+
+    return apply
 
 
 def _nested(depth: int) -> list[Any]:
@@ -178,37 +190,38 @@ DAMAGES: dict[str, Callable[[list[Any]], None]] = {
     "top-too-short": lambda top: top.pop(),
     "format-is-a-string": lambda top: top.__setitem__(1, "3"),
     "key-is-a-list": lambda top: top.__setitem__(2, [top[2]]),
-    "entries-not-bytes": lambda top: top.__setitem__(3, {"x": 1}),
-    "references-not-strings": lambda top: top.__setitem__(4, [[1, 2], 0]),
-    "max-bytes-a-string": lambda top: top.__setitem__(4, [top[4][0], "big"]),
-    "snapshot-a-list": lambda top: top.__setitem__(5, [1, 2, 3]),
-    "snapshot-format": _snapshot(_set("format", 99)),
-    "snapshot-no-files": _snapshot(lambda s: s.pop("files")),
-    "files-a-number": _snapshot(_set("files", 7)),
-    "files-a-map": _snapshot(_set("files", {"a": 1})),
-    "file-record-short": _snapshot(lambda s: s["files"].__setitem__(0, ["x"])),
-    "file-path-a-number": _snapshot(_first_file(0, 12)),
-    "file-path-with-nul": _snapshot(_first_file(0, "a\0b")),
-    "file-stamp-a-string": _snapshot(_first_file(1, "stamp")),
-    "file-deps-a-string": _snapshot(_first_file(2, "deps")),
-    "file-summary-short": _snapshot(_first_file(3, ["task"])),
-    "file-summary-id-a-number": _snapshot(
-        _first_file(3, ["task", 5, None, None, None, None, None])
-    ),
-    "file-summary-position": _snapshot(
-        _first_file(3, ["task", "x", None, None, None, ["a", "b"], None])
-    ),
-    "diagnostics-a-map": _snapshot(_first_file(4, {"a": 1})),
-    "diagnostic-severity": _snapshot(_first_diagnostic(3, "fatal")),
-    "diagnostic-line-a-string": _snapshot(_first_diagnostic(1, "12")),
-    "diagnostic-short": lambda top: _snapshot(_first_file(4, [[None, 1]]))(top),
-    "folders-not-pairs": _snapshot(_set("folders", [[1, 2, 3]])),
-    "ratings-a-string": _snapshot(_set("ratings", "none")),
-    "workspace-diagnostics-no-path": _snapshot(
+    "summaries-a-list": lambda top: top.__setitem__(3, [1, 2]),
+    "details-not-bytes": lambda top: top.__setitem__(4, {"x": 1}),
+    "references-not-strings": lambda top: top.__setitem__(5, [[1, 2], 0]),
+    "max-bytes-a-string": lambda top: top.__setitem__(5, [top[5][0], "big"]),
+    "listing-a-list": lambda top: top.__setitem__(6, [1, 2, 3]),
+    "listing-format": _listing(_set("format", 99)),
+    "listing-no-files": _listing(lambda listing: listing.pop("files")),
+    "files-a-number": _listing(_set("files", 7)),
+    "files-a-map": _listing(_set("files", {"a": 1})),
+    "files-hold-a-number": _listing(lambda listing: listing["files"].append(12)),
+    "others-not-pairs": _listing(_set("others", [[1, 2, 3]])),
+    "folders-not-pairs": _listing(_set("folders", [[1, 2, 3]])),
+    "folder-path-a-number": _listing(lambda listing: listing["folders"][0].__setitem__(0, 5)),
+    "ratings-a-string": _listing(_set("ratings", "none")),
+    "workspace-diagnostics-no-path": _listing(
         _set("workspace", [[None, None, None, "error", "x", "y"]])
     ),
-    "fixtures-a-number": _snapshot(_set("fixtures", 3)),
-    "deep-nesting": _snapshot(_set("layout", _nested(500))),
+    "fixtures-a-number": _listing(_set("fixtures", 3)),
+    "deep-nesting": _listing(_set("layout", _nested(500))),
+    "summary-short": lambda top: top[3].__setitem__(TASK, ["x"]),
+    "summary-a-string": lambda top: top[3].__setitem__(TASK, "x"),
+    "summary-path-a-number": _summary(2, 12),
+    "summary-stamp-a-string": _summary(0, "stamp"),
+    "summary-deps-a-string": _summary(1, "deps"),
+    "summary-id-a-number": _summary(4, 5),
+    "summary-position-of-strings": _summary(8, ["a", "b"]),
+    "diagnostics-a-map": _summary(9, {"a": 1}),
+    "diagnostic-severity": _diagnostic(3, "fatal"),
+    "diagnostic-line-a-string": _diagnostic(1, "12"),
+    "diagnostic-short": _summary(9, [[None, 1]]),
+    "path-with-nul": _renamed("fixtures/a\0b/task.yaml"),
+    "path-absolute": _renamed("/etc/passwd"),
 }
 
 
@@ -221,13 +234,13 @@ def test_a_cache_of_the_wrong_shape_is_ignored(root: Path, capsys, replays, dama
 
 
 @pytest.mark.parametrize(
-    "entries", [b"", b"\xc1\xc1\xc1", msgpack.packb([1, 2]), b"\x91" * 100_000]
+    "details", [b"", b"\xc1\xc1\xc1", msgpack.packb([1, 2]), b"\x91" * 100_000]
 )
-def test_damaged_items_are_never_used(root: Path, capsys, replays, entries: bytes) -> None:
-    """The items are packed apart from the snapshot and read only when a file changed: then the
-    damage shows, and every file is checked again."""
+def test_damaged_details_are_never_used(root: Path, capsys, replays, details: bytes) -> None:
+    """The items' details are packed apart and read only when a file changed: then the damage
+    shows, and every file is checked again."""
     top = _top(_good_cache(root, capsys))
-    top[3] = entries
+    top[4] = details
     _plant(_cache_path(root), msgpack.packb(top))
     (root / TASK).write_text((root / TASK).read_text() + "# edited\n")
     _assert_checked_and_rebuilt(root, capsys, replays)
@@ -333,7 +346,7 @@ def test_hostile_reference_paths_in_the_cache_never_block(root: Path, capsys) ->
     or an endless device named there is never opened (run in a child with a timeout)."""
     top = _top(_good_cache(root, capsys))
     os.mkfifo(root / "fifo.md")
-    top[4] = [["fifo.md", "/dev/zero", "../../../../../../dev/zero", "fixtures"], 1 << 40]
+    top[5] = [["fifo.md", "/dev/zero", "../../../../../../dev/zero", "fixtures"], 1 << 40]
     _plant(_cache_path(root), msgpack.packb(top))
     cold = _run(root, capsys, "--no-cache")
     proc = subprocess.run(

@@ -13,12 +13,26 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import struct
 
 from voyage_tui.engine.diagnostics import Diagnostic
 
-Stamp = tuple[int, ...] | None
-"""lstat (mtime_ns, ctime_ns, size, ino, dev), and for a symlink the same five of its target (or
--1 when it dangles); None when the path does not exist (or cannot be looked at)."""
+Stamp = bytes | None
+"""The lstat (mtime_ns, ctime_ns, size, ino, dev) packed by STAMP, and for a symlink the same
+five of its target (or DANGLING when it points nowhere); None when the path does not exist (or
+cannot be looked at). Bytes: one object per file in a cache file of a hundred thousand, and
+compared as a whole."""
+
+STAMP = struct.Struct("<qqqQQ")
+DANGLING = b"-"
+
+
+def pack_stat(st: os.stat_result) -> bytes:
+    try:
+        return STAMP.pack(st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+    except struct.error:  # a number out of range (a file system from the future): exact anyway
+        fields = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+        return repr(fields).encode()
 
 
 def stamp(path: str) -> Stamp:
@@ -26,28 +40,18 @@ def stamp(path: str) -> Stamp:
         st = os.lstat(path)
     except (OSError, ValueError):  # ValueError: a NUL in the name
         return None
-    own = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+    own = pack_stat(st)
     if not stat.S_ISLNK(st.st_mode):
         return own
     try:
-        target = os.stat(path)
+        return own + pack_stat(os.stat(path))
     except OSError:
-        return (*own, -1)
-    return (
-        *own,
-        target.st_mtime_ns,
-        target.st_ctime_ns,
-        target.st_size,
-        target.st_ino,
-        target.st_dev,
-    )
+        return own + DANGLING
 
 
 def same_stamp(recorded: object, current: Stamp) -> bool:
-    """Whether a stamp read back from a cache file (a list, or None) is `current`."""
-    if recorded is None or current is None:
-        return recorded is current
-    return type(recorded) is list and tuple(recorded) == current
+    """Whether a stamp read back from a cache file (bytes, or None) is `current`."""
+    return recorded == current and (recorded is None or type(recorded) is bytes)
 
 
 def content_digest(read: bytes | Diagnostic | None) -> str:

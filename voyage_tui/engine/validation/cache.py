@@ -13,10 +13,11 @@ beside a gold file, a run's gold file) have the same stamp (loading/stamps.py) a
 checked. The whole cache is dropped when anything global changes (cache_key.py): voyage-tui's
 code, voyage.toml, journey.md, the rubric, the rule catalogue, the routing table.
 
-The file: [MAGIC, CACHE_FORMAT, key, entries, [references, max_bytes], snapshot], where entries
-maps each file to its item (below), packed on their own (a reader of the snapshot alone does not
-unpack them); references and max_bytes are what the key was computed from (so a reader can
-recompute it without parsing voyage.toml); snapshot is validate's (result_cache.py) or None.
+The file: [MAGIC, CACHE_FORMAT, key, summaries, details, [references, max_bytes], listing]:
+each file's item in two parts (below): the summary, in the file's top level, and the details,
+packed on their own and unpacked only by a reader of whole items; the reference paths and the
+size limit the key was computed from (so a reader can recompute it without parsing
+voyage.toml); validate's listing (result_cache.py) or None.
 """
 
 from __future__ import annotations
@@ -68,12 +69,17 @@ def cache_file_name(root_real: str) -> str:
     return hashlib.sha256(os.fsencode(root_real)).hexdigest()[:24] + SUFFIX
 
 
-# --- one item as a compact tuple ----------------------------------------------------------------
+# --- one item as a compact list ------------------------------------------------------------------
 #
-# (stamp, deps, path, kind, id, fixture_class, boundary, visibility, prompt, ground_truth, canary,
-#  final_head_sha, sha_position, id_position, parent, extra, diagnostics)
+# [stamp, deps, path, kind, id, fixture_class, boundary, visibility, id_position, diagnostics,
+#  prompt, ground_truth, canary, final_head_sha, sha_position, parent, extra]
 # deps: [[dep, stamp], ...]; path None when it is the entry's key; diagnostics:
 # [[path or None (the item's), line, column, severity, code, message], ...]
+# The first SUMMARY_FIELDS are the summary: what validate needs to replay an answer (the stamps,
+# the diagnostics, what the suite-level rules read). The file keeps the rest (the details: the
+# texts the app shows) in a section of its own, unpacked only by a reader of whole items.
+
+SUMMARY_FIELDS = 10
 
 _SEVERITY = {s.value: s for s in Severity}
 
@@ -109,14 +115,7 @@ def encode_item(rel: str, own: Stamp, deps: list[list[Any]], item: Item) -> list
         item.fixture_class,
         item.boundary,
         item.visibility,
-        item.prompt,
-        item.ground_truth,
-        item.canary,
-        item.final_head_sha,
-        item.sha_position,
         item.id_position,
-        item.parent,
-        item.extra,
         [
             [
                 None if d.path == path else d.path,
@@ -128,6 +127,13 @@ def encode_item(rel: str, own: Stamp, deps: list[list[Any]], item: Item) -> list
             ]
             for d in item.diagnostics
         ],
+        item.prompt,
+        item.ground_truth,
+        item.canary,
+        item.final_head_sha,
+        item.sha_position,
+        item.parent,
+        item.extra,
     ]
 
 
@@ -163,15 +169,15 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
         fixture_class,
         boundary,
         visibility,
+        id_position,
+        raw_diagnostics,
         prompt,
         ground_truth,
         canary,
         final_head_sha,
         sha_position,
-        id_position,
         parent,
         extra,
-        raw_diagnostics,
     ) = raw
     if path is None:
         path = rel
@@ -242,22 +248,33 @@ def decode_diagnostics(path: str | None, raw: list[Any]) -> list[Diagnostic]:
 
 class CacheFile(NamedTuple):
     key: str
-    packed_entries: bytes
-    """The items, packed apart: a reader that needs only the snapshot never unpacks them."""
+    summaries: dict[str, list[Any]]
+    """Each file's entry up to SUMMARY_FIELDS, unchecked."""
+    packed_details: bytes
+    """The rest of each entry, packed on their own: a reader of the summaries alone (validate's
+    replay) never unpacks them."""
     references: list[str]
     max_bytes: int
-    snapshot: object
-    """validate's snapshot (result_cache.py) as read, unchecked; None when there is none."""
+    listing: object
+    """validate's listing (result_cache.py) as read, unchecked; None when there is none."""
 
     def entries(self) -> dict[str, list[Any]] | None:
+        """Whole entries: each summary with its details; None when the details are damaged."""
         try:
             with gc_paused():  # twice as fast on a big suite's hundred thousand small lists
-                entries = msgpack.unpackb(
-                    self.packed_entries, raw=False, unicode_errors=_TEXT, strict_map_key=True
+                details = msgpack.unpackb(
+                    self.packed_details, raw=False, unicode_errors=_TEXT, strict_map_key=True
                 )
         except Exception:  # msgpack reports damage with several exception types
             return None
-        return entries if type(entries) is dict else None
+        if type(details) is not dict:
+            return None
+        entries = {}
+        for rel, summary in self.summaries.items():
+            detail = details.get(rel)
+            if type(summary) is list and type(detail) is list:
+                entries[rel] = summary + detail
+        return entries
 
 
 def pack(
@@ -265,17 +282,21 @@ def pack(
     entries: dict[str, list[Any]],
     references: list[str] | None = None,
     max_bytes: int = 0,
-    snapshot: object = None,
+    listing: object = None,
 ) -> bytes:
-    packed_entries = msgpack.packb(entries, unicode_errors=_TEXT)
-    top = [MAGIC, CACHE_FORMAT, key, packed_entries, [references or [], max_bytes], snapshot]
+    cut = SUMMARY_FIELDS
+    summaries = {rel: entry[:cut] for rel, entry in entries.items()}
+    details = msgpack.packb(
+        {rel: entry[cut:] for rel, entry in entries.items()}, unicode_errors=_TEXT
+    )
+    top = [MAGIC, CACHE_FORMAT, key, summaries, details, [references or [], max_bytes], listing]
     packed: bytes = msgpack.packb(top, unicode_errors=_TEXT)
     return packed
 
 
 def read_cache_file(data: bytes) -> CacheFile | None:
-    """A cache file of this format, its parts' types checked (the entries once unpacked);
-    None for anything else (another format, a truncated or damaged file, any other bytes)."""
+    """A cache file of this format, the types of its parts checked (of the entries, when they
+    are used); None for anything else (another format, a truncated or damaged file, any bytes)."""
     try:
         with gc_paused():
             top = msgpack.unpackb(data, raw=False, unicode_errors=_TEXT, strict_map_key=True)
@@ -283,19 +304,20 @@ def read_cache_file(data: bytes) -> CacheFile | None:
         return None
     if (
         type(top) is not list
-        or len(top) != 6
+        or len(top) != 7
         or top[0] != MAGIC
         or top[1] != CACHE_FORMAT
         or type(top[2]) is not str
-        or type(top[3]) is not bytes
-        or type(top[4]) is not list
-        or len(top[4]) != 2
-        or type(top[4][0]) is not list
-        or not all(type(rel) is str for rel in top[4][0])
-        or type(top[4][1]) is not int
+        or type(top[3]) is not dict
+        or type(top[4]) is not bytes
+        or type(top[5]) is not list
+        or len(top[5]) != 2
+        or type(top[5][0]) is not list
+        or not all(type(rel) is str for rel in top[5][0])
+        or type(top[5][1]) is not int
     ):
         return None
-    return CacheFile(top[2], top[3], top[4][0], top[4][1], top[5])
+    return CacheFile(top[2], top[3], top[4], top[5][0], top[5][1], top[6])
 
 
 def unpack(data: bytes, key: str) -> dict[str, list[Any]] | None:
@@ -310,7 +332,7 @@ class ItemCache:
         """The cache of `ws` in `root` (the user's cache dir by default). The key is computed
         here, before the references are read for the check: a reference edited in between then
         changes the key of the next run instead of being recorded as seen. `listing`: the walk
-        that follows stamps the folders it lists, for validate's snapshot."""
+        that follows stamps the folders it lists, for validate's listing."""
         self.ws = ws
         self.key, self.references = key_of(ws)
         self.max_bytes = ws.max_file_bytes
@@ -361,9 +383,9 @@ class ItemCache:
         seen = self._dep_stamps.get(rel, {})
         return own, [[dep, seen[dep] if dep in seen else stamp(abs_(dep))] for dep in deps]
 
-    def save(self, items: dict[str, Item], snapshot: object = None) -> None:
-        """Record `items` as checked now, and validate's `snapshot` beside them (none from the
-        app). Git diagnostics are left out: they are recomputed."""
+    def record(self, items: dict[str, Item]) -> None:
+        """Make `items` the entries to save, as checked now. Git diagnostics are left out: they
+        are recomputed."""
         entries: dict[str, list[Any]] = {}
         for rel, item in items.items():
             own, deps = self.stamps_of(rel, item.deps)
@@ -373,8 +395,16 @@ class ItemCache:
             if entry is not None:
                 entries[rel] = entry
         self.entries = entries
+
+    def save(self, items: dict[str, Item]) -> None:
+        """Record `items` and write them (the app)."""
+        self.record(items)
+        self.write()
+
+    def write(self, listing: object = None) -> None:
+        """Write the recorded entries, with validate's `listing` (result_cache.py) or none."""
         try:
-            data = pack(self.key, entries, self.references, self.max_bytes, snapshot)
+            data = pack(self.key, self.entries, self.references, self.max_bytes, listing)
         except (TypeError, ValueError, OverflowError):
             return
         if len(data) > MAX_CACHE_BYTES:

@@ -57,7 +57,7 @@ def code_fingerprint() -> str:
         except (ImportError, ValueError):
             spec = None
         origin = spec.origin if spec is not None else None
-        line = f"{name}:{origin}:{stamp(origin) if origin else None}\n"
+        line = f"{name}:{origin}:{stamp(origin) if origin else None!r}\n"
         digest.update(line.encode("utf-8", _TEXT))
     return digest.hexdigest()
 

@@ -2,27 +2,26 @@
 stat of each of its files and folders, without parsing a file (or importing a parser).
 
 A run with the cache goes one of two ways:
-- **replay**: the workspace's cache file (cache.py) holds a snapshot of the last run and nothing
-  it depends on moved: the key (code, voyage.toml, the references: cache_key.py), the stamp of
-  every folder the walk listed (so no file was added, removed or renamed), of every file the
-  walk found and of every file an item depends on, of every ratings file. The answer is then
-  rebuilt from what was stored: the diagnostics of each file and of the workspace (config,
-  references, layout), and the summary of each fixture the suite-level rules and the coverage
-  counts read (those rules run again: they are cheap, and they depend on every fixture).
+- **replay**: the workspace's cache file (cache.py) holds the listing of the last run without
+  git, and nothing it depends on moved: the key (code, voyage.toml, the references:
+  cache_key.py), the stamp of every folder the walk listed (so no file was added, removed or
+  renamed), of every file the walk found and of every file an item depends on, of every ratings
+  file. The answer is then rebuilt from the file: each item's summary (its diagnostics, and what
+  the suite-level rules and the coverage counts read; those rules run again, they are cheap and
+  depend on every fixture), the diagnostics of the workspace (config, references, layout) and of
+  the ratings files. Nothing is parsed, and pydantic, PyYAML and markdown-it are not imported.
 - **check**: anything else. The Suite validates, reusing the items of unchanged files from the
-  same cache (the app's too), and the cache is written again with a new snapshot.
+  same cache (the app's too), and the cache is written again, with a new listing.
 
-The snapshot is written only by a run without git. The git checks (final_head_sha, holdout
+The listing is written only by a run without git. The git checks (final_head_sha, holdout
 exposure, and a rating of a run that git history once held) depend on the repository's state,
 which no stamp here covers: a run with git always runs them, and reuses only the items.
 
-The snapshot (msgpack, SNAPSHOT_FORMAT), self-contained (the items are not unpacked to replay):
+The listing (msgpack, LISTING_FORMAT), in the cache file beside the items it was made with:
     {"format": 1, "fixtures": the fixtures folder,
      "folders": [[rel, stamp], ...] (every folder the walk looked at, stamped before),
-     "files": [[rel, stamp, [[dep, stamp], ...], summary, diagnostics], ...] for every file the
-        walk listed, in the Suite's order; summary is [kind, id, class, boundary, visibility,
-        id_position, path (None: rel)], or None for a file that gave no item (a JSON file that
-        is no gold file); a diagnostic's path None stands for rel,
+     "files": [rel, ...] (every file the walk listed, in the Suite's order),
+     "others": [[rel, stamp], ...] (listed files that gave no item: JSON that is no gold file),
      "ratings": [[rel, stamp, diagnostics, or None when it vanished], ...],
      "workspace": the diagnostics of voyage.toml and the references, "layout": the walk's}
 """
@@ -38,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.items import RATING, TASK, TRAJECTORY, Item
-from voyage_tui.engine.loading.stamps import Stamp, same_stamp, stamp
+from voyage_tui.engine.loading.stamps import Stamp, pack_stat, same_stamp, stamp
 from voyage_tui.engine.validation.cache import (
     MAX_CACHE_BYTES,
     ItemCache,
@@ -60,7 +59,7 @@ if TYPE_CHECKING:
     from voyage_tui.engine.validation.suite import Suite
     from voyage_tui.engine.workspace.layout import Layout
 
-SNAPSHOT_FORMAT = 1
+LISTING_FORMAT = 1
 _FIXTURE_KINDS = (TASK, TRAJECTORY)
 _OPT_TEXT = (str, type(None))
 
@@ -78,7 +77,7 @@ class ValidationResult:
     infos: int
     coverage: dict[str, dict[str, int]]
     replayed: bool = False
-    """Answered from the snapshot: no file was checked."""
+    """Answered from the listing and the summaries in the cache: no file was checked."""
 
 
 def validate(root: Path, *, use_git: bool = True, use_cache: bool = True) -> ValidationResult:
@@ -103,12 +102,15 @@ def _check(root: Path, *, use_git: bool, use_cache: bool) -> ValidationResult:
         suite.validate_all()
         return _result_of(suite)
     cache = ItemCache(ws, listing=not use_git)
-    prepared = suite.prepare(fork=suite.parallel, cache=cache)
-    # Stamped before validate_all reads them: an edit in between moves the stamp.
-    ratings = {rel: stamp(ws.abs(rel)) for rel in prepared.layout.ratings}
-    suite.validate_all(prepared=prepared)
-    snapshot = None if use_git else _snapshot(suite, prepared.layout, cache, ratings)
-    cache.save({rel: i for rel, i in suite.items.items() if i.kind != RATING}, snapshot)
+    # The collector would walk the whole suite again and again as the stamps and the cache's
+    # lists are made: nothing made here forms a cycle (engine/bulk.py).
+    with gc_paused():
+        prepared = suite.prepare(fork=suite.parallel, cache=cache)
+        # Stamped before validate_all reads them: an edit in between moves the stamp.
+        ratings = {rel: stamp(ws.abs(rel)) for rel in prepared.layout.ratings}
+        suite.validate_all(prepared=prepared)
+        cache.record({rel: i for rel, i in suite.items.items() if i.kind != RATING})
+        cache.write(None if use_git else _listing(suite, prepared.layout, cache, ratings))
     return _result_of(suite)
 
 
@@ -125,27 +127,18 @@ def _result_of(suite: Suite) -> ValidationResult:
     )
 
 
-def _snapshot(
+def _listing(
     suite: Suite, layout: Layout, cache: ItemCache, ratings: dict[str, Stamp]
-) -> dict[str, Any]:
-    files: list[list[Any]] = []
-    for rel in [*layout.tasks, *layout.agent_runs, *layout.json_candidates]:
-        item = suite.items.get(rel)
-        if item is None:
-            own, _ = cache.stamps_of(rel, ())
-            files.append([rel, own, [], None, []])
+) -> dict[str, Any] | None:
+    files = [*layout.tasks, *layout.agent_runs, *layout.json_candidates]
+    others = []
+    for rel in files:
+        if rel in cache.entries:
             continue
-        own, deps = cache.stamps_of(rel, item.deps)
-        summary = [
-            item.kind,
-            item.id,
-            item.fixture_class,
-            item.boundary,
-            item.visibility,
-            item.id_position,
-            None if item.path == rel else item.path,
-        ]
-        files.append([rel, own, deps, summary, encode_diagnostics(item.diagnostics, rel)])
+        if rel in suite.items:
+            return None  # an item the cache could not store: no answer can be replayed
+        own, _ = cache.stamps_of(rel, ())
+        others.append([rel, own])
     rated = []
     for rel in layout.ratings:
         item = suite.items.get(rel)
@@ -153,17 +146,18 @@ def _snapshot(
         rated.append([rel, ratings.get(rel), diagnostics])
     ws = suite.ws
     return {
-        "format": SNAPSHOT_FORMAT,
+        "format": LISTING_FORMAT,
         "fixtures": ws.fixtures_rel,
         "folders": [[rel, folder] for rel, folder in layout.folder_stamps],
         "files": files,
+        "others": others,
         "ratings": rated,
         "workspace": encode_diagnostics([*ws.config_diagnostics, *suite.refs.diagnostics]),
         "layout": encode_diagnostics(suite.layout_problems),
     }
 
 
-# --- replay: the answer from the snapshot -------------------------------------------------------
+# --- replay: the answer from the cache file -------------------------------------------------------
 
 
 def replay(root: Path) -> ValidationResult | None:
@@ -181,14 +175,17 @@ def replay(root: Path) -> ValidationResult | None:
         return None
 
 
-def _fixture(rel: str, summary: list[Any]) -> Item:
+def _strings(value: object) -> list[str]:
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise TypeError("not a list of paths")
+    return value
+
+
+def _fixture(path: str, summary: list[Any]) -> Item:
     """The part of a fixture's item the suite-level rules and the coverage counts read."""
-    kind, id_, fixture_class, boundary, visibility, id_position, path = summary
-    if path is None:
-        path = rel
+    _, _, _, kind, id_, fixture_class, boundary, visibility, id_position, _ = summary
     if (
-        type(path) is not str
-        or type(id_) not in _OPT_TEXT
+        type(id_) not in _OPT_TEXT
         or type(fixture_class) not in _OPT_TEXT
         or type(boundary) not in _OPT_TEXT
         or type(visibility) not in _OPT_TEXT
@@ -207,20 +204,19 @@ def _fixture(rel: str, summary: list[Any]) -> Item:
 
 def _replay(root: Path, root_real: str, data: bytes) -> ValidationResult | None:
     read = read_cache_file(data)
-    if read is None or type(read.snapshot) is not dict:
+    if read is None or type(read.listing) is not dict:
         return None
-    snapshot: dict[str, Any] = read.snapshot
-    if snapshot.get("format") != SNAPSHOT_FORMAT:
+    listing: dict[str, Any] = read.listing
+    if listing.get("format") != LISTING_FORMAT:
         return None
     base = str(root)
     key = workspace_key(base, root_real, config_digest(root), read.references, read.max_bytes)
     if key != read.key:
         return None
-    # Every path in the snapshot is a workspace-relative str; a damaged one fails the `+` or the
+    # Every path in the file is a workspace-relative str; a damaged one fails the `+` or the
     # lstat (TypeError, ValueError), and replay() answers None.
     prefix = base if base.endswith(os.sep) else base + os.sep
-
-    lstat, is_link = os.lstat, stat.S_ISLNK
+    lstat, is_link, pack = os.lstat, stat.S_ISLNK, pack_stat
 
     def unchanged(rel: str, recorded: object) -> bool:
         """stamp() and same_stamp() inline: this runs for every file and folder of the suite."""
@@ -231,41 +227,49 @@ def _replay(root: Path, root_real: str, data: bytes) -> ValidationResult | None:
             return recorded is None
         if is_link(st.st_mode):
             return same_stamp(recorded, stamp(path))
-        return [st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev] == recorded
+        return pack(st) == recorded
 
-    for rel, recorded in snapshot["folders"]:
+    for rel, recorded in listing["folders"]:
         if not unchanged(rel, recorded):
             return None
+    others = {rel: recorded for rel, recorded in listing["others"]}
+    summaries = read.summaries
     fixtures: list[Item] = []
     found: list[Diagnostic] = []
     files = 0
-    for rel, recorded, deps, summary, raw_diagnostics in snapshot["files"]:
-        if not unchanged(rel, recorded):
-            return None
-        for dep, dep_recorded in deps:
-            if not unchanged(dep, dep_recorded):
-                return None
+    for rel in _strings(listing["files"]):
+        summary = summaries.get(rel)
         if summary is None:
+            if rel not in others or not unchanged(rel, others[rel]):
+                return None
             continue  # a file that gave no item
+        if not unchanged(rel, summary[0]):
+            return None
+        for dep, recorded in summary[1]:
+            if not unchanged(dep, recorded):
+                return None
+        path = rel if summary[2] is None else summary[2]
+        if type(path) is not str:
+            return None
         files += 1
-        if raw_diagnostics:
-            found += decode_diagnostics(rel, raw_diagnostics)
-        if summary[0] in _FIXTURE_KINDS:
-            fixtures.append(_fixture(rel, summary))
-    for rel, recorded, raw_diagnostics in snapshot["ratings"]:
+        if summary[9]:
+            found += decode_diagnostics(path, summary[9])
+        if summary[3] in _FIXTURE_KINDS:
+            fixtures.append(_fixture(path, summary))
+    for rel, recorded, raw_diagnostics in listing["ratings"]:
         if not unchanged(rel, recorded):
             return None
         if raw_diagnostics is not None:
             found += decode_diagnostics(rel, raw_diagnostics)
             files += 1
-    fixtures_rel = snapshot["fixtures"]
+    fixtures_rel = listing["fixtures"]
     if type(fixtures_rel) is not str:
         return None
     # In the order of Suite.diagnostics(): the workspace's, then each item's; the sort is
     # stable, so diagnostics that sort alike stay in that order as they do there.
     diagnostics = [
-        *decode_diagnostics(None, snapshot["workspace"]),
-        *decode_diagnostics(None, snapshot["layout"]),
+        *decode_diagnostics(None, listing["workspace"]),
+        *decode_diagnostics(None, listing["layout"]),
         *duplicate_ids(fixtures),
         *adversarial_coverage(fixtures, fixtures_rel),
         *found,
