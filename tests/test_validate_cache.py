@@ -150,6 +150,13 @@ def edit_ratings_in_place(root: Path) -> None:
         handle.truncate()
 
 
+def promote_notes(root: Path) -> None:
+    """A JSON file that gave no item (no gold schema) becomes a gold file, in place; in the
+    sample it is a new file."""
+    gold = (SAMPLE_FIXTURES / "gold/jwt-auth/gold.json").read_text()
+    (root / "fixtures/gold/notes.json").write_text(gold.replace("BLOCK", "WARN"))
+
+
 def delete_agent_run(root: Path) -> None:
     """The ratings that name the run are checked against the runs that remain."""
     (root / "fixtures/bug-diagnosis/pagination-last-page-dropped/runs/run-b1.yaml").unlink()
@@ -162,6 +169,7 @@ CHANGES: list[Callable[[Path], None]] = [
     delete_context_file,
     edit_gold_readme,
     edit_ratings_in_place,
+    promote_notes,
     delete_agent_run,
     change_journey,
     change_rubric,
@@ -236,7 +244,7 @@ def test_every_rule_case_replays_what_a_cold_run_prints(runs: Runs, tmp_path: Pa
 
 # --- any sequence of changes -----------------------------------------------------------------------
 
-OPERATIONS = [*CHANGES, "restore-task", "touch-task", "new-rating", "remove-gold", "promote-notes"]
+OPERATIONS = [*CHANGES, "restore-task", "touch-task", "new-rating", "remove-gold"]
 
 
 def _operate(root: Path, operation: Callable[[Path], None] | str, original: bytes) -> None:
@@ -263,9 +271,6 @@ def _operate(root: Path, operation: Callable[[Path], None] | str, original: byte
             handle.write('{"fixture_id": "x"}\n')
     elif operation == "remove-gold":
         (root / "fixtures/gold/jwt-auth/gold.json").unlink(missing_ok=True)
-    elif operation == "promote-notes":  # a JSON file that gave no item becomes a gold file
-        gold = (SAMPLE_FIXTURES / "gold/jwt-auth/gold.json").read_text()
-        (root / "fixtures/gold/notes.json").write_text(gold.replace("BLOCK", "WARN"))
 
 
 @settings(

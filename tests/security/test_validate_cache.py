@@ -207,15 +207,15 @@ DAMAGES: dict[str, Callable[[list[Any]], None]] = {
     "workspace-diagnostics-no-path": _listing(
         _set("workspace", [[None, None, None, "error", "x", "y"]])
     ),
-    "fixtures-a-number": _listing(_set("fixtures", 3)),
+    "suite-diagnostics-a-map": _listing(_set("suite", {"a": 1})),
+    "coverage-a-list": _listing(_set("coverage", [1])),
+    "coverage-counts-strings": _listing(_set("coverage", {"classes": {"a": "1"}})),
     "deep-nesting": _listing(_set("layout", _nested(500))),
     "summary-short": lambda top: top[3].__setitem__(TASK, ["x"]),
     "summary-a-string": lambda top: top[3].__setitem__(TASK, "x"),
     "summary-path-a-number": _summary(2, 12),
     "summary-stamp-a-string": _summary(0, "stamp"),
     "summary-deps-a-string": _summary(1, "deps"),
-    "summary-id-a-number": _summary(4, 5),
-    "summary-position-of-strings": _summary(8, ["a", "b"]),
     "diagnostics-a-map": _summary(9, {"a": 1}),
     "diagnostic-severity": _diagnostic(3, "fatal"),
     "diagnostic-line-a-string": _diagnostic(1, "12"),
@@ -230,6 +230,30 @@ def test_a_cache_of_the_wrong_shape_is_ignored(root: Path, capsys, replays, dama
     top = _top(_good_cache(root, capsys))
     DAMAGES[damage](top)
     _plant(_cache_path(root), msgpack.packb(top))
+    _assert_checked_and_rebuilt(root, capsys, replays)
+
+
+ITEM_DAMAGES: dict[str, Callable[[list[Any]], None]] = {
+    "id-a-number": _summary(4, 5),
+    "kind-a-list": _summary(3, ["task"]),
+    "position-of-strings": _summary(8, ["a", "b"]),
+    "position-too-long": _summary(8, [1, 2, 3]),
+    "deps-not-pairs": _summary(1, [["a"]]),
+    "details-short": lambda top: top.__setitem__(
+        4, msgpack.packb({**msgpack.unpackb(top[4]), TASK: ["prompt"]})
+    ),
+}
+"""Damage to what only a reader of whole items reads (a replay does not): seen when another
+file changed and the items are taken from the cache."""
+
+
+@pytest.mark.parametrize("damage", sorted(ITEM_DAMAGES))
+def test_a_damaged_item_is_checked_again(root: Path, capsys, replays, damage: str) -> None:
+    top = _top(_good_cache(root, capsys))
+    ITEM_DAMAGES[damage](top)
+    _plant(_cache_path(root), msgpack.packb(top))
+    other = root / "fixtures/bug-diagnosis/webhook-signature-mismatch/task.yaml"
+    other.write_text(other.read_text() + "# edited\n")
     _assert_checked_and_rebuilt(root, capsys, replays)
 
 

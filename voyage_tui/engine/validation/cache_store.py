@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -62,7 +61,7 @@ def cache_root() -> Path:
 
 
 def _temp_name(final: str) -> str:
-    return f".{final}.{secrets.token_hex(8)}.tmp"
+    return f".{final}.{os.urandom(8).hex()}.tmp"  # secrets.token_hex, without its imports
 
 
 def _open_folder(folder: Path, *, create: bool) -> int | None:

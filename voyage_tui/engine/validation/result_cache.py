@@ -6,10 +6,11 @@ A run with the cache goes one of two ways:
   git, and nothing it depends on moved: the key (code, voyage.toml, the references:
   cache_key.py), the stamp of every folder the walk listed (so no file was added, removed or
   renamed), of every file the walk found and of every file an item depends on, of every ratings
-  file. The answer is then rebuilt from the file: each item's summary (its diagnostics, and what
-  the suite-level rules and the coverage counts read; those rules run again, they are cheap and
-  depend on every fixture), the diagnostics of the workspace (config, references, layout) and of
-  the ratings files. Nothing is parsed, and pydantic, PyYAML and markdown-it are not imported.
+  file. The answer is then rebuilt from the file: the diagnostics of each item (in its summary),
+  of the ratings files, of the workspace (config, references, layout) and of the suite-level
+  rules, and the coverage counts. Those last two are functions of the items' summaries, the
+  fixtures folder and the code, all unchanged when a replay is allowed, so they are stored as
+  they were computed. Nothing is parsed, and pydantic, PyYAML and markdown-it are not imported.
 - **check**: anything else. The Suite validates, reusing the items of unchanged files from the
   same cache (the app's too), and the cache is written again, with a new listing.
 
@@ -18,12 +19,13 @@ exposure, and a rating of a run that git history once held) depend on the reposi
 which no stamp here covers: a run with git always runs them, and reuses only the items.
 
 The listing (msgpack, LISTING_FORMAT), in the cache file beside the items it was made with:
-    {"format": 1, "fixtures": the fixtures folder,
+    {"format": 1,
      "folders": [[rel, stamp], ...] (every folder the walk looked at, stamped before),
      "files": [rel, ...] (every file the walk listed, in the Suite's order),
      "others": [[rel, stamp], ...] (listed files that gave no item: JSON that is no gold file),
      "ratings": [[rel, stamp, diagnostics, or None when it vanished], ...],
-     "workspace": the diagnostics of voyage.toml and the references, "layout": the walk's}
+     "workspace": the diagnostics of voyage.toml and the references, "layout": the walk's,
+     "suite": the suite-level rules', "coverage": the coverage counts}
 """
 
 from __future__ import annotations
@@ -36,32 +38,24 @@ from typing import TYPE_CHECKING, Any
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.items import RATING, TASK, TRAJECTORY, Item
+from voyage_tui.engine.items import RATING
 from voyage_tui.engine.loading.stamps import Stamp, pack_stat, same_stamp, stamp
 from voyage_tui.engine.validation.cache import (
     MAX_CACHE_BYTES,
     ItemCache,
     cache_file_name,
     decode_diagnostics,
-    decode_position,
     encode_diagnostics,
     read_cache_file,
 )
 from voyage_tui.engine.validation.cache_key import config_digest, workspace_key
 from voyage_tui.engine.validation.cache_store import cache_root, read_private
-from voyage_tui.engine.validation.suite_rules import (
-    adversarial_coverage,
-    coverage,
-    duplicate_ids,
-)
 
 if TYPE_CHECKING:
     from voyage_tui.engine.validation.suite import Suite
     from voyage_tui.engine.workspace.layout import Layout
 
 LISTING_FORMAT = 1
-_FIXTURE_KINDS = (TASK, TRAJECTORY)
-_OPT_TEXT = (str, type(None))
 
 
 @dataclass(slots=True)
@@ -147,13 +141,14 @@ def _listing(
     ws = suite.ws
     return {
         "format": LISTING_FORMAT,
-        "fixtures": ws.fixtures_rel,
         "folders": [[rel, folder] for rel, folder in layout.folder_stamps],
         "files": files,
         "others": others,
         "ratings": rated,
         "workspace": encode_diagnostics([*ws.config_diagnostics, *suite.refs.diagnostics]),
         "layout": encode_diagnostics(suite.layout_problems),
+        "suite": encode_diagnostics(suite.suite_diagnostics),
+        "coverage": suite.coverage(),
     }
 
 
@@ -181,25 +176,15 @@ def _strings(value: object) -> list[str]:
     return value
 
 
-def _fixture(path: str, summary: list[Any]) -> Item:
-    """The part of a fixture's item the suite-level rules and the coverage counts read."""
-    _, _, _, kind, id_, fixture_class, boundary, visibility, id_position, _ = summary
-    if (
-        type(id_) not in _OPT_TEXT
-        or type(fixture_class) not in _OPT_TEXT
-        or type(boundary) not in _OPT_TEXT
-        or type(visibility) not in _OPT_TEXT
+def _coverage(value: object) -> dict[str, dict[str, int]]:
+    if type(value) is not dict or not all(
+        type(key) is str
+        and type(counts) is dict
+        and all(type(name) is str and type(n) is int for name, n in counts.items())
+        for key, counts in value.items()
     ):
-        raise TypeError("not a summary of this format")
-    return Item(
-        path,
-        kind,
-        id=id_,
-        fixture_class=fixture_class,
-        boundary=boundary,
-        visibility=visibility,
-        id_position=decode_position(id_position),
-    )
+        raise TypeError("not coverage counts")
+    return value
 
 
 def _replay(root: Path, root_real: str, data: bytes) -> ValidationResult | None:
@@ -234,7 +219,6 @@ def _replay(root: Path, root_real: str, data: bytes) -> ValidationResult | None:
             return None
     others = {rel: recorded for rel, recorded in listing["others"]}
     summaries = read.summaries
-    fixtures: list[Item] = []
     found: list[Diagnostic] = []
     files = 0
     for rel in _strings(listing["files"]):
@@ -254,24 +238,18 @@ def _replay(root: Path, root_real: str, data: bytes) -> ValidationResult | None:
         files += 1
         if summary[9]:
             found += decode_diagnostics(path, summary[9])
-        if summary[3] in _FIXTURE_KINDS:
-            fixtures.append(_fixture(path, summary))
     for rel, recorded, raw_diagnostics in listing["ratings"]:
         if not unchanged(rel, recorded):
             return None
         if raw_diagnostics is not None:
             found += decode_diagnostics(rel, raw_diagnostics)
             files += 1
-    fixtures_rel = listing["fixtures"]
-    if type(fixtures_rel) is not str:
-        return None
     # In the order of Suite.diagnostics(): the workspace's, then each item's; the sort is
     # stable, so diagnostics that sort alike stay in that order as they do there.
     diagnostics = [
         *decode_diagnostics(None, listing["workspace"]),
         *decode_diagnostics(None, listing["layout"]),
-        *duplicate_ids(fixtures),
-        *adversarial_coverage(fixtures, fixtures_rel),
+        *decode_diagnostics(None, listing["suite"]),
         *found,
     ]
     diagnostics.sort(key=Diagnostic.sort_key)
@@ -285,6 +263,6 @@ def _replay(root: Path, root_real: str, data: bytes) -> ValidationResult | None:
         counts[Severity.ERROR],
         counts[Severity.WARNING],
         counts[Severity.INFO],
-        coverage(fixtures),
+        _coverage(listing["coverage"]),
         replayed=True,
     )
