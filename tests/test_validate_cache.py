@@ -335,3 +335,53 @@ def test_a_run_with_git_writes_no_listing(runs: Runs, tmp_path: Path, capsys) ->
     assert read.listing is None
     assert read.entries()
     assert runs.replayed == []  # a run with git never replays
+
+
+# --- one cache for the app and the command line ----------------------------------------------------
+
+
+def _checked_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files the Suite checks (reads and parses) from now on."""
+    from voyage_tui.engine.validation import suite as suite_module
+
+    checked: list[str] = []
+    real = suite_module._check_job
+
+    def counting(ws, refs, job):  # type: ignore[no-untyped-def]
+        checked.append(job[1])
+        return real(ws, refs, job)
+
+    monkeypatch.setattr(suite_module, "_check_job", counting)
+    return checked
+
+
+def _app_load(root: Path) -> set[str]:
+    """A cached load as the app does it; the files it had to check."""
+    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.workspace.model import Workspace
+
+    suite = Suite(Workspace.load(root), use_git=False)
+    prepared = suite.prepare(fork=False, cache=True)
+    suite.validate_all(prepared=prepared, git=False)
+    suite.save_cache()
+    return {rel for _, rel in prepared.tasks.work}
+
+
+def test_validate_warms_the_app_and_the_app_warms_validate(
+    runs: Runs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files that give no item (a JSON file that is no gold file, such as a fixture's
+    package.json) are not stored as items: the app reads them again at each start."""
+    from voyage_tui.engine.validation.suite import Suite
+
+    root = sample(tmp_path)
+    items = set(Suite.open(root, use_git=False).items)
+    cold = runs.cold(root, "json")
+    runs.warm(root, "json")
+    assert not _app_load(root) & items, "the app checked files validate had just checked"
+    checked = _checked_files(monkeypatch)
+    code, out, replayed = runs.warm(root, "json")
+    assert (code, out) == cold
+    assert not replayed  # the app wrote the items without validate's listing...
+    assert not set(checked) & items, "...but every item came from the cache"
+    assert runs.warm(root, "json") == (*cold, True)
