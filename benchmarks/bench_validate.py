@@ -12,13 +12,20 @@ Measures (see benchmarks/README.md):
   floor          open + read every file validate reads (the list comes from the engine's `scan`),
                  `yaml.load(data, Loader=yaml.CSafeLoader)` or `json.loads` each, in one process
   validate       `Suite.open(corpus, use_git=False, parallel=True)` (as the CLI calls it) and
-                 `parallel=False`, in this process; and `voyage-tui validate CORPUS --no-git` as a
-                 subprocess (wall time, interpreter start-up included)
+                 `parallel=False`, in this process; and `voyage-tui validate CORPUS --no-git
+                 --no-cache` as a subprocess (wall time, interpreter start-up included)
+  warm validate  the validation cache: `voyage-tui validate CORPUS --no-git` as a subprocess with
+                 no cache (the first run, which writes it) and then with it (the unchanged suite
+                 is answered from it); `result_cache.validate(corpus, use_git=False)` in this
+                 process, unchanged (replayed) and after the one-file edit (partly checked)
   check-jsonschema  the same files against the schemas `voyage-tui schema ...` exports
   one-file       `suite.revalidate([task])` after that task.yaml was edited on disk
   journey.md     `suite.revalidate(["references/journey.md"])` after it changed (all trajectories)
-  memory         max RSS of the `voyage-tui validate` subprocess (wait4: the largest of it and its
-                 forked child), and the peak of their summed RSS, sampled from /proc
+  memory         max RSS of the `voyage-tui validate --no-cache` subprocess (wait4, from a small
+                 launcher: the largest of it and its forked child), and the peak of their summed
+                 RSS, sampled from /proc
+
+The validation cache lives in a temporary $XDG_CACHE_HOME for the run, never the user's.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ import yaml
 
 from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER
 from voyage_tui.engine.references.loaded import default_text, load_references
+from voyage_tui.engine.validation import result_cache
 from voyage_tui.engine.validation.parallel import MIN_ITEMS, can_fork
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.layout import Layout, scan
@@ -56,6 +64,8 @@ ONE_FILE_TARGET = 1 / 100
 MEMORY_TARGET_MB = 150.0
 CLI_WALL_TARGET_S = 1.5
 """Issue 2: "in under a second and a half for ten thousand fixtures"."""
+WARM_FLOOR_TARGET = 0.25
+"""Issue 14: a warm `validate` of the unchanged suite costs at most a quarter of the floor."""
 
 JSONSCHEMA_SUBSET = 1_000
 JSONSCHEMA_BUDGET_S = 60.0
@@ -227,6 +237,31 @@ def run_cli(cmd: list[str]) -> tuple[float, int, int]:
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     return wall, proc.returncode, usage.ru_maxrss
+
+
+MAX_RSS_LAUNCHER = """\
+import os, sys
+pid = os.fork()
+if pid == 0:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss)
+"""
+
+
+def max_rss_kb_of(cmd: list[str]) -> int:
+    """Max RSS in kB of `cmd` and its waited-for children, as wait4 reports it, measured from a
+    small launcher process. Started from this process directly, the count would start at this
+    process's own peak: Linux carries the peak RSS of the memory a process was spawned from
+    (vfork, or fork before exec) into the child's max RSS, and this process has validated the
+    corpus in-process by then."""
+    proc = subprocess.run(
+        [sys.executable, "-c", MAX_RSS_LAUNCHER, *cmd], capture_output=True, text=True, check=True
+    )
+    return int(proc.stdout.strip())
 
 
 def _children(pid: int) -> list[int]:
@@ -430,7 +465,8 @@ def bench_validate(
     ws = Workspace.load(str(corpus))
     layout = scan(ws, use_git=False)
     files = corpus_files(ws, layout)
-    cli = [*voyage_command(), "validate", str(corpus), "--no-git"]
+    cli = [*voyage_command(), "validate", str(corpus), "--no-git", "--no-cache"]
+    cached_cli = [*voyage_command(), "validate", str(corpus), "--no-git"]
     jsonschema = check_jsonschema_command()
     notes: list[str] = []
 
@@ -457,11 +493,16 @@ def bench_validate(
 
         empty = Path(tmp) / "empty-workspace"
         (empty / "fixtures").mkdir(parents=True)
-        startup_cli = [*voyage_command(), "validate", str(empty), "--no-git"]
+        startup_cli = [*voyage_command(), "validate", str(empty), "--no-git", "--no-cache"]
+        # The validation cache of this run: never the user's, emptied when a round needs it.
+        cache_home = Path(tmp) / "cache-home"
+        saved_cache_home = os.environ.get("XDG_CACHE_HOME")
+        os.environ["XDG_CACHE_HOME"] = str(cache_home)  # the subprocesses inherit it
 
         floor, floor_nogc = Best(), Best()
         par, single, wall, startup = Best(), Best(), Best(), Best()
         scan_time, schema_time, one, journey = Best(), Best(), Best(), Best()
+        first_wall, warm_wall, warm, warm_edited = Best(), Best(), Best(), Best()
         max_rss_kb, exit_codes, schema_failures = 0, set(), []
         full_items = 0
         forked = can_fork() and len(layout.tasks) >= MIN_ITEMS
@@ -490,10 +531,23 @@ def bench_validate(
 
                 seconds, _, _ = run_cli(startup_cli)
                 startup.add(seconds)
-                seconds, code, rss = run_cli(cli)
+                seconds, code, _ = run_cli(cli)
                 wall.add(seconds)
                 exit_codes.add(code)
-                max_rss_kb = max(max_rss_kb, rss)
+                max_rss_kb = max(max_rss_kb, max_rss_kb_of(cli))
+
+                # The validation cache: the first run writes it, the next is answered from it.
+                shutil.rmtree(cache_home, ignore_errors=True)
+                seconds, code, _ = run_cli(cached_cli)
+                first_wall.add(seconds)
+                exit_codes.add(code)
+                seconds, code, _ = run_cli(cached_cli)
+                warm_wall.add(seconds)
+                exit_codes.add(code)
+                seconds, answer = _timed(partial(result_cache.validate, corpus, use_git=False))
+                warm.add(seconds)
+                if not (isinstance(answer, result_cache.ValidationResult) and answer.replayed):
+                    notes.append("the warm validate was not answered from the cache")
 
                 if plan is not None and jsonschema is not None:
                     seconds, failures = run_jsonschema(jsonschema, corpus, plan.groups)
@@ -517,8 +571,18 @@ def bench_validate(
                 for path in edits.restore():
                     suite.revalidate([os.path.relpath(path, ws.root)])
                 suite = None
+                # The task file was written back (a new stamp), the journey too (the same
+                # content): the cached validate checks that one file again, reuses the rest.
+                seconds, answer = _timed(partial(result_cache.validate, corpus, use_git=False))
+                warm_edited.add(seconds)
+                if isinstance(answer, result_cache.ValidationResult) and answer.replayed:
+                    notes.append("the edited task file was not checked again")
         finally:
             edits.restore()
+            if saved_cache_home is None:
+                os.environ.pop("XDG_CACHE_HOME", None)
+            else:
+                os.environ["XDG_CACHE_HOME"] = saved_cache_home
 
     peak = tree_peak(cli)
 
@@ -559,12 +623,43 @@ def bench_validate(
         _verdict(single.value / floor_s <= FLOOR_RATIO_TARGET),
     )
     row(
-        "`voyage-tui validate CORPUS --no-git`, subprocess wall (start-up included)",
+        "`voyage-tui validate CORPUS --no-git --no-cache`, subprocess wall (start-up included)",
         _s(wall.value),
         f"{wall.value / floor_s:.2f}x floor",
         f"< {CLI_WALL_TARGET_S} s",
         _verdict(wall.value < CLI_WALL_TARGET_S)
         + ("" if exit_codes == {0} else f" (exit {sorted(exit_codes)})"),
+    )
+    row(
+        "warm `validate`, unchanged suite: `result_cache.validate`, in-process, answered from "
+        "the cache",
+        _s(warm.value),
+        f"{warm.value / floor_s:.2f}x floor",
+        f"<= {WARM_FLOOR_TARGET}x",
+        _verdict(warm.value / floor_s <= WARM_FLOOR_TARGET),
+    )
+    row(
+        "warm `voyage-tui validate CORPUS --no-git`, unchanged suite, subprocess wall "
+        "(start-up included)",
+        _s(warm_wall.value),
+        f"{warm_wall.value / floor_s:.2f}x floor",
+        f"<= {WARM_FLOOR_TARGET}x",
+        _verdict(warm_wall.value / floor_s <= WARM_FLOOR_TARGET),
+    )
+    row(
+        "first `voyage-tui validate CORPUS --no-git` with the cache: checks all, writes the cache",
+        _s(first_wall.value),
+        f"{first_wall.value / wall.value:.2f}x of `--no-cache`",
+        "",
+        "info",
+    )
+    row(
+        "warm `validate` after a one-file edit: `result_cache.validate`, in-process, that file "
+        "checked, the rest from the cache",
+        _s(warm_edited.value),
+        f"{warm_edited.value / floor_s:.2f}x floor",
+        "",
+        "info",
     )
     row(
         "`voyage-tui validate` on an empty workspace: start-up and imports only",
@@ -596,7 +691,7 @@ def bench_validate(
         "info",
     )
     row(
-        "peak memory: max RSS of the `voyage-tui validate` process (wait4)",
+        "peak memory: max RSS of the `voyage-tui validate --no-cache` process (wait4)",
         f"{max_rss_kb / 1024:.1f} MB",
         "",
         f"< {MEMORY_TARGET_MB:.0f} MB",

@@ -73,3 +73,14 @@ def sample_copy(tmp_path: Path) -> Path:
     shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
     shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
     return root
+
+
+@pytest.fixture(autouse=True)
+def private_cache_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Every test gets its own $XDG_CACHE_HOME (subprocesses inherit it): `validate` and the app
+    write a validation cache there, never into the user's, and no test sees another's."""
+    home = tmp_path_factory.mktemp("cache-home")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    return home

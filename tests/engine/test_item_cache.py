@@ -92,8 +92,7 @@ def test_a_new_journey_drops_the_whole_cache(root: Path) -> None:
 def test_the_cache_lives_outside_the_workspace_and_a_corrupt_one_is_ignored(root: Path) -> None:
     _load(root)
     ws = Workspace.load(root)
-    suite = Suite(ws, use_git=False)
-    cache = ItemCache(ws, suite.refs)
+    cache = ItemCache(ws)
     assert cache.path.parent == cache_root()
     assert not str(cache.path).startswith(str(root))
     cache.path.write_bytes(b"not a cache")
@@ -130,7 +129,7 @@ def _typed(value: object) -> object:
 
 def _round_trip(items: dict[str, Item]) -> dict[str, Item]:
     """Items through the bytes of a cache file and back; the ones not stored are left out."""
-    stamp_ = (1, 2, 3, 4, 5)
+    stamp_ = b"\x01" * 40
     entries = {}
     for rel, item in items.items():
         entry = encode_item(rel, stamp_, [[dep, stamp_] for dep in item.deps], item)
@@ -325,5 +324,87 @@ def test_any_item_round_trips_exactly_or_is_left_out(drawn: list[tuple[str, Item
 def test_the_cache_file_is_not_a_pickle(root: Path) -> None:
     _load(root)
     ws = Workspace.load(root)
-    data = ItemCache(ws, Suite(ws, use_git=False).refs).path.read_bytes()
+    data = ItemCache(ws).path.read_bytes()
     assert msgpack.unpackb(data)[0] == "voyage-tui item cache"
+
+
+# --- the key: by content, every reference it may use -------------------------------------------
+
+
+def test_a_reference_touched_without_a_change_keeps_the_cache(root: Path) -> None:
+    """The key holds each reference's content (SHA-256), not its mtime: a checkout or a save
+    that writes the same bytes again checks nothing again."""
+    journey = root / "references/journey.md"
+    journey.parent.mkdir()
+    journey.write_text("## Phases\n\n1. Only phase\n")
+    _load(root)
+    journey.write_text(journey.read_text())
+    os.utime(journey, ns=(1, 1))
+    _, checked = _load(root)
+    assert checked == set()
+
+
+def test_a_new_rule_catalogue_of_another_name_drops_the_cache(root: Path) -> None:
+    """Without `rule_catalogue` in voyage.toml the first of its names present is used: one that
+    appears changes the catalogue every gold file is checked against."""
+    _load(root)
+    (root / "references").mkdir()
+    (root / "references/rule-catalogue.json").write_text('{"rules": []}')
+    _, checked = _load(root)
+    assert len(checked) == 4
+
+
+def test_voyage_toml_is_keyed_as_the_workspace_read_it(tmp_path: Path) -> None:
+    """`validate` recomputes the key from voyage.toml without parsing it: the digest it takes
+    must be the one Workspace.from_root recorded, whatever sits at the name."""
+    from voyage_tui.engine.validation.cache_key import config_digest
+
+    root = tmp_path / "ws"
+    (root / "fixtures").mkdir(parents=True)
+    config = root / "voyage.toml"
+    digests = []
+    for setup in (
+        lambda: None,
+        lambda: config.write_text('[paths]\nfixtures = "fixtures"\n'),
+        lambda: config.write_text("not toml ["),
+        lambda: config.write_bytes(b"\xff\xfe"),
+        lambda: (config.unlink(), os.mkfifo(config)),
+        lambda: (config.unlink(), os.symlink("/dev/zero", config)),
+        lambda: (config.unlink(), config.mkdir()),
+    ):
+        setup()
+        ws = Workspace.from_root(root)
+        assert ws.config_digest == config_digest(root)
+        digests.append(ws.config_digest)
+    assert len(set(digests)) == len(digests)
+
+
+# --- the bound -------------------------------------------------------------------------------------
+
+
+def test_a_cache_over_the_bound_is_not_written_and_the_old_one_goes(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from voyage_tui.engine.validation import cache as cache_module
+
+    _load(root)
+    path = ItemCache(Workspace.load(root)).path
+    assert path.exists()
+    monkeypatch.setattr(cache_module, "MAX_CACHE_BYTES", 64)
+    (root / "fixtures/bug-diagnosis/t1/task.yaml").write_text(task_yaml("t1") + "# edited\n")
+    _load(root)
+    assert not path.exists(), "an outdated cache was left behind"
+
+
+def test_the_oldest_caches_go_when_all_of_them_pass_the_total_bound(tmp_path: Path) -> None:
+    from voyage_tui.engine.validation.cache import prune
+    from voyage_tui.engine.validation.cache_store import write_private
+
+    folder = tmp_path / "cache"
+    for n in range(6):
+        assert write_private(folder, f"{n}.msgpack", b"x" * 100)
+        os.utime(folder / f"{n}.msgpack", ns=(n * 10**9, n * 10**9))
+    assert write_private(folder, "other.txt", b"y" * 1000)  # not a cache file: left alone
+    prune(folder, keep="0.msgpack", limit=350)
+    left = sorted(p.name for p in folder.iterdir())
+    assert left == ["0.msgpack", "4.msgpack", "5.msgpack", "other.txt"]

@@ -52,7 +52,7 @@ def _load(root: Path) -> tuple[Suite, set[str]]:
 
 def _cache_of(root: Path) -> ItemCache:
     ws = Workspace.load(root)
-    return ItemCache(ws, Suite(ws, use_git=False).refs)
+    return ItemCache(ws)
 
 
 def _codes(suite: Suite, rel: str) -> set[str]:

@@ -1,9 +1,14 @@
-"""`voyage-tui validate [PATH] [--format text|json|github] [--strict] [--no-git]`."""
+"""`voyage-tui validate [PATH] [--format text|json|github] [--strict] [--no-git] [--no-cache]`.
+
+An unchanged suite is answered from the validation cache (engine/validation/result_cache.py)
+without importing the parsers: this module imports the engine's validation only when it runs.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from voyage_tui.cli.common import Parser, no_workspace, use_color
 from voyage_tui.cli.render import (
@@ -14,9 +19,9 @@ from voyage_tui.cli.render import (
     text_lines,
 )
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.validation.suite import Suite
-from voyage_tui.engine.workspace.config import CONFIG_NAME
-from voyage_tui.engine.workspace.discovery import NoWorkspace
+from voyage_tui.engine.validation.result_cache import validate
+from voyage_tui.engine.workspace.config_file import CONFIG_NAME
+from voyage_tui.engine.workspace.discovery import NoWorkspace, find_workspace
 
 
 def build_parser() -> Parser:
@@ -30,6 +35,11 @@ def build_parser() -> Parser:
     parser.add_argument("--format", choices=("text", "json", "github"), default="text")
     parser.add_argument("--strict", action="store_true", help="warnings fail the run too")
     parser.add_argument("--no-git", action="store_true", help="skip every check that needs git")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="check every file; neither read nor write the validation cache",
+    )
     return parser
 
 
@@ -45,35 +55,33 @@ def _github_prefix(root: os.PathLike[str] | str) -> str:
     return rel.replace(os.sep, "/") + "/"
 
 
-def _github(suite: Suite, diagnostics: list[Diagnostic]) -> list[str]:
-    ws = suite.ws
-
+def _github(root: Path, diagnostics: list[Diagnostic]) -> list[str]:
     def is_folder(rel: str) -> bool:
-        return rel in ("", ".") or os.path.isdir(ws.abs(rel))
+        return rel in ("", ".") or os.path.isdir(os.path.join(root, rel))
 
-    anchor = CONFIG_NAME if os.path.isfile(ws.abs(CONFIG_NAME)) else None
-    return github_lines(diagnostics, _github_prefix(ws.root), is_folder=is_folder, anchor=anchor)
+    anchor = CONFIG_NAME if os.path.isfile(os.path.join(root, CONFIG_NAME)) else None
+    return github_lines(diagnostics, _github_prefix(root), is_folder=is_folder, anchor=anchor)
 
 
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
-        suite = Suite.open(args.path, use_git=not args.no_git, parallel=True)
+        root = find_workspace(args.path)
     except NoWorkspace as exc:
         return no_workspace(exc)
-    diagnostics = suite.diagnostics()
-    summary = suite.summary()
-    coverage = suite.coverage()
+    result = validate(root, use_git=not args.no_git, use_cache=not args.no_cache)
+    diagnostics = result.diagnostics
+    coverage = result.coverage
     if args.format == "json":
         print(
             dumps(
                 {
-                    "workspace": str(suite.ws.root),
+                    "workspace": str(result.root),
                     "summary": {
-                        "files": summary.files,
-                        "errors": summary.errors,
-                        "warnings": summary.warnings,
-                        "infos": summary.infos,
+                        "files": result.files,
+                        "errors": result.errors,
+                        "warnings": result.warnings,
+                        "infos": result.infos,
                     },
                     "coverage": coverage,
                     "diagnostics": [d.to_json() for d in diagnostics],
@@ -81,18 +89,16 @@ def run(argv: list[str]) -> int:
             )
         )
     elif args.format == "github":
-        for line in _github(suite, diagnostics):
+        for line in _github(result.root, diagnostics):
             print(line)
-        print(summary_line(summary.files, summary.errors, summary.warnings, summary.infos))
+        print(summary_line(result.files, result.errors, result.warnings, result.infos))
     else:
         out = sys.stdout
         lines = text_lines(diagnostics, color=use_color(out))
         if lines:
             print("\n".join(lines), file=out)
             print(file=out)
-        print(
-            summary_line(summary.files, summary.errors, summary.warnings, summary.infos), file=out
-        )
+        print(summary_line(result.files, result.errors, result.warnings, result.infos), file=out)
         print("\n".join(coverage_lines(coverage)), file=out)
-    failed = summary.errors > 0 or (args.strict and summary.warnings > 0)
+    failed = result.errors > 0 or (args.strict and result.warnings > 0)
     return 1 if failed else 0

@@ -1,117 +1,85 @@
-"""A cache of validated items between runs of the app, so reopening a big suite re-checks only
-what changed since the last time.
+"""A cache of validated items between runs, so a big suite is re-checked only where it changed.
+
+The app reuses the items of files unchanged since its last start; `voyage-tui validate` reuses
+them too, and stores beside them the rest of its answer (result_cache.py), so an unchanged suite
+is answered from the cache file and a stat of each file. One file per workspace serves both.
 
 It lives in the user's cache dir, never in the workspace, and is msgpack: plain data that
 cannot run code when read back (the old pickle could). See cache_store.py for how the folder and
 the file are checked before a byte is read, and written without following planted links.
 
 An item is reused only when its file and every file it depends on (context files, the README
-beside a gold file, a run's gold file) have the same stamp as when it was checked. A stamp is
-the lstat of the path and, for a symlink, the stat of its target as well, each with mtime, ctime,
-size, inode and device: an edit through a symlinked task.yaml changes the target's stamp, and an
-edit that puts size and mtime back (`os.utime`) still moves the ctime, which no user call sets.
-The whole cache is dropped when anything global changes: voyage-tui's code, voyage.toml,
-journey.md, the rubric, the rule catalogue.
+beside a gold file, a run's gold file) have the same stamp (loading/stamps.py) as when it was
+checked. The whole cache is dropped when anything global changes (cache_key.py): voyage-tui's
+code, voyage.toml, journey.md, the rubric, the rule catalogue, the routing table.
+
+The file: [MAGIC, CACHE_FORMAT, key, summaries, details, [references, max_bytes], listing]:
+each file's item in two parts (below): the summary, in the file's top level, and the details,
+packed on their own and unpacked only by a reader of whole items; the reference paths and the
+size limit the key was computed from (so a reader can recompute it without parsing
+voyage.toml); validate's listing (result_cache.py) or None.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
-import stat
-import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgpack
 
-from voyage_tui import __version__
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.items import Item
-from voyage_tui.engine.references.loaded import References
+from voyage_tui.engine.loading.stamps import Stamp, same_stamp, stamp
+from voyage_tui.engine.validation.cache_key import key_of
 from voyage_tui.engine.validation.cache_store import (
     cache_root,
+    list_private,
     read_private,
     remove_private,
     write_private,
 )
-from voyage_tui.engine.workspace.config import CONFIG_NAME
-from voyage_tui.engine.workspace.model import Workspace
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.workspace.model import Workspace
 
 __all__ = ["CACHE_FORMAT", "ItemCache", "cache_root", "decode_item", "encode_item", "stamp"]
 
 MAGIC = "voyage-tui item cache"
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 MAX_CACHE_BYTES = 256 * 1024 * 1024
+"""One workspace's cache file at most: a bigger one is neither written (the old one is removed)
+nor read. 12,100 files take about 14 MB."""
+MAX_TOTAL_BYTES = 1024 * 1024 * 1024
+"""All workspaces' cache files together: past it, the least recently written are removed."""
 MAX_EXTRA_DEPTH = 32
+SUFFIX = ".msgpack"
 # Paths are str with surrogate escapes where a name is not UTF-8, and a JSON "\ud800" gives a
 # lone surrogate too: surrogatepass stores every str exactly.
 _TEXT = "surrogatepass"
 
-Stamp = tuple[int, ...] | None
-"""lstat (mtime_ns, ctime_ns, size, ino, dev), and for a symlink the same five of its target (or
--1 when it dangles); None when the path does not exist."""
+
+def cache_file_name(root_real: str) -> str:
+    """The cache file of the workspace whose real path is `root_real`."""
+    return hashlib.sha256(os.fsencode(root_real)).hexdigest()[:24] + SUFFIX
 
 
-def stamp(path: str) -> Stamp:
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    own = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
-    if not stat.S_ISLNK(st.st_mode):
-        return own
-    try:
-        target = os.stat(path)
-    except OSError:
-        return (*own, -1)
-    return (
-        *own,
-        target.st_mtime_ns,
-        target.st_ctime_ns,
-        target.st_size,
-        target.st_ino,
-        target.st_dev,
-    )
-
-
-def _engine_fingerprint() -> str:
-    """Sizes and mtimes of the engine's sources: an edited rule (in a development checkout)
-    invalidates the cache even when the version number did not change."""
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        st = path.stat()
-        line = f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}\n"
-        digest.update(line.encode("utf-8", _TEXT))
-    return digest.hexdigest()
-
-
-def global_key(ws: Workspace, refs: References) -> str:
-    """What every item depends on. voyage.toml and the references go in by stamp, not content:
-    reading them here would open whatever the workspace put there (a FIFO, /dev/zero)."""
-    parts = [
-        __version__,
-        str(CACHE_FORMAT),
-        sys.version,
-        _engine_fingerprint(),
-        ws.root_real,
-        repr(stamp(ws.abs(CONFIG_NAME))),
-    ]
-    for loaded in (refs.journey, refs.rubric, refs.catalogue):
-        parts.append(loaded.path)
-        parts.append("default" if loaded.is_default else repr(stamp(ws.abs(loaded.path))))
-    return hashlib.sha256("\0".join(parts).encode("utf-8", _TEXT)).hexdigest()
-
-
-# --- one item as a compact tuple ----------------------------------------------------------------
+# --- one item as a compact list ------------------------------------------------------------------
 #
-# (stamp, deps, path, kind, id, fixture_class, boundary, visibility, prompt, ground_truth, canary,
-#  final_head_sha, sha_position, id_position, parent, extra, diagnostics)
+# [stamp, deps, path, kind, id, fixture_class, boundary, visibility, id_position, diagnostics,
+#  prompt, ground_truth, canary, final_head_sha, sha_position, parent, extra]
 # deps: [[dep, stamp], ...]; path None when it is the entry's key; diagnostics:
 # [[path or None (the item's), line, column, severity, code, message], ...]
+# The first SUMMARY_FIELDS are the summary: what validate needs to replay an answer (the stamps,
+# the diagnostics, what the suite-level rules read). The file keeps the rest (the details: the
+# texts the app shows) in a section of its own, unpacked only by a reader of whole items.
+
+SUMMARY_FIELDS = 10
 
 _SEVERITY = {s.value: s for s in Severity}
 
@@ -147,14 +115,7 @@ def encode_item(rel: str, own: Stamp, deps: list[list[Any]], item: Item) -> list
         item.fixture_class,
         item.boundary,
         item.visibility,
-        item.prompt,
-        item.ground_truth,
-        item.canary,
-        item.final_head_sha,
-        item.sha_position,
         item.id_position,
-        item.parent,
-        item.extra,
         [
             [
                 None if d.path == path else d.path,
@@ -166,6 +127,13 @@ def encode_item(rel: str, own: Stamp, deps: list[list[Any]], item: Item) -> list
             ]
             for d in item.diagnostics
         ],
+        item.prompt,
+        item.ground_truth,
+        item.canary,
+        item.final_head_sha,
+        item.sha_position,
+        item.parent,
+        item.extra,
     ]
 
 
@@ -179,7 +147,7 @@ _OPT_TEXT = (str, type(None))
 _OPT_INT = (int, type(None))
 
 
-def _position(value: Any) -> tuple[int, int] | None:
+def decode_position(value: Any) -> tuple[int, int] | None:
     if value is None:
         return None
     line, column = value
@@ -201,15 +169,15 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
         fixture_class,
         boundary,
         visibility,
+        id_position,
+        raw_diagnostics,
         prompt,
         ground_truth,
         canary,
         final_head_sha,
         sha_position,
-        id_position,
         parent,
         extra,
-        raw_diagnostics,
     ) = raw
     if path is None:
         path = rel
@@ -229,19 +197,7 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
         or (extra and not _plain(extra))
     ):
         raise TypeError("not an entry of this format")
-    diagnostics = []
-    for d_path, line, column, severity, code, message in raw_diagnostics:
-        if d_path is None:
-            d_path = path
-        if (
-            type(d_path) is not str
-            or type(line) not in _OPT_INT
-            or type(column) not in _OPT_INT
-            or type(code) is not str
-            or type(message) is not str
-        ):
-            raise TypeError("not a diagnostic of this format")
-        diagnostics.append(Diagnostic(d_path, line, column, _SEVERITY[severity], code, message))
+    diagnostics = decode_diagnostics(path, raw_diagnostics)
     return Item(
         path,
         kind,
@@ -253,8 +209,8 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
         ground_truth,
         canary,
         final_head_sha,
-        _position(sha_position),
-        _position(id_position),
+        decode_position(sha_position),
+        decode_position(id_position),
         parent,
         extra,
         tuple(diagnostics),
@@ -262,44 +218,128 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
     )
 
 
-def _same(recorded: object, current: Stamp) -> bool:
-    if recorded is None or current is None:
-        return recorded is current
-    return type(recorded) is list and tuple(recorded) == current
+def encode_diagnostics(diagnostics: Iterable[Diagnostic], own: str | None = None) -> list[Any]:
+    """Diagnostics as stored; a path that is `own` (the file of the entry) is written None."""
+    return [
+        [None if d.path == own else d.path, d.line, d.column, d.severity.value, d.code, d.message]
+        for d in diagnostics
+    ]
 
 
-def pack(key: str, entries: dict[str, list[Any]]) -> bytes:
-    packed: bytes = msgpack.packb([MAGIC, CACHE_FORMAT, key, entries], unicode_errors=_TEXT)
+def decode_diagnostics(path: str | None, raw: list[Any]) -> list[Diagnostic]:
+    """Stored diagnostics back; a None path stands for `path`, the file of the entry (None: there
+    is none, and a None path is damage). Raises TypeError, ValueError or KeyError on anything
+    encode_item or encode_diagnostics did not write."""
+    diagnostics = []
+    for d_path, line, column, severity, code, message in raw:
+        if d_path is None:
+            d_path = path
+        if (
+            type(d_path) is not str
+            or type(line) not in _OPT_INT
+            or type(column) not in _OPT_INT
+            or type(code) is not str
+            or type(message) is not str
+        ):
+            raise TypeError("not a diagnostic of this format")
+        diagnostics.append(Diagnostic(d_path, line, column, _SEVERITY[severity], code, message))
+    return diagnostics
+
+
+class CacheFile(NamedTuple):
+    key: str
+    summaries: dict[str, list[Any]]
+    """Each file's entry up to SUMMARY_FIELDS, unchecked."""
+    packed_details: bytes
+    """The rest of each entry, packed on their own: a reader of the summaries alone (validate's
+    replay) never unpacks them."""
+    references: list[str]
+    max_bytes: int
+    listing: object
+    """validate's listing (result_cache.py) as read, unchecked; None when there is none."""
+
+    def entries(self) -> dict[str, list[Any]] | None:
+        """Whole entries: each summary with its details; None when the details are damaged."""
+        try:
+            with gc_paused():  # twice as fast on a big suite's hundred thousand small lists
+                details = msgpack.unpackb(
+                    self.packed_details, raw=False, unicode_errors=_TEXT, strict_map_key=True
+                )
+        except Exception:  # msgpack reports damage with several exception types
+            return None
+        if type(details) is not dict:
+            return None
+        entries = {}
+        for rel, summary in self.summaries.items():
+            detail = details.get(rel)
+            if type(summary) is list and type(detail) is list:
+                entries[rel] = summary + detail
+        return entries
+
+
+def pack(
+    key: str,
+    entries: dict[str, list[Any]],
+    references: list[str] | None = None,
+    max_bytes: int = 0,
+    listing: object = None,
+) -> bytes:
+    cut = SUMMARY_FIELDS
+    summaries = {rel: entry[:cut] for rel, entry in entries.items()}
+    details = msgpack.packb(
+        {rel: entry[cut:] for rel, entry in entries.items()}, unicode_errors=_TEXT
+    )
+    top = [MAGIC, CACHE_FORMAT, key, summaries, details, [references or [], max_bytes], listing]
+    packed: bytes = msgpack.packb(top, unicode_errors=_TEXT)
     return packed
+
+
+def read_cache_file(data: bytes) -> CacheFile | None:
+    """A cache file of this format, the types of its parts checked (of the entries, when they
+    are used); None for anything else (another format, a truncated or damaged file, any bytes)."""
+    try:
+        with gc_paused():
+            top = msgpack.unpackb(data, raw=False, unicode_errors=_TEXT, strict_map_key=True)
+    except Exception:  # msgpack reports damage with several exception types; all mean "none"
+        return None
+    if (
+        type(top) is not list
+        or len(top) != 7
+        or top[0] != MAGIC
+        or top[1] != CACHE_FORMAT
+        or type(top[2]) is not str
+        or type(top[3]) is not dict
+        or type(top[4]) is not bytes
+        or type(top[5]) is not list
+        or len(top[5]) != 2
+        or type(top[5][0]) is not list
+        or not all(type(rel) is str for rel in top[5][0])
+        or type(top[5][1]) is not int
+    ):
+        return None
+    return CacheFile(top[2], top[3], top[4], top[5][0], top[5][1], top[6])
 
 
 def unpack(data: bytes, key: str) -> dict[str, list[Any]] | None:
     """The entries of a cache file written for `key`; None for anything else (another format
     or workspace state, a truncated or damaged file)."""
-    try:
-        top = msgpack.unpackb(data, raw=False, unicode_errors=_TEXT, strict_map_key=True)
-    except Exception:  # msgpack reports damage with several exception types; all mean "none"
-        return None
-    if (
-        type(top) is not list
-        or len(top) != 4
-        or top[0] != MAGIC
-        or top[1] != CACHE_FORMAT
-        or top[2] != key
-        or type(top[3]) is not dict
-    ):
-        return None
-    return top[3]
+    read = read_cache_file(data)
+    return read.entries() if read is not None and read.key == key else None
 
 
 class ItemCache:
-    def __init__(self, ws: Workspace, refs: References, root: Path | None = None) -> None:
+    def __init__(self, ws: Workspace, *, root: Path | None = None, listing: bool = False) -> None:
+        """The cache of `ws` in `root` (the user's cache dir by default). The key is computed
+        here, before the references are read for the check: a reference edited in between then
+        changes the key of the next run instead of being recorded as seen. `listing`: the walk
+        that follows stamps the folders it lists, for validate's listing."""
         self.ws = ws
-        self.key = global_key(ws, refs)
+        self.key, self.references = key_of(ws)
+        self.max_bytes = ws.max_file_bytes
+        self.listing = listing
         self.folder = root or cache_root()
-        name = hashlib.sha256(os.fsencode(ws.root_real)).hexdigest()[:24]
-        self.path = self.folder / f"{name}.msgpack"
-        self._legacy_name = f"{name}.pickle"
+        self.path = self.folder / cache_file_name(ws.root_real)
+        self._legacy_name = self.path.with_suffix(".pickle").name
         self.entries: dict[str, list[Any]] = {}
         # Stamps taken by fresh(), before the file was checked: an edit made while it was being
         # checked then shows up as a changed stamp next time instead of being recorded as seen.
@@ -308,9 +348,7 @@ class ItemCache:
 
     def load(self) -> None:
         data = read_private(self.folder, self.path.name, MAX_CACHE_BYTES)
-        with gc_paused():  # twice as fast on a big suite's hundred thousand small lists
-            entries = unpack(data, self.key) if data is not None else None
-        self.entries = entries or {}
+        self.entries = (unpack(data, self.key) if data is not None else None) or {}
 
     def fresh(self, rel: str) -> Item | None:
         """The cached item for `rel` if nothing it depends on changed since it was checked."""
@@ -321,14 +359,14 @@ class ItemCache:
         if raw is None or current is None:
             return None
         try:
-            if not _same(raw[0], current):
+            if not same_stamp(raw[0], current):
                 return None
             deps = raw[1]
             if deps:
                 seen: dict[str, Stamp] = {}
                 for dep, dep_stamp in deps:
                     now = stamp(abs_(_text(dep)))
-                    if not _same(dep_stamp, now):
+                    if not same_stamp(dep_stamp, now):
                         return None
                     seen[dep] = now
                 self._dep_stamps[rel] = seen
@@ -336,29 +374,60 @@ class ItemCache:
         except (TypeError, ValueError, KeyError, IndexError):
             return None
 
-    def save(self, items: dict[str, Item]) -> None:
-        """Record `items` as checked now. Git diagnostics are left out: they are recomputed."""
-        entries: dict[str, list[Any]] = {}
+    def stamps_of(self, rel: str, deps: Iterable[str]) -> tuple[Stamp, list[list[Any]]]:
+        """The stamp of `rel` taken before it was checked (or now, if fresh() never saw it), and
+        its `deps` as [dep, stamp] pairs. A freshly checked item's deps are stamped now, after
+        its check: an edit to one in between is missed until the next edit to it."""
         abs_ = self.ws.abs
+        own = self._stamps[rel] if rel in self._stamps else stamp(abs_(rel))
+        seen = self._dep_stamps.get(rel, {})
+        return own, [[dep, seen[dep] if dep in seen else stamp(abs_(dep))] for dep in deps]
+
+    def record(self, items: dict[str, Item]) -> None:
+        """Make `items` the entries to save, as checked now. Git diagnostics are left out: they
+        are recomputed."""
+        entries: dict[str, list[Any]] = {}
         for rel, item in items.items():
-            own = self._stamps[rel] if rel in self._stamps else stamp(abs_(rel))
+            own, deps = self.stamps_of(rel, item.deps)
             if own is None:
                 continue
-            # A freshly checked item's deps are stamped now, after its check: an edit to one in
-            # between is missed until the next edit to it.
-            seen = self._dep_stamps.get(rel, {})
-            deps = [[dep, seen[dep] if dep in seen else stamp(abs_(dep))] for dep in item.deps]
             entry = encode_item(rel, own, deps, _without_git(item))
             if entry is not None:
                 entries[rel] = entry
+        self.entries = entries
+
+    def save(self, items: dict[str, Item]) -> None:
+        """Record `items` and write them (the app)."""
+        self.record(items)
+        self.write()
+
+    def write(self, listing: object = None) -> None:
+        """Write the recorded entries, with validate's `listing` (result_cache.py) or none."""
         try:
-            data = pack(self.key, entries)
+            data = pack(self.key, self.entries, self.references, self.max_bytes, listing)
         except (TypeError, ValueError, OverflowError):
             return
-        if len(data) <= MAX_CACHE_BYTES and write_private(self.folder, self.path.name, data):
+        if len(data) > MAX_CACHE_BYTES:
+            remove_private(self.folder, self.path.name)  # outdated now, and never used again
+            return
+        if write_private(self.folder, self.path.name, data):
             # voyage-tui before msgpack left a pickle (readable by others) beside it.
             remove_private(self.folder, self._legacy_name)
-        self.entries = entries
+            prune(self.folder, keep=self.path.name)
+
+
+def prune(folder: Path, keep: str, limit: int = MAX_TOTAL_BYTES) -> None:
+    """Remove the least recently written cache files until all of them take at most `limit`
+    bytes (one per workspace ever opened would otherwise pile up); `keep` stays."""
+    files = list_private(folder, SUFFIX)
+    total = sum(size for _, size, _ in files)
+    for name, size, _ in sorted(files, key=lambda f: f[2]):
+        if total <= limit:
+            return
+        if name != keep:
+            with contextlib.suppress(OSError):
+                remove_private(folder, name)
+            total -= size
 
 
 def _without_git(item: Item) -> Item:

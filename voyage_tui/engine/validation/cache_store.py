@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -62,7 +61,7 @@ def cache_root() -> Path:
 
 
 def _temp_name(final: str) -> str:
-    return f".{final}.{secrets.token_hex(8)}.tmp"
+    return f".{final}.{os.urandom(8).hex()}.tmp"  # secrets.token_hex, without its imports
 
 
 def _open_folder(folder: Path, *, create: bool) -> int | None:
@@ -186,3 +185,27 @@ def remove_private(folder: Path, name: str) -> None:
             os.unlink(name, dir_fd=dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def list_private(folder: Path, suffix: str) -> list[tuple[str, int, int]]:
+    """(name, size, mtime_ns) of each regular file of this user in `folder` whose name ends
+    with `suffix`; empty when the folder cannot be used."""
+    if os.listdir not in os.supports_fd or os.stat not in os.supports_dir_fd:
+        return []
+    dir_fd = _open_folder(folder, create=False)
+    if dir_fd is None:
+        return []
+    found: list[tuple[str, int, int]] = []
+    try:
+        for name in os.listdir(dir_fd):
+            if not name.endswith(suffix):
+                continue
+            with contextlib.suppress(OSError):
+                st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+                if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid():
+                    found.append((name, st.st_size, st.st_mtime_ns))
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+    return found

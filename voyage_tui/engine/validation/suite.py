@@ -194,10 +194,12 @@ class Suite:
         start a child on half of the files; `validate_all(prepared=...)` finishes the job.
         The app calls this before Textual starts any thread, so its first load uses two cores.
         With `cache`, files unchanged since the last run are taken from the item cache."""
-        refs = load_references(self.ws)
-        layout = scan(self.ws, use_git=self.use_git)
         ws = self.ws
-        item_cache = ItemCache(ws, refs) if cache is True else (cache or None)
+        # The cache's key first: a reference edited after it was read misses next time.
+        item_cache = ItemCache(ws) if cache is True else (cache or None)
+        refs = load_references(ws)
+        listing = item_cache is not None and item_cache.listing
+        layout = scan(ws, use_git=self.use_git, stamp_folders=listing)
         if item_cache is not None:
             item_cache.load()
         reused: dict[str, Item] = {}

@@ -13,8 +13,9 @@ from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.schema_errors import plain_error
 from voyage_tui.engine.suggest import hint
+from voyage_tui.engine.workspace.config_file import CONFIG_NAME
 
-CONFIG_NAME = "voyage.toml"
+__all__ = ["CONFIG_NAME", "VoyageConfig", "key_position", "parse_config"]
 
 
 class PathsConfig(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from voyage_tui.engine.workspace.config import CONFIG_NAME
+from voyage_tui.engine.workspace.config_file import CONFIG_NAME
 
 
 class NoWorkspace(Exception):

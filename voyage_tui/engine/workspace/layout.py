@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.loading.stamps import Stamp, stamp
 from voyage_tui.engine.workspace.classify import (
     FILE_KINDS,
     FIXTURE_KINDS,
@@ -57,6 +58,10 @@ class Layout:
     """Folders of the gold walk that cannot be listed, by path: like the JSON files found there,
     they drop out when git ignores them (a database volume owned by another user), so their
     diagnostics join `problems` only after that question."""
+    folder_stamps: list[tuple[str, Stamp]] = field(default_factory=list)
+    """With `scan(..., stamp_folders=True)`: every folder the walk listed or looked at (refused
+    configured folders, symlinks to folders), stamped before it was listed. While none of these
+    stamps moves, a walk would list the same files (engine/validation/result_cache.py)."""
 
 
 def _kind_of(entry: os.DirEntry[str]) -> str:
@@ -73,10 +78,11 @@ def _kind_of(entry: os.DirEntry[str]) -> str:
 
 
 class _Walker:
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, ws: Workspace, *, stamp_folders: bool = False) -> None:
         self.ws = ws
         self.rules = Classifier.of(ws)
         self.layout = Layout()
+        self.stamp_folders = stamp_folders
         self.listed: set[str] = set()
         """Folders already listed, by workspace-relative path (the configured folders nest)."""
 
@@ -84,6 +90,8 @@ class _Walker:
         """The folder's entries. One that cannot be listed is an error, never a silent gap in
         the suite (its fixtures would simply not be checked); the walk goes on beside it."""
         entries: list[os.DirEntry[str]] = []
+        if self.stamp_folders:  # before the listing: a change while it runs moves the stamp
+            self.layout.folder_stamps.append((rel, stamp(path)))
         try:
             with os.scandir(path) as it:
                 for entry in it:
@@ -108,6 +116,8 @@ class _Walker:
     def _symlinked_folder(self, entry: os.DirEntry[str], rel: str) -> str | None:
         """ "dir" for a symlink to a folder inside the workspace (followed), "outside" for one to a
         folder outside it (refused, with an error), None for a symlink to anything else."""
+        if self.stamp_folders:  # where it leads decides whether the walk goes in
+            self.layout.folder_stamps.append((rel, stamp(entry.path)))
         real = os.path.realpath(entry.path)
         if not os.path.isdir(real):
             return None
@@ -145,7 +155,10 @@ class _Walker:
         for root in rules.roots():
             if root in self.listed or not rules.may_hold(root):
                 continue
+            before = stamp(self.ws.abs(root)) if self.stamp_folders else None
             if os.path.isdir(self.ws.abs(root)) and not self._inside(root):
+                if self.stamp_folders:  # refused: it must still lead outside next time
+                    self.layout.folder_stamps.append((root, before))
                 continue
             self._walk(root)
         return self.layout
@@ -212,8 +225,8 @@ class _Walker:
         )
 
 
-def scan(ws: Workspace, *, use_git: bool = True) -> Layout:
-    layout = _Walker(ws).walk()
+def scan(ws: Workspace, *, use_git: bool = True, stamp_folders: bool = False) -> Layout:
+    layout = _Walker(ws, stamp_folders=stamp_folders).walk()
     unreadable = layout.unreadable_under_gold
     if use_git and (layout.json_candidates or unreadable):
         # A trailing `/` marks a folder, so a `db-data/` pattern matches it.

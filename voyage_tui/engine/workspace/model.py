@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import is_within, read_bytes
+from voyage_tui.engine.loading.stamps import content_digest
 from voyage_tui.engine.loading.text import decode
-from voyage_tui.engine.workspace.config import CONFIG_NAME, VoyageConfig, parse_config
+from voyage_tui.engine.workspace.config import VoyageConfig, parse_config
+from voyage_tui.engine.workspace.config_file import CONFIG_NAME, read_config_bytes
 from voyage_tui.engine.workspace.discovery import find_workspace
 
 if TYPE_CHECKING:
@@ -32,6 +34,9 @@ class Workspace:
     root_real: str = ""
     fixtures_rel: str = ""
     """Workspace-relative fixtures folder, normalised once (it is asked for every file)."""
+    config_digest: str = ""
+    """What voyage.toml held when it was read (loading/stamps.py `content_digest`); "" when
+    the configuration did not come from the file. The validation caches key on it."""
     _classifier: Classifier | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -46,26 +51,17 @@ class Workspace:
 
     @classmethod
     def from_root(cls, root: Path) -> Workspace:
-        config_path = root / CONFIG_NAME
-        try:
-            present = config_path.exists()
-        except OSError as exc:  # the root's mode lets no one but its owner look inside
-            problem = dg.error(
-                CONFIG_NAME, None, "file-unreadable", f"cannot read the file: {exc.strerror}"
-            )
-            return cls(root, VoyageConfig(), [problem])
-        if not present:
-            return cls(root, VoyageConfig())
-        data = read_bytes(
-            str(config_path), CONFIG_NAME, root_real=os.path.realpath(root), max_bytes=1_048_576
-        )
+        data = read_config_bytes(root)
+        digest = content_digest(data)
+        if data is None:
+            return cls(root, VoyageConfig(), config_digest=digest)
         if isinstance(data, Diagnostic):
-            return cls(root, VoyageConfig(), [data])
+            return cls(root, VoyageConfig(), [data], config_digest=digest)
         text = decode(data, CONFIG_NAME)
         if isinstance(text, Diagnostic):
-            return cls(root, VoyageConfig(), [text])
+            return cls(root, VoyageConfig(), [text], config_digest=digest)
         config, diagnostics = parse_config(text)
-        return cls(root, config, diagnostics)
+        return cls(root, config, diagnostics, config_digest=digest)
 
     # --- paths ---------------------------------------------------------------------------
 

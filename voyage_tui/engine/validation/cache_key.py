@@ -1,0 +1,110 @@
+"""What every cached validation result of a workspace depends on besides its own files.
+
+One key covers it all; when any part changes, nothing cached for the workspace is used:
+- the code: voyage-tui's version, the sizes and mtimes of the engine's sources and of the
+  default references shipped with it (an edited rule in a development checkout counts), the
+  Python version, and where the libraries whose messages reach diagnostics are installed
+  (pydantic, PyYAML, markdown-it: an upgrade replaces their files);
+- the workspace: its real path, and the content (SHA-256) of voyage.toml and of every reference
+  file the configuration names (journey, rubric, rule catalogue, routing table; for an
+  unconfigured catalogue, every name it may have).
+
+A reference is read for its digest like any workspace file (loading/safe_read.py): a FIFO, a
+device or a symlink out of the workspace is never opened, and the digest records the refusal.
+Nothing here imports pydantic or PyYAML: `voyage-tui validate` checks the key of its cache before
+it knows whether it needs them.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from voyage_tui import __version__
+from voyage_tui.engine.loading.safe_read import read_bytes_inside
+from voyage_tui.engine.loading.stamps import content_digest, stamp
+from voyage_tui.engine.workspace.config_file import CONFIG_NAME, read_config_bytes
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.workspace.model import Workspace
+
+_PACKAGE = Path(__file__).resolve().parents[2]
+_SOURCES = (_PACKAGE / "engine", _PACKAGE / "defaults")
+_LIBRARIES = ("pydantic", "pydantic_core", "yaml", "markdown_it")
+# Paths are str with surrogate escapes where a name is not UTF-8.
+_TEXT = "surrogatepass"
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """The code part of the key, computed once per process: the code that runs is the code that
+    was there when it started."""
+    digest = hashlib.sha256(f"{__version__}\0{sys.version}\0".encode())
+    for folder in _SOURCES:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".py", ".md", ".yaml") and path.is_file():
+                st = path.stat()
+                line = f"{path.relative_to(_PACKAGE)}:{st.st_size}:{st.st_mtime_ns}\n"
+                digest.update(line.encode("utf-8", _TEXT))
+    for name in _LIBRARIES:
+        try:
+            spec = importlib.util.find_spec(name)  # finds the package without importing it
+        except (ImportError, ValueError):
+            spec = None
+        origin = spec.origin if spec is not None else None
+        line = f"{name}:{origin}:{stamp(origin) if origin else None!r}\n"
+        digest.update(line.encode("utf-8", _TEXT))
+    return digest.hexdigest()
+
+
+def reference_paths(ws: Workspace) -> list[str]:
+    """Every reference file the configuration names, workspace-relative, in a fixed order."""
+    from voyage_tui.engine.workspace.classify import CATALOGUE_NAMES
+    from voyage_tui.engine.workspace.model import normalize_rel
+
+    paths = ws.config.paths
+    rels = [
+        normalize_rel(paths.journey),
+        normalize_rel(paths.rubric),
+        normalize_rel(paths.routing_table),
+        normalize_rel(paths.rule_catalogue),
+    ]
+    if not ws.config.explicitly_set("paths", "rule_catalogue"):
+        rels += CATALOGUE_NAMES  # the first one present is used: a new one changes which
+    return list(dict.fromkeys(rels))
+
+
+def reference_digest(root: str, root_real: str, rel: str, max_bytes: int) -> str:
+    path = os.path.join(root, rel)
+    if not os.path.lexists(path):
+        return "absent"
+    return content_digest(read_bytes_inside(path, rel, root_real=root_real, max_bytes=max_bytes))
+
+
+def config_digest(root: Path) -> str:
+    """The digest of voyage.toml now, as Workspace.from_root records it when it reads it."""
+    return content_digest(read_config_bytes(root))
+
+
+def workspace_key(
+    root: str, root_real: str, config: str, references: list[str], max_bytes: int
+) -> str:
+    """The key of a workspace at `root` whose voyage.toml has the digest `config` and names
+    `references`, read with the limit `max_bytes` ([limits] max_file_bytes)."""
+    parts = [code_fingerprint(), root_real, CONFIG_NAME, config, str(max_bytes)]
+    for rel in references:
+        parts += [rel, reference_digest(root, root_real, rel, max_bytes)]
+    return hashlib.sha256("\0".join(parts).encode("utf-8", _TEXT)).hexdigest()
+
+
+def key_of(ws: Workspace) -> tuple[str, list[str]]:
+    """The key of `ws` as it was loaded, and the reference paths it covers."""
+    references = reference_paths(ws)
+    digest = ws.config_digest or config_digest(ws.root)
+    key = workspace_key(str(ws.root), ws.root_real, digest, references, ws.max_file_bytes)
+    return key, references

@@ -1,0 +1,268 @@
+"""`voyage-tui validate` with the cache: an unchanged suite is answered from the cache file and a
+stat of each of its files and folders, without parsing a file (or importing a parser).
+
+A run with the cache goes one of two ways:
+- **replay**: the workspace's cache file (cache.py) holds the listing of the last run without
+  git, and nothing it depends on moved: the key (code, voyage.toml, the references:
+  cache_key.py), the stamp of every folder the walk listed (so no file was added, removed or
+  renamed), of every file the walk found and of every file an item depends on, of every ratings
+  file. The answer is then rebuilt from the file: the diagnostics of each item (in its summary),
+  of the ratings files, of the workspace (config, references, layout) and of the suite-level
+  rules, and the coverage counts. Those last two are functions of the items' summaries, the
+  fixtures folder and the code, all unchanged when a replay is allowed, so they are stored as
+  they were computed. Nothing is parsed, and pydantic, PyYAML and markdown-it are not imported.
+- **check**: anything else. The Suite validates, reusing the items of unchanged files from the
+  same cache (the app's too), and the cache is written again, with a new listing.
+
+The listing is written only by a run without git. The git checks (final_head_sha, holdout
+exposure, and a rating of a run that git history once held) depend on the repository's state,
+which no stamp here covers: a run with git always runs them, and reuses only the items.
+
+The listing (msgpack, LISTING_FORMAT), in the cache file beside the items it was made with:
+    {"format": 1,
+     "folders": [[rel, stamp], ...] (every folder the walk looked at, stamped before),
+     "files": [rel, ...] (every file the walk listed, in the Suite's order),
+     "others": [[rel, stamp], ...] (listed files that gave no item: JSON that is no gold file),
+     "ratings": [[rel, stamp, diagnostics, or None when it vanished], ...],
+     "workspace": the diagnostics of voyage.toml and the references, "layout": the walk's,
+     "suite": the suite-level rules', "coverage": the coverage counts}
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from voyage_tui.engine.bulk import gc_paused
+from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.items import RATING
+from voyage_tui.engine.loading.stamps import Stamp, pack_stat, same_stamp, stamp
+from voyage_tui.engine.validation.cache import (
+    MAX_CACHE_BYTES,
+    ItemCache,
+    cache_file_name,
+    decode_diagnostics,
+    encode_diagnostics,
+    read_cache_file,
+)
+from voyage_tui.engine.validation.cache_key import config_digest, workspace_key
+from voyage_tui.engine.validation.cache_store import cache_root, read_private
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.workspace.layout import Layout
+
+LISTING_FORMAT = 1
+
+
+@dataclass(slots=True)
+class ValidationResult:
+    """What `validate` reports, however it was found."""
+
+    root: Path
+    diagnostics: list[Diagnostic]
+    """Sorted, as Suite.diagnostics() gives them."""
+    files: int
+    errors: int
+    warnings: int
+    infos: int
+    coverage: dict[str, dict[str, int]]
+    replayed: bool = False
+    """Answered from the listing and the summaries in the cache: no file was checked."""
+
+
+def validate(root: Path, *, use_git: bool = True, use_cache: bool = True) -> ValidationResult:
+    """Validate the workspace at `root` (found by discovery) as `voyage-tui validate` does."""
+    if use_cache and not use_git:
+        replayed = replay(root)
+        if replayed is not None:
+            return replayed
+    return _check(root, use_git=use_git, use_cache=use_cache)
+
+
+# --- check: the Suite, with the item cache -------------------------------------------------------
+
+
+def _check(root: Path, *, use_git: bool, use_cache: bool) -> ValidationResult:
+    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.workspace.model import Workspace
+
+    ws = Workspace.from_root(root)
+    suite = Suite(ws, use_git=use_git, parallel=True)
+    if not use_cache:
+        suite.validate_all()
+        return _result_of(suite)
+    cache = ItemCache(ws, listing=not use_git)
+    # The collector would walk the whole suite again and again as the stamps and the cache's
+    # lists are made: nothing made here forms a cycle (engine/bulk.py).
+    with gc_paused():
+        prepared = suite.prepare(fork=suite.parallel, cache=cache)
+        # Stamped before validate_all reads them: an edit in between moves the stamp.
+        ratings = {rel: stamp(ws.abs(rel)) for rel in prepared.layout.ratings}
+        suite.validate_all(prepared=prepared)
+        cache.record({rel: i for rel, i in suite.items.items() if i.kind != RATING})
+        cache.write(None if use_git else _listing(suite, prepared.layout, cache, ratings))
+    return _result_of(suite)
+
+
+def _result_of(suite: Suite) -> ValidationResult:
+    summary = suite.summary()
+    return ValidationResult(
+        suite.ws.root,
+        suite.diagnostics(),
+        summary.files,
+        summary.errors,
+        summary.warnings,
+        summary.infos,
+        suite.coverage(),
+    )
+
+
+def _listing(
+    suite: Suite, layout: Layout, cache: ItemCache, ratings: dict[str, Stamp]
+) -> dict[str, Any] | None:
+    files = [*layout.tasks, *layout.agent_runs, *layout.json_candidates]
+    others = []
+    for rel in files:
+        if rel in cache.entries:
+            continue
+        if rel in suite.items:
+            return None  # an item the cache could not store: no answer can be replayed
+        own, _ = cache.stamps_of(rel, ())
+        others.append([rel, own])
+    rated = []
+    for rel in layout.ratings:
+        item = suite.items.get(rel)
+        diagnostics = None if item is None else encode_diagnostics(item.diagnostics, rel)
+        rated.append([rel, ratings.get(rel), diagnostics])
+    ws = suite.ws
+    return {
+        "format": LISTING_FORMAT,
+        "folders": [[rel, folder] for rel, folder in layout.folder_stamps],
+        "files": files,
+        "others": others,
+        "ratings": rated,
+        "workspace": encode_diagnostics([*ws.config_diagnostics, *suite.refs.diagnostics]),
+        "layout": encode_diagnostics(suite.layout_problems),
+        "suite": encode_diagnostics(suite.suite_diagnostics),
+        "coverage": suite.coverage(),
+    }
+
+
+# --- replay: the answer from the cache file -------------------------------------------------------
+
+
+def replay(root: Path) -> ValidationResult | None:
+    """The answer of the last run without git if nothing it depends on changed since, else
+    None. Reads one file of the user's cache dir (cache_store.py decides whether it may be
+    trusted) and stats the workspace; never raises for what it finds there."""
+    root_real = os.path.realpath(root)
+    data = read_private(cache_root(), cache_file_name(root_real), MAX_CACHE_BYTES)
+    if data is None:
+        return None
+    try:
+        with gc_paused():  # a hundred thousand small lists, none of them in a cycle
+            return _replay(root, root_real, data)
+    except Exception:  # a damaged cache file, whatever the damage: the suite is checked instead
+        return None
+
+
+def _strings(value: object) -> list[str]:
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise TypeError("not a list of paths")
+    return value
+
+
+def _coverage(value: object) -> dict[str, dict[str, int]]:
+    if type(value) is not dict or not all(
+        type(key) is str
+        and type(counts) is dict
+        and all(type(name) is str and type(n) is int for name, n in counts.items())
+        for key, counts in value.items()
+    ):
+        raise TypeError("not coverage counts")
+    return value
+
+
+def _replay(root: Path, root_real: str, data: bytes) -> ValidationResult | None:
+    read = read_cache_file(data)
+    if read is None or type(read.listing) is not dict:
+        return None
+    listing: dict[str, Any] = read.listing
+    if listing.get("format") != LISTING_FORMAT:
+        return None
+    base = str(root)
+    key = workspace_key(base, root_real, config_digest(root), read.references, read.max_bytes)
+    if key != read.key:
+        return None
+    # Every path in the file is a workspace-relative str; a damaged one fails the `+` or the
+    # lstat (TypeError, ValueError), and replay() answers None.
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    lstat, is_link, pack = os.lstat, stat.S_ISLNK, pack_stat
+
+    def unchanged(rel: str, recorded: object) -> bool:
+        """stamp() and same_stamp() inline: this runs for every file and folder of the suite."""
+        path = prefix + rel if rel else base
+        try:
+            st = lstat(path)
+        except OSError:
+            return recorded is None
+        if is_link(st.st_mode):
+            return same_stamp(recorded, stamp(path))
+        return pack(st) == recorded
+
+    for rel, recorded in listing["folders"]:
+        if not unchanged(rel, recorded):
+            return None
+    others = {rel: recorded for rel, recorded in listing["others"]}
+    summaries = read.summaries
+    found: list[Diagnostic] = []
+    files = 0
+    for rel in _strings(listing["files"]):
+        summary = summaries.get(rel)
+        if summary is None:
+            if rel not in others or not unchanged(rel, others[rel]):
+                return None
+            continue  # a file that gave no item
+        if not unchanged(rel, summary[0]):
+            return None
+        for dep, recorded in summary[1]:
+            if not unchanged(dep, recorded):
+                return None
+        path = rel if summary[2] is None else summary[2]
+        if type(path) is not str:
+            return None
+        files += 1
+        if summary[9]:
+            found += decode_diagnostics(path, summary[9])
+    for rel, recorded, raw_diagnostics in listing["ratings"]:
+        if not unchanged(rel, recorded):
+            return None
+        if raw_diagnostics is not None:
+            found += decode_diagnostics(rel, raw_diagnostics)
+            files += 1
+    # In the order of Suite.diagnostics(): the workspace's, then each item's; the sort is
+    # stable, so diagnostics that sort alike stay in that order as they do there.
+    diagnostics = [
+        *decode_diagnostics(None, listing["workspace"]),
+        *decode_diagnostics(None, listing["layout"]),
+        *decode_diagnostics(None, listing["suite"]),
+        *found,
+    ]
+    diagnostics.sort(key=Diagnostic.sort_key)
+    counts = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
+    for diagnostic in diagnostics:
+        counts[diagnostic.severity] += 1
+    return ValidationResult(
+        root,
+        diagnostics,
+        files,
+        counts[Severity.ERROR],
+        counts[Severity.WARNING],
+        counts[Severity.INFO],
+        _coverage(listing["coverage"]),
+        replayed=True,
+    )
