@@ -9,6 +9,7 @@ One workspace serves every case; each case calls the engine's per-file checks di
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -41,8 +42,8 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Workspace, Referen
     return ws, load_references(ws)
 
 
-def _well_formed(diagnostics: list[Diagnostic], path: str) -> None:
-    assert isinstance(diagnostics, list)
+def _well_formed(diagnostics: Sequence[Diagnostic], path: str) -> None:
+    assert isinstance(diagnostics, (list, tuple))
     for d in diagnostics:
         assert isinstance(d, Diagnostic)
         assert d.path == path
