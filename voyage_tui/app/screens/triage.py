@@ -31,6 +31,7 @@ from voyage_tui.app.screens.triage_modals import (
     ExposureScreen,
     SnoozeScreen,
 )
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.triage_list import KIND_STYLE, TriageList
 from voyage_tui.engine.triage.actions import Actions, NothingToUndo, Outcome, UndoRefused
 from voyage_tui.engine.triage.keys import (
@@ -93,9 +94,9 @@ def detail_text(item: TriageItem | None, snoozed: int) -> Text:
         return text
     text = Text()
     text.append(f"{item.kind}", style=KIND_STYLE[item.kind])
-    text.append(f"  {item.location()}\n", style="bold")
-    text.append(item.detail)
-    text.append(f"\nkey {item.key}", style="dim")
+    text.append(f"  {printable(item.location(), lines=False)}\n", style="bold")
+    text.append(printable(item.detail))
+    text.append(f"\nkey {printable(item.key, lines=False)}", style="dim")
     return text
 
 

@@ -4,6 +4,7 @@ trajectory's phases and gates as a checklist against the journey, a gold file's 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 import yaml
@@ -16,6 +17,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.details import MISSING, RECORDED, SKIPPED, TRAVERSED, Detail
 from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY
 from voyage_tui.engine.wording import plural
@@ -316,6 +318,56 @@ def agent_run_widgets(detail: Detail) -> list[Widget]:
     return widgets
 
 
+def _printable_value(value: Any) -> Any:
+    """`value` (a parsed document, or part of one) with every string, keys too, made safe to
+    draw: what a workspace's file says is shown, never sent to the terminal as a sequence."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, list):
+        return [_printable_value(v) for v in value]
+    if isinstance(value, dict):
+        return {_printable_value(k): _printable_value(v) for k, v in value.items()}
+    return value
+
+
+def printable_detail(detail: Detail) -> Detail:
+    """A copy of `detail` whose every text from the workspace (the document, the file's path
+    and id, the journey's names, a load problem) is escaped as `printable` does."""
+    item = detail.item
+
+    def line(text: str | None) -> str | None:
+        return printable(text, lines=False) if text is not None else None
+
+    shown = dataclasses.replace(
+        item,
+        path=printable(item.path, lines=False),
+        id=line(item.id),
+        parent=line(item.parent),
+        canary=line(item.canary),
+        extra=_printable_value(dict(item.extra)),
+    )
+    problem = detail.load_problem
+    return Detail(
+        shown,
+        _printable_value(detail.data),
+        printable(detail.text),
+        [
+            dataclasses.replace(r, name=printable(r.name), reason=printable(r.reason))
+            for r in detail.phases
+        ],
+        [
+            dataclasses.replace(
+                g,
+                description=printable(g.description),
+                verdict=printable(g.verdict),
+                reason=printable(g.reason),
+            )
+            for g in detail.gates
+        ],
+        dataclasses.replace(problem, message=printable(problem.message)) if problem else None,
+    )
+
+
 class DetailPane(VerticalScroll):
     HELP = """
 ## Detail
@@ -337,6 +389,8 @@ The selected item's fields. Below them, its diagnostics.
         if detail is None:
             await self.mount(Static(Text(empty, style="dim")))
             return
+        detail = printable_detail(detail)
+        routing_table = printable(routing_table)
         item = detail.item
         title = Text()
         title.append(item.id or item.path, style="bold")

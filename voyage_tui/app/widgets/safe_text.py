@@ -5,9 +5,21 @@ bidirectional overrides (which reorder what is shown) become visible escapes ins
 
 from __future__ import annotations
 
-import unicodedata
+import re
 
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Control characters (Cc), lone surrogates (Cs), the line and paragraph separators (Zl, Zp) and
+# the bidi overrides and isolates; in prose, newlines and tabs stay.
+_UNSAFE_IN_LINE = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+_UNSAFE_IN_PROSE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def printable(text: str, *, lines: bool = True) -> str:
@@ -17,16 +29,5 @@ def printable(text: str, *, lines: bool = True) -> str:
     if text.isprintable():
         return text
     if lines:
-        text = text.replace("\r\n", "\n")
-    out = []
-    for char in text:
-        if lines and char in "\n\t":
-            out.append(char)
-            continue
-        category = unicodedata.category(char)
-        if category in ("Cc", "Cs", "Zl", "Zp") or char in _BIDI:
-            code = ord(char)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(char)
-    return "".join(out)
+        return _UNSAFE_IN_PROSE.sub(_escape, text.replace("\r\n", "\n"))
+    return _UNSAFE_IN_LINE.sub(_escape, text)

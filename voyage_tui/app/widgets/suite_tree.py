@@ -134,7 +134,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         if errors or warnings:
             tail.append("  ")
             tail.append_text(status_badge(errors, warnings))
-        return LabelParts(Text(), Text(title, style="bold"), tail)
+        return LabelParts(Text(), Text(printable(title, lines=False), style="bold"), tail)
 
     def _item_parts(self, item: Item) -> LabelParts:
         assert self.view is not None
@@ -143,24 +143,24 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         head.append(" ")
         tail = Text()
         if item.kind == GOLD:
-            name = Text(item.folder.rsplit("/", 1)[-1] or item.path)
+            name = Text(printable(item.folder.rsplit("/", 1)[-1] or item.path, lines=False))
             verdict = item.extra.get("expected_verdict")
             if verdict:
-                tail.append(f"  {verdict}", style="dim")
+                tail.append(f"  {printable(str(verdict), lines=False)}", style="dim")
         elif item.kind == AGENT_RUN:
-            name = Text(f"run {item.id}")
+            name = Text(f"run {printable(item.id or '', lines=False)}")
             agent = item.extra.get("agent")
             if agent:
-                tail.append(f"  {agent}", style="dim")
+                tail.append(f"  {printable(str(agent), lines=False)}", style="dim")
         elif item.kind == GOLD_RUN:
-            name = Text(f"run {item.id}")
+            name = Text(f"run {printable(item.id or '', lines=False)}")
         elif item.kind == RATING:
             name = Text(printable(item.path.rsplit("/", 1)[-1], lines=False))
             count = item.extra.get("ratings")
             if isinstance(count, int):
                 tail.append(f"  {plural(count, 'record')}", style="dim")
         else:
-            name = Text(item.id or item.path)
+            name = Text(printable(item.id or item.path, lines=False))
         if item.visibility == "holdout":
             tail.append("  holdout", style="italic magenta")
         if self.view.is_exposed(item.path):
@@ -238,7 +238,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
                 leaf = ws_node.add_leaf("", NodeRef(WORKSPACE, path))
                 head = status_badge(errors, warnings)
                 head.append(" ")
-                self._set_label(leaf, LabelParts(head, Text(path), Text()))
+                self._set_label(leaf, LabelParts(head, Text(printable(path, lines=False)), Text()))
                 self._workspace_nodes[path] = leaf
         self._restore_cursor(cursor, refiltered)
 
@@ -353,7 +353,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
             errors, warnings = view.severity_counts(path)
             head = status_badge(errors, warnings)
             head.append(" ")
-            self._set_label(node, LabelParts(head, Text(path), Text()))
+            self._set_label(node, LabelParts(head, Text(printable(path, lines=False)), Text()))
         for group in rows.groups():
             group_node = self._groups.get(group.key)
             if group_node is not None:

@@ -21,6 +21,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from voyage_tui.app.actions import bindings
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.triage.keys import DRIFT, ERROR, EXPOSED, LOW_SCORE, UNRATED, WARNING
 from voyage_tui.engine.triage.queue import TriageItem
 
@@ -48,9 +49,9 @@ def row_text(item: TriageItem, marked: bool, width: int) -> Text:
     """One row, exactly `width` cells: `● error     title…     retry-after-on-429/task.yaml:2`."""
     location_width = 32 if width >= WIDE else 22
     title_width = max(width - 2 - (KIND_WIDTH + 1) - 1 - location_width, 8)
-    title = Text(item.title, no_wrap=True)
+    title = Text(printable(item.title, lines=False), no_wrap=True)
     title.truncate(title_width, overflow="ellipsis", pad=True)
-    where = Text(short_location(item), style="dim", no_wrap=True)
+    where = Text(printable(short_location(item), lines=False), style="dim", no_wrap=True)
     where.truncate(location_width, overflow="ellipsis", pad=True)
     text = Text(no_wrap=True, end="")
     text.append("● " if marked else "  ", style="bold green")
