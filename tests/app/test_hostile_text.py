@@ -108,3 +108,26 @@ async def test_no_line_the_other_screens_draw_holds_a_control_sequence(tmp_path:
                 await pilot.press("down")
             app.pop_screen()
             await pilot.pause()
+
+
+async def test_the_editor_keeps_an_escape_in_the_document_and_never_draws_it(
+    tmp_path: Path,
+) -> None:
+    """An editing widget cannot escape its text (it is the person's document): the app's line
+    filter drops what the terminal would act on from what is drawn, and the buffer and the saved
+    file keep every character."""
+    from voyage_tui.app.screens.editor import EditorScreen
+
+    root = hostile_workspace(tmp_path)
+    readme = root / "fixtures/gold/jwt-auth/README.md"
+    readme.write_text(f"# Notes\n\n{ESC_TEXT}\n", encoding="utf-8")
+    app = make_app(root)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await wait_loaded(pilot)
+        editor = EditorScreen("fixtures/gold/jwt-auth/README.md")
+        await app.push_screen(editor)
+        await pilot.pause(0.2)
+        assert ESC_TEXT in editor.text_area.text
+        screen = drawn(app)
+        assert "[31mRED" in screen
+        assert not [c for c in FORBIDDEN if c in screen], screen

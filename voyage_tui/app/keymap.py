@@ -22,7 +22,7 @@ from textual.keys import format_key
 from textual.widgets import HelpPanel
 
 from voyage_tui.app.actions import REGISTRY, binding_ids, split_keys
-from voyage_tui.app.web_output import SafeDisplayApp
+from voyage_tui.app.safe_display import SafeDisplayApp
 
 
 def config_dir() -> Path:
