@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual import events
 
 from tests.app.scenarios import GOLD, TRAJECTORY, copy_sample
 from tests.app.support import make_app, wait_loaded, wait_until
@@ -68,6 +69,28 @@ async def test_right_opens_a_group_and_enters_it_left_goes_back_and_closes(
         await pilot.press("left")
         assert not group.is_expanded
         assert tree.cursor_node is group
+
+
+@pytest.mark.parametrize("opening", ["right", "space"])
+async def test_a_key_typed_ahead_after_opening_a_group_lands_in_it(
+    suite_root: Path, opening: str
+) -> None:
+    """Keys typed faster than the app draws (a terminal delivers them in one read) are taken in
+    order: `down` right after the group opens goes to its first row, not past the group. The
+    rows used to be added when Textual's "expanded" message came, after the queued key."""
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        tree = browser.suite_tree
+        tree.focus()
+        group = tree._groups["class:bug-diagnosis"]
+        tree.move_cursor(group)
+        await pilot.pause()
+        for key in (opening, "down"):  # both queued before either is handled
+            app.post_message(events.Key(key, " " if key == "space" else None))
+        await wait_until(pilot, lambda: tree.cursor_node is not group)
+        await pilot.pause()
+        assert tree.current_path() == ALPHA
 
 
 # --- the filter ---------------------------------------------------------------------------------

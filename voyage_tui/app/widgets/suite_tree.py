@@ -307,12 +307,48 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         group = self.listing.group(key) if self.listing is not None else None
         return group.items if group is not None else ()
 
-    def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
-        data = event.node.data
-        # The event may come from a node of the tree before a rebuild: only the current one.
-        if data is not None and data.kind == "group" and self._groups.get(data.key) is event.node:
+    def _fill_group(self, node: TreeNode[NodeRef]) -> None:
+        """Add a group's rows (once) and remember it is open."""
+        data = node.data
+        # The node may be one of the tree before a rebuild: only the current one.
+        if data is not None and data.kind == "group" and self._groups.get(data.key) is node:
             self._opened.add(data.key)
-            self._fill(event.node, self._group_items(data.key))
+            self._fill(node, self._group_items(data.key))
+
+    def _open_group(self, node: TreeNode[NodeRef]) -> None:
+        # The rows are added now, before the node opens, not when Textual's NodeExpanded
+        # message arrives: a key typed ahead (a terminal hands over several in one read) is
+        # already queued before that message, and would move past the group still empty.
+        self._fill_group(node)
+        node.expand()
+
+    def _toggle_group(self, node: TreeNode[NodeRef]) -> None:
+        if node.is_expanded:
+            node.collapse()
+        else:
+            self._open_group(node)
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
+        self._fill_group(event.node)  # opened another way (a click on the arrow)
+
+    def _is_group(self, node: TreeNode[NodeRef] | None) -> bool:
+        return node is not None and node.data is not None and node.data.kind == "group"
+
+    def action_toggle_node(self) -> None:
+        node = self.cursor_node
+        if node is not None and self._is_group(node) and node.allow_expand:
+            self._toggle_group(node)
+            return
+        super().action_toggle_node()
+
+    def action_select_cursor(self) -> None:
+        node = self.cursor_node
+        if node is not None and self._is_group(node) and node.allow_expand:
+            # enter on a group opens or closes it at once (Textual would do it one message
+            # later, after a key typed ahead)
+            self._toggle_group(node)
+            return
+        super().action_select_cursor()
 
     def on_tree_node_collapsed(self, event: Tree.NodeCollapsed[NodeRef]) -> None:
         data = event.node.data
@@ -370,7 +406,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         if node is None or not node.allow_expand:
             return
         if not node.is_expanded:
-            node.expand()
+            self._open_group(node)
         elif node.children:
             self._tree_lines  # noqa: B018
             self.move_cursor(node.children[0])
