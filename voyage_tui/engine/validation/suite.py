@@ -112,6 +112,10 @@ class Prepared:
         self.tasks.cancel()
 
 
+FREEZE_MIN_ITEMS = 2_000
+"""A full load of at least this many items is frozen for the collector (bulk.gc_paused): below
+it, the collection it would set off is too short to matter."""
+
 TASK_JOB, AGENT_RUN_JOB, JSON_JOB, RUN_JOB = "task", "agent-run", "json", "run"
 
 
@@ -228,7 +232,7 @@ class Suite:
     ) -> None:
         """Check every file. `git=False` leaves the git checks for `run_git_checks()`, so a UI
         can show the suite first and the slower history checks when they are done."""
-        with gc_paused(keep=True):
+        with gc_paused(keep=lambda: len(self.items) >= FREEZE_MIN_ITEMS):
             if prepared is None:
                 prepared = self.prepare(fork=self.parallel)
             self.refs = prepared.refs
