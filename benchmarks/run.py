@@ -1,6 +1,6 @@
 """Run every benchmark present and print one report.
 
-    python -m benchmarks.run [--corpus DIR] [--quick] [--repeat N]
+    python -m benchmarks.run [--corpus DIR] [--quick] [--repeat N] [--corpus100k DIR]
 
 The report opens with the machine (CPU model, cores, Python, libyaml) and the corpus, then one
 Markdown table per benchmark. Without --corpus, the standard corpus (10,000 task fixtures, 1,000
@@ -12,6 +12,10 @@ they import, `bench_score.bench_score`, `bench_exposure.bench_exposure`, `bench_
 Each returns a list of (label, value) rows; one that is missing is skipped with a note. A
 benchmark module may define HEADER (its column names) when its values hold several cells joined
 by ' | '.
+
+The 100,000-fixture section (`bench_100k`: validate cold and warm over its floor, peak memory,
+the app's first screen over the sample's) runs only with --corpus100k DIR: the corpus there, or
+generated there first (about 900 MB, a few minutes) and kept for the next runs.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ BENCHMARKS = (
     ("bench_score", "bench_score"),
     ("bench_exposure", "bench_exposure"),
     ("bench_app", "bench_app"),
+    ("bench_100k", "bench_100k"),
 )
 
 
@@ -76,12 +81,26 @@ def machine_facts() -> list[tuple[str, str]]:
     ]
 
 
-def call_benchmark(fn: Callable[..., Any], corpus: Path, quick: bool, repeat: int) -> Any:
-    """Call fn with what it accepts: the corpus (by name or first positional), quick, repeat."""
+class Skipped(Exception):
+    """A benchmark that needs something this run was not given."""
+
+
+def call_benchmark(
+    fn: Callable[..., Any], corpus: Path, quick: bool, repeat: int, corpus100k: Path | None = None
+) -> Any:
+    """Call fn with what it accepts: the corpus (by name or first positional), quick, repeat;
+    `corpus100k` for the benchmark that declares it (Skipped without one)."""
     params = inspect.signature(fn).parameters
     args: list[Any] = []
     kwargs: dict[str, Any] = {}
-    if "corpus" in params:
+    if "corpus100k" in params:
+        if corpus100k is None:
+            raise Skipped(
+                "no 100,000-fixture corpus: `--corpus100k DIR` uses the one in DIR or generates "
+                "it there (about 900 MB, a few minutes; kept for the next runs)"
+            )
+        kwargs["corpus100k"] = corpus100k
+    elif "corpus" in params:
         kwargs["corpus"] = corpus
     else:
         positional = [
@@ -109,7 +128,9 @@ def show(value: Any) -> str:
     return f"{value:.4g}"
 
 
-def run_all(corpus: Path, quick: bool, repeat: int) -> tuple[list[str], bool]:
+def run_all(
+    corpus: Path, quick: bool, repeat: int, corpus100k: Path | None = None
+) -> tuple[list[str], bool]:
     """The report's sections and whether every benchmark ran."""
     sections: list[str] = []
     ok = True
@@ -137,7 +158,10 @@ def run_all(corpus: Path, quick: bool, repeat: int) -> tuple[list[str], bool]:
         print(f"running {module_name} ...", file=sys.stderr, flush=True)
         start = time.perf_counter()
         try:
-            rows = call_benchmark(fn, corpus, quick, repeat)
+            rows = call_benchmark(fn, corpus, quick, repeat, corpus100k)
+        except Skipped as skipped:
+            sections.append(f"{title}\n\nskipped: {skipped}")
+            continue
         except Exception:
             ok = False
             sections.append(f"{title}\n\nFAILED:\n\n```\n{traceback.format_exc()}```")
@@ -162,6 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--repeat", type=int, default=3, help="rounds; each time is the best of them"
     )
+    parser.add_argument(
+        "--corpus100k",
+        type=Path,
+        metavar="DIR",
+        help="also run the 100,000-fixture section on the corpus in DIR, generated there first "
+        "if DIR does not exist (about 900 MB; kept for later runs)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="voyage-bench-") as tmp:
         if args.corpus is not None:
@@ -180,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
             f"- rounds: {args.repeat} (each time is the best of them, all measured in this run)"
         )
         load_before = load_average()
-        sections, ok = run_all(corpus, args.quick, args.repeat)
+        sections, ok = run_all(corpus, args.quick, args.repeat, args.corpus100k)
         header.append(f"- load average (1 min): {load_before} before, {load_average()} after")
     print("\n".join(header))
     for section in sections:

@@ -379,6 +379,10 @@ def test_validate_warms_the_app_and_the_app_warms_validate(
     cold = runs.cold(root, "json")
     runs.warm(root, "json")
     assert not _app_load(root) & items, "the app checked files validate had just checked"
+    # Every item came from the cache: the app rewrote nothing, validate's listing is kept.
+    assert runs.warm(root, "json") == (*cold, True)
+    _cache_path(root).unlink()
+    _app_load(root)
     checked = _checked_files(monkeypatch)
     code, out, replayed = runs.warm(root, "json")
     assert (code, out) == cold

@@ -64,6 +64,22 @@ def test_an_unchanged_workspace_is_taken_from_the_cache(root: Path) -> None:
     assert _codes(second) == _codes(first)
 
 
+def test_an_unchanged_workspace_does_not_rewrite_the_cache(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Encoding every item again to store what the file holds already would compete with the
+    app's first screen; an edit is still written."""
+    _load(root)
+    writes: list[int] = []
+    monkeypatch.setattr(ItemCache, "write", lambda self, *a, **k: writes.append(1))
+    _load(root)
+    assert writes == []
+    path = root / "fixtures/bug-diagnosis/t1/task.yaml"
+    path.write_text(path.read_text() + "# edited\n")
+    _load(root)
+    assert writes == [1]
+
+
 def test_a_changed_fixture_is_checked_again(root: Path) -> None:
     _load(root)
     path = root / "fixtures/bug-diagnosis/t1/task.yaml"

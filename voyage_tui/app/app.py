@@ -103,6 +103,8 @@ class VoyageApp(KeymappedApp, Resilient):
         self._load_token = 0
         self._pending: set[str] | None = set()  # before the first load, everything waits for it
         self._shown_generation = 0  # the UI thread's: the newest view applied
+        self._painted = threading.Event()
+        """Set once a loaded suite has been painted (or the app closes)."""
 
     # --- start-up ------------------------------------------------------------------------
 
@@ -168,6 +170,8 @@ class VoyageApp(KeymappedApp, Resilient):
             self.post_message(LoadFailed(repr(exc)))
             return
         self.post_message(SuiteLoaded(view))
+        # Encoding every item for the cache holds the interpreter lock: after the first paint.
+        self._painted.wait(timeout=5)
         suite.save_cache(items)
         if self.use_git:
             # History checks take longer than the files: show the suite first, then these.
@@ -230,6 +234,7 @@ class VoyageApp(KeymappedApp, Resilient):
 
     def on_unmount(self) -> None:
         self._stop_watching.set()
+        self._painted.set()
         if self._prepared is not None:
             self._prepared.cancel()
 
@@ -242,6 +247,7 @@ class VoyageApp(KeymappedApp, Resilient):
             return await super().run_async(*args, **kwargs)
         finally:
             self._stop_watching.set()
+            self._painted.set()
 
     # --- re-validation -------------------------------------------------------------------
 
@@ -294,6 +300,7 @@ class VoyageApp(KeymappedApp, Resilient):
         self.view = message.view
         for screen in self._screens():
             screen.suite_loaded(message.view)
+        self.call_after_refresh(self._painted.set)
 
     def on_suite_changed(self, message: SuiteChanged) -> None:
         if not self._is_newer(message.view):

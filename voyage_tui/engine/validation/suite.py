@@ -112,6 +112,10 @@ class Prepared:
         self.tasks.cancel()
 
 
+FREEZE_MIN_ITEMS = 2_000
+"""A full load of at least this many items is frozen for the collector (bulk.gc_paused): below
+it, the collection it would set off is too short to matter."""
+
 TASK_JOB, AGENT_RUN_JOB, JSON_JOB, RUN_JOB = "task", "agent-run", "json", "run"
 
 
@@ -161,6 +165,7 @@ class Suite:
         self.git = GitChecks()
         self.git_results = GitResults()
         self._cache: ItemCache | None = None
+        self._reused: dict[str, Item] = {}
         self._dependents_index: dict[str, set[str]] | None = None
         """Workspace file -> the items that depend on it; built when first needed, then kept
         up to date by _set_item."""
@@ -204,12 +209,13 @@ class Suite:
             item_cache.load()
         reused: dict[str, Item] = {}
         work: list[tuple[str, str]] = []
-        for kind, rel in _work_list(layout, ws.classifier):
-            cached = item_cache.fresh(rel) if item_cache is not None else None
-            if cached is not None:
-                reused[rel] = cached
-            else:
-                work.append((kind, rel))
+        with gc_paused():  # the items decoded here are kept: validate_all freezes them
+            for kind, rel in _work_list(layout, ws.classifier):
+                cached = item_cache.fresh(rel) if item_cache is not None else None
+                if cached is not None:
+                    reused[rel] = cached
+                else:
+                    work.append((kind, rel))
 
         def check(job: tuple[str, str]) -> Item | None:
             return _check_job(ws, refs, job)
@@ -226,13 +232,14 @@ class Suite:
     ) -> None:
         """Check every file. `git=False` leaves the git checks for `run_git_checks()`, so a UI
         can show the suite first and the slower history checks when they are done."""
-        with gc_paused():
+        with gc_paused(keep=lambda: len(self.items) >= FREEZE_MIN_ITEMS):
             if prepared is None:
                 prepared = self.prepare(fork=self.parallel)
             self.refs = prepared.refs
             layout = prepared.layout
             self.layout_problems = layout.problems
             self._cache = prepared.cache
+            self._reused = prepared.reused
             self.items = self._check_layout(layout, progress, prepared)
             self._dependents_index = None
             self._history_asked = False
@@ -247,7 +254,21 @@ class Suite:
         if self._cache is not None:
             # Ratings depend on every agent run: they are checked afresh each time.
             items = self.items if items is None else items
-            self._cache.save({p: i for p, i in items.items() if i.kind != RATING})
+            kept = {p: i for p, i in items.items() if i.kind != RATING}
+            if not self._same_as_cached(kept):
+                self._cache.save(kept)
+
+    def _same_as_cached(self, items: dict[str, Item]) -> bool:
+        """Whether every item is the one the cache gave back, and the cache holds no other:
+        writing would store what the file holds already (encoding 100,000 items to say so
+        would compete with the app's first screen). Validate's listing in it is kept then."""
+        cache, reused = self._cache, self._reused
+        return (
+            cache is not None
+            and len(items) == len(reused) == len(cache.entries)
+            and all(reused.get(rel) is item for rel, item in items.items())
+            and cache.entries.keys() == items.keys()
+        )
 
     def run_git_checks(self) -> None:
         """final_head_sha and holdout exposure over the whole suite (no-op without git)."""
