@@ -302,6 +302,14 @@ def _cache_path(root: Path) -> Path:
     return cache_root() / cache_file_name(os.path.realpath(root))
 
 
+def test_a_replayed_run_marks_the_cache_as_used(runs: Runs, tmp_path: Path) -> None:
+    root = sample(tmp_path)
+    runs.warm(root, "text")
+    os.utime(_cache_path(root), ns=(1_000_000_000, 1_000_000_000))
+    assert runs.warm(root, "text")[2]  # answered from the cache
+    assert _cache_path(root).stat().st_mtime_ns > 1_000_000_000
+
+
 def test_the_cache_is_one_file_in_the_user_cache_dir(runs: Runs, tmp_path: Path) -> None:
     root = sample(tmp_path)
     before = sorted(p.relative_to(root) for p in root.rglob("*"))

@@ -80,6 +80,16 @@ def test_an_unchanged_workspace_does_not_rewrite_the_cache(
     assert writes == [1]
 
 
+def test_an_unchanged_start_marks_the_cache_as_used(root: Path) -> None:
+    """Not rewritten, the file still counts as just used: the bound on all caches removes the
+    least recently written first, and a suite opened every day must not go first."""
+    _load(root)
+    (cache_file,) = [p for p in cache_root().iterdir() if p.is_file()]
+    os.utime(cache_file, ns=(1_000_000_000, 1_000_000_000))
+    _load(root)
+    assert cache_file.stat().st_mtime_ns > 1_000_000_000
+
+
 def test_a_changed_fixture_is_checked_again(root: Path) -> None:
     _load(root)
     path = root / "fixtures/bug-diagnosis/t1/task.yaml"

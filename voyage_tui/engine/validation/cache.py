@@ -42,6 +42,7 @@ from voyage_tui.engine.validation.cache_store import (
     list_private,
     read_private,
     remove_private,
+    touch_private,
     write_private,
 )
 
@@ -395,6 +396,10 @@ class ItemCache:
             if entry is not None:
                 entries[rel] = entry
         self.entries = entries
+
+    def touch(self) -> None:
+        """The file was used but not rewritten: mark it recent for the size bound's pruning."""
+        touch_private(self.folder, self.path.name)
 
     def save(self, items: dict[str, Item]) -> None:
         """Record `items` and write them (the app)."""

@@ -187,6 +187,21 @@ def remove_private(folder: Path, name: str) -> None:
         os.close(dir_fd)
 
 
+def touch_private(folder: Path, name: str) -> None:
+    """Mark `folder/name` as just used (its mtime, which the size bound's eviction reads),
+    without following a link; nothing happens when it is not this user's regular file."""
+    dir_fd = _open_folder(folder, create=False)
+    if dir_fd is None:
+        return
+    try:
+        with contextlib.suppress(OSError, NotImplementedError):
+            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid():
+                os.utime(name, dir_fd=dir_fd, follow_symlinks=False)
+    finally:
+        os.close(dir_fd)
+
+
 def list_private(folder: Path, suffix: str) -> list[tuple[str, int, int]]:
     """(name, size, mtime_ns) of each regular file of this user in `folder` whose name ends
     with `suffix`; empty when the folder cannot be used."""

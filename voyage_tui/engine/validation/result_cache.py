@@ -49,7 +49,7 @@ from voyage_tui.engine.validation.cache import (
     read_cache_file,
 )
 from voyage_tui.engine.validation.cache_key import config_digest, workspace_key
-from voyage_tui.engine.validation.cache_store import cache_root, read_private
+from voyage_tui.engine.validation.cache_store import cache_root, read_private, touch_private
 
 if TYPE_CHECKING:
     from voyage_tui.engine.validation.suite import Suite
@@ -160,14 +160,18 @@ def replay(root: Path) -> ValidationResult | None:
     None. Reads one file of the user's cache dir (cache_store.py decides whether it may be
     trusted) and stats the workspace; never raises for what it finds there."""
     root_real = os.path.realpath(root)
-    data = read_private(cache_root(), cache_file_name(root_real), MAX_CACHE_BYTES)
+    name = cache_file_name(root_real)
+    data = read_private(cache_root(), name, MAX_CACHE_BYTES)
     if data is None:
         return None
     try:
         with gc_paused():  # a hundred thousand small lists, none of them in a cycle
-            return _replay(root, root_real, data)
+            result = _replay(root, root_real, data)
     except Exception:  # a damaged cache file, whatever the damage: the suite is checked instead
         return None
+    if result is not None:
+        touch_private(cache_root(), name)  # used: the last to go when the caches are pruned
+    return result
 
 
 def _strings(value: object) -> list[str]:

@@ -257,6 +257,8 @@ class Suite:
             kept = {p: i for p, i in items.items() if i.kind != RATING}
             if not self._same_as_cached(kept):
                 self._cache.save(kept)
+            else:
+                self._cache.touch()
 
     def _same_as_cached(self, items: dict[str, Item]) -> bool:
         """Whether every item is the one the cache gave back, and the cache holds no other:
