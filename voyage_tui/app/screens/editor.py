@@ -101,12 +101,16 @@ class EditorScreen(VoyageScreen[None]):
         self.app.call_from_thread(self._show_opened, opened)
 
     def _show_open_error(self, diagnostic: Diagnostic) -> None:
+        if self.gone:
+            return  # left before the file was read
         self.query_one("#editor-title", Static).update(
             f"{self.rel}: cannot edit: {diagnostic.message}"
         )
         self.query_one(DiagnosticsList).show([diagnostic])
 
     def _show_opened(self, opened: OpenedFile) -> None:
+        if self.gone:
+            return  # left before the file was read
         self.opened = opened
         area = self.text_area
         area.read_only = False
@@ -142,14 +146,14 @@ class EditorScreen(VoyageScreen[None]):
     @work(thread=True, exclusive=True, group="editor-lint")
     def lint(self) -> None:
         view = self.app.view
-        text = self.app.call_from_thread(lambda: self.text_area.text)
-        if view is None:
+        text = self.app.call_from_thread(lambda: None if self.gone else self.text_area.text)
+        if view is None or text is None:
             return
         diagnostics = check_buffer(view.ws, view.refs, view.items, self.rel, text)
         self.app.call_from_thread(self.show_diagnostics, diagnostics)
 
     def show_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
-        if not (self.is_attached and self.app.is_running):
+        if self.gone:
             return  # the re-check outlived the editor (left, or the app is closing)
         self.diagnostics = diagnostics
         self.query_one(DiagnosticsList).show(diagnostics)
