@@ -29,6 +29,11 @@ from voyage_tui.app.watcher import WatchUnavailable, WorkspaceWatcher
 from voyage_tui.engine.authoring import WizardStart
 from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.items import GOLD, GOLD_RUN
+from voyage_tui.engine.validation.first_screen import (
+    FirstScreen,
+    first_screen_of,
+    save_first_screen,
+)
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, changed_paths, view_of
 from voyage_tui.engine.workspace.config import CONFIG_NAME
@@ -68,13 +73,19 @@ class VoyageApp(KeymappedApp, Resilient):
         initial_triage: bool = False,
         initial_wizard: WizardStart | None = None,
         watcher: WorkspaceWatcher | None = None,
+        first_screen: FirstScreen | None = None,
+        cache: bool = False,
     ) -> None:
         """`prepared` is the first load already under way (see Suite.prepare): the command line
         starts it before Textual, so a second process is checking half the suite meanwhile.
         `keymap`: binding id -> keys; None reads the user's keymap file.
         `initial_rate`: (rater, blind) to open the rater session on (`voyage-tui rate`).
         `watcher` is the workspace's watcher, armed by the command line before that load listed
-        the files; without one the app makes its own and arms it before its first scan."""
+        the files; without one the app makes its own and arms it before its first scan.
+        `first_screen`: what the last run's first screen showed (engine/validation/
+        first_screen.py), drawn at once; the first load then starts once it is on screen.
+        `cache`: the first load may use the validation cache (when `prepared` is None), and
+        the first screen is recorded for the next start when the app closes."""
         super().__init__(keymap)
         self.ws = ws
         self.use_git = use_git
@@ -92,6 +103,10 @@ class VoyageApp(KeymappedApp, Resilient):
         `voyage-tui rate` was given, else the engine's choice, blind."""
         self._initial_triage = initial_triage
         self._prepared = prepared
+        self.first_screen = first_screen
+        self._cache = cache
+        self._first_load_cached = cache and prepared is None
+        self._first_painted = False
         self._initial_wizard = initial_wizard
         self.wizard_outcome: object | None = None
         """How a wizard opened by `voyage-tui new` ended (a WizardOutcome)."""
@@ -119,8 +134,27 @@ class VoyageApp(KeymappedApp, Resilient):
             self.action_triage()
         if self._initial_wizard is not None:
             self.push_screen(WizardScreen(self._initial_wizard, standalone=True))
+        if self.first_screen is not None:
+            # Drawn from the record: arming the watcher and the load (a stat of every file)
+            # would only hold the interpreter lock the first paint needs.
+            self.call_after_refresh(self._after_first_screen)
+            return
         self._start_watching()
         self.load_suite()
+
+    def _after_first_screen(self) -> None:
+        self._mark_painted()
+        self._start_watching()
+        self.load_suite()
+
+    def _mark_painted(self) -> None:
+        if not self._first_painted:
+            self._first_painted = True
+            self.first_screen_painted()
+
+    def first_screen_painted(self) -> None:
+        """Called once, when the first full screen is on the terminal: the recorded first
+        screen, or without one the loaded suite. (A hook for benchmarks/app_probe.py.)"""
 
     def _new_view(self, suite: Suite) -> SuiteView:
         """The suite as it is now, numbered. Call with _suite_lock held."""
@@ -151,6 +185,11 @@ class VoyageApp(KeymappedApp, Resilient):
 
         try:
             suite = Suite(self.ws, use_git=self.use_git)
+            if prepared is None and self._first_load_cached:
+                # Drawn from the recorded first screen: the files unchanged since the cache
+                # recorded them are taken from it, here, after that screen is on the terminal.
+                self._first_load_cached = False
+                prepared = suite.prepare(fork=False, cache=True)
             suite.validate_all(progress=progress, prepared=prepared, git=False)
             with self._suite_lock:
                 if token != self._load_token:
@@ -237,6 +276,17 @@ class VoyageApp(KeymappedApp, Resilient):
         self._painted.set()
         if self._prepared is not None:
             self._prepared.cancel()
+        self._record_first_screen()
+
+    def _record_first_screen(self) -> None:
+        """What the browser's first screen would show of the suite now, for the next start."""
+        view = self.view
+        if not self._cache or view is None:
+            return
+        try:
+            save_first_screen(self.ws, first_screen_of(view, use_git=self.use_git))
+        except Exception:  # never in the way of closing: the next start only loads slower
+            return
 
     async def run_async(self, *args: Any, **kwargs: Any) -> Any:
         """Textual's, with the watching thread stopped however the app ends: Textual's shutdown
@@ -300,7 +350,11 @@ class VoyageApp(KeymappedApp, Resilient):
         self.view = message.view
         for screen in self._screens():
             screen.suite_loaded(message.view)
-        self.call_after_refresh(self._painted.set)
+        self.call_after_refresh(self._loaded_painted)
+
+    def _loaded_painted(self) -> None:
+        self._painted.set()
+        self._mark_painted()
 
     def on_suite_changed(self, message: SuiteChanged) -> None:
         if not self._is_newer(message.view):

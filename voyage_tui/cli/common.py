@@ -6,13 +6,15 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
 if TYPE_CHECKING:
     from voyage_tui.app.watcher import WorkspaceWatcher
+    from voyage_tui.engine.validation.first_screen import FirstScreen
     from voyage_tui.engine.validation.suite import Prepared
     from voyage_tui.engine.workspace.model import Workspace
 
@@ -68,17 +70,25 @@ APP_CHILD_SHARE = 0.6
 first spends a moment starting the interface."""
 
 
+def make_watcher(ws: Workspace, watch: bool) -> WorkspaceWatcher | None:
+    """The app's watcher, not armed yet (the app arms it before its first load lists files)."""
+    if not watch:
+        return None
+    from voyage_tui.app.watcher import WorkspaceWatcher
+
+    return WorkspaceWatcher(ws.root)
+
+
 def arm_watcher(ws: Workspace, watch: bool) -> WorkspaceWatcher | None:
     """The app's watcher, armed now, before the first load lists the files: a change made
     while the suite loads is then seen. (It imports no Textual, and the forked child of the
     first load never touches it.) A workspace that cannot be watched is said so by the app."""
-    if not watch:
-        return None
-    from voyage_tui.app.watcher import WatchUnavailable, WorkspaceWatcher
+    watcher = make_watcher(ws, watch)
+    if watcher is not None:
+        from voyage_tui.app.watcher import WatchUnavailable
 
-    watcher = WorkspaceWatcher(ws.root)
-    with contextlib.suppress(WatchUnavailable):  # the app reports it once it runs
-        watcher.arm()
+        with contextlib.suppress(WatchUnavailable):  # the app reports it once it runs
+            watcher.arm()
     return watcher
 
 
@@ -106,3 +116,55 @@ def prepare_for_app(ws: Workspace, *, use_git: bool, cache: bool) -> Prepared:
     from voyage_tui.engine.validation.suite import Suite
 
     return Suite(ws, use_git=use_git).prepare(fork=True, cache=cache, child_share=APP_CHILD_SHARE)
+
+
+@dataclass(slots=True)
+class FirstLoad:
+    """How the app's first load starts: from the first screen the last run recorded (drawn at
+    once; the files are checked after it is on screen), or, without one, checked before the
+    first screen by this process and a forked child."""
+
+    watcher: WorkspaceWatcher | None
+    prepared: Prepared | None
+    first_screen: FirstScreen | None
+
+    def close(self) -> None:
+        if self.prepared is not None:
+            self.prepared.cancel()
+        if self.watcher is not None:
+            self.watcher.close()
+
+
+def start_first_load(ws: Workspace, *, use_git: bool, watch: bool, cache: bool) -> FirstLoad:
+    """Before Textual is imported. With a recorded first screen the watcher is armed by the
+    app, before it lists the files, once that screen is drawn: arming walks every folder."""
+    from voyage_tui.engine.validation.first_screen import load_first_screen
+
+    first = load_first_screen(ws, use_git=use_git) if cache else None
+    if first is not None:
+        return FirstLoad(make_watcher(ws, watch), None, first)
+    watcher = arm_watcher(ws, watch)
+    return FirstLoad(watcher, prepare_for_app(ws, use_git=use_git, cache=cache), None)
+
+
+def run_app(ws: Workspace, args: argparse.Namespace, **screens: Any) -> int:
+    """Open the app on `ws` with the switches of add_app_switches in `args`, and `screens` (the
+    app's initial_* arguments) on top of the browser; its exit code."""
+    use_git, watch, cache = not args.no_git, not args.no_watch, not args.no_cache
+    load = start_first_load(ws, use_git=use_git, watch=watch, cache=cache)
+    from voyage_tui.app import VoyageApp
+
+    app = VoyageApp(
+        ws,
+        use_git=use_git,
+        watch=watch,
+        prepared=load.prepared,
+        watcher=load.watcher,
+        first_screen=load.first_screen,
+        cache=cache,
+        **screens,
+    )
+    try:
+        return int(app.run() or 0)
+    finally:
+        load.close()

@@ -14,8 +14,7 @@ import sys
 from voyage_tui.cli.common import (
     Parser,
     add_app_switches,
-    arm_watcher,
-    prepare_for_app,
+    run_app,
     unreadable_workspace,
 )
 from voyage_tui.cli.render import text_lines
@@ -64,24 +63,7 @@ def run(argv: list[str]) -> int:
     if ws is None:
         return _loose(args.gold, args.run, args.catalogue)
     gold_rel, run_rel = ws.rel(args.gold), ws.rel(args.run)
-    watcher = arm_watcher(ws, not args.no_watch)
-    prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)
-    from voyage_tui.app import VoyageApp
-
-    app = VoyageApp(
-        ws,
-        use_git=not args.no_git,
-        watch=not args.no_watch,
-        initial_diff=(gold_rel, run_rel),
-        prepared=prepared,
-        watcher=watcher,
-    )
-    try:
-        return int(app.run() or 0)
-    finally:
-        prepared.cancel()
-        if watcher is not None:
-            watcher.close()
+    return run_app(ws, args, initial_diff=(gold_rel, run_rel))
 
 
 def _workspace_of(gold: str, run: str) -> Workspace | None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from voyage_tui.cli.common import (
     Parser,
     add_app_switches,
-    arm_watcher,
     no_workspace,
-    prepare_for_app,
+    run_app,
     unreadable_workspace,
 )
 from voyage_tui.engine.workspace.discovery import NoWorkspace
@@ -31,23 +30,4 @@ def run(argv: list[str]) -> int:
         return no_workspace(exc)
     except OSError as exc:
         return unreadable_workspace(exc)
-    # Start the first load before Textual exists: no thread runs yet, so half the suite can be
-    # checked by a forked process while the interface starts.
-    watcher = arm_watcher(ws, not args.no_watch)
-    prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)
-    from voyage_tui.app import VoyageApp
-
-    app = VoyageApp(
-        ws,
-        use_git=not args.no_git,
-        watch=not args.no_watch,
-        prepared=prepared,
-        watcher=watcher,
-    )
-    try:
-        result = app.run()
-    finally:
-        prepared.cancel()
-        if watcher is not None:
-            watcher.close()
-    return int(result or 0)
+    return run_app(ws, args)

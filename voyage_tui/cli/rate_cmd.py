@@ -12,9 +12,8 @@ import sys
 from voyage_tui.cli.common import (
     Parser,
     add_app_switches,
-    arm_watcher,
     no_workspace,
-    prepare_for_app,
+    run_app,
     unreadable_workspace,
 )
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
@@ -60,21 +59,4 @@ def run(argv: list[str]) -> int:
     except RaterNameError as exc:
         print(f"voyage-tui rate: {exc}", file=sys.stderr)
         return 2
-    watcher = arm_watcher(ws, not args.no_watch)  # before the first load lists the files
-    prepared = prepare_for_app(ws, use_git=not args.no_git, cache=not args.no_cache)
-    from voyage_tui.app import VoyageApp
-
-    app = VoyageApp(
-        ws,
-        use_git=not args.no_git,
-        watch=not args.no_watch,
-        initial_rate=(rater, not args.no_blind),
-        prepared=prepared,
-        watcher=watcher,
-    )
-    try:
-        return int(app.run() or 0)
-    finally:
-        prepared.cancel()
-        if watcher is not None:
-            watcher.close()
+    return run_app(ws, args, initial_rate=(rater, not args.no_blind))

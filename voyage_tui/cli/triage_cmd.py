@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING
 from voyage_tui.cli.common import (
     Parser,
     add_app_switches,
-    arm_watcher,
     no_workspace,
-    prepare_for_app,
+    run_app,
     unreadable_workspace,
     use_color,
 )
@@ -95,37 +94,20 @@ def run(argv: list[str]) -> int:
         or not sys.stdout.isatty()
     )
     if not headless:
-        return _open_app(args.path, args.no_git, args.no_watch, args.no_cache)
+        return _open_app(args)
     return _headless(args, until)
 
 
-def _open_app(path: str | None, no_git: bool, no_watch: bool, no_cache: bool) -> int:
+def _open_app(args: argparse.Namespace) -> int:
     from voyage_tui.engine.workspace.model import Workspace
 
     try:
-        ws = Workspace.load(path)
+        ws = Workspace.load(args.path)
     except NoWorkspace as exc:
         return no_workspace(exc)
     except OSError as exc:
         return unreadable_workspace(exc)
-    watcher = arm_watcher(ws, not no_watch)  # before the first load lists the files
-    prepared = prepare_for_app(ws, use_git=not no_git, cache=not no_cache)
-    from voyage_tui.app import VoyageApp
-
-    app = VoyageApp(
-        ws,
-        use_git=not no_git,
-        watch=not no_watch,
-        prepared=prepared,
-        initial_triage=True,
-        watcher=watcher,
-    )
-    try:
-        return int(app.run() or 0)
-    finally:
-        prepared.cancel()
-        if watcher is not None:
-            watcher.close()
+    return run_app(ws, args, initial_triage=True)
 
 
 def _headless(args: argparse.Namespace, until: date | None) -> int:

@@ -18,6 +18,7 @@ from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
 from voyage_tui.engine.details import Detail, load_detail
 from voyage_tui.engine.items import RATING
+from voyage_tui.engine.validation.first_screen import FirstScreen
 from voyage_tui.engine.validation.view import SuiteView
 
 FILTER_DELAY = 0.15
@@ -71,11 +72,25 @@ wizard) · `ctrl+p` every action.
         view = self.app.view
         if view is not None:
             self.suite_loaded(view)
+        elif self.app.first_screen is not None:
+            self.show_first_screen(self.app.first_screen)
 
     # --- suite updates (called by the app) ------------------------------------------------
 
     def load_progress(self, done: int, total: int) -> None:
+        if self.view is None and self.suite_tree.display:
+            return  # the recorded first screen stays, "checking…", until the suite is loaded
         self.query_one(SuiteHeader).show_loading(done, total, str(self.app.ws.root.name))
+
+    def show_first_screen(self, first: FirstScreen) -> None:
+        """The header and the tree's groups as the last run recorded them, until the suite is
+        loaded (suite_loaded); the groups open once their items are there."""
+        self.query_one("#loading").display = False
+        tree = self.suite_tree
+        tree.display = True
+        self.query_one(SuiteHeader).show_first_screen(first, str(self.app.ws.root.name))
+        tree.show_first_screen(first)
+        tree.focus()
 
     def suite_loaded(self, view: SuiteView) -> None:
         self.view = view
@@ -131,14 +146,14 @@ wizard) · `ctrl+p` every action.
     @on(Tree.NodeHighlighted, "#suite-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
         data = event.node.data
-        if data is None or data.kind == "group":
+        if data is None or data.kind == "group" or self.view is None:
             return
         self.show_item(data.key)
 
     @on(Tree.NodeSelected, "#suite-tree")
     def _selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
         data = event.node.data
-        if data is None or data.kind == "group":
+        if data is None or data.kind == "group" or self.view is None:
             return
         self.open_item(data.key)
 

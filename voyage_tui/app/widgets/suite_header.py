@@ -6,27 +6,35 @@ from rich.text import Text
 from textual.widgets import Static
 
 from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.validation.first_screen import FirstScreen
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.wording import plural
 
 
-def header_text(view: SuiteView) -> Text:
-    summary = view.summary
+def counts_text(fixtures: int, errors: int, warnings: int, holdouts: int, exposed: int) -> Text:
     text = Text()
-    text.append(plural(view.fixture_count, "fixture"), style="bold")
+    text.append(plural(fixtures, "fixture"), style="bold")
     text.append(" · ")
-    text.append(plural(summary.errors, "error"), style="bold red" if summary.errors else "")
+    text.append(plural(errors, "error"), style="bold red" if errors else "")
     text.append(" · ")
-    text.append(
-        plural(summary.warnings, "warning"), style="bold yellow" if summary.warnings else ""
-    )
+    text.append(plural(warnings, "warning"), style="bold yellow" if warnings else "")
     text.append(" · ")
-    text.append(plural(view.holdout_count, "holdout"))
-    exposed = len(view.exposed)
+    text.append(plural(holdouts, "holdout"))
     if exposed:
         text.append(" · ")
         text.append(f"{exposed} exposed", style="bold red")
     return text
+
+
+def header_text(view: SuiteView) -> Text:
+    summary = view.summary
+    return counts_text(
+        view.fixture_count,
+        summary.errors,
+        summary.warnings,
+        view.holdout_count,
+        len(view.exposed),
+    )
 
 
 class SuiteHeader(Static):
@@ -41,6 +49,15 @@ class SuiteHeader(Static):
             self.update(Text(f"{name} · loading {done:,} of {plural(total, 'file')}…"))
         else:
             self.update(Text(f"{name} · loading…"))
+
+    def show_first_screen(self, first: FirstScreen, root: str) -> None:
+        """The counts the last run recorded, said to be under check until the suite is loaded."""
+        text = Text(f"{printable(root, lines=False)} · ", style="dim")
+        text.append_text(
+            counts_text(first.fixtures, first.errors, first.warnings, first.holdouts, first.exposed)
+        )
+        text.append(" · checking…", style="dim italic")
+        self.update(text)
 
     def show_view(self, view: SuiteView) -> None:
         text = Text(f"{printable(view.root.name, lines=False)} · ", style="dim")

@@ -25,6 +25,7 @@ from voyage_tui.app.actions import bindings
 from voyage_tui.app.widgets.badges import status_badge
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, RATING, TASK, Item
+from voyage_tui.engine.validation.first_screen import FIXTURES, TRAJECTORIES, FirstScreen
 from voyage_tui.engine.validation.view import (
     ITEM,
     WORKSPACE,
@@ -242,6 +243,41 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
                 self._workspace_nodes[path] = leaf
         self._restore_cursor(cursor, refiltered)
 
+    def show_first_screen(self, first: FirstScreen) -> None:
+        """The group lines the last run recorded, closed and empty, until show_view has the
+        suite: a group opened meanwhile is filled (and stays open) then."""
+        self.clear()
+        self._groups.clear()
+        self._filled.clear()
+        self._item_nodes.clear()
+        self._workspace_nodes.clear()
+        self._parts.clear()
+        sections = {
+            section: self.root.add(
+                Text(title, style="bold"), NodeRef("group", section), expand=True
+            )
+            for section, title in ((FIXTURES, "Fixtures"), (TRAJECTORIES, "Trajectories"))
+        }
+        for line in first.groups:
+            parent = sections.get(line.section, self.root)
+            node = parent.add("", NodeRef("group", line.key), allow_expand=line.size > 0)
+            self._set_label(
+                node, self._group_parts(line.title, line.size, line.errors, line.warnings)
+            )
+            self._groups[line.key] = node
+        if first.workspace:
+            ws_node = self.root.add(
+                Text("Workspace", style="bold"), NodeRef("group", "workspace"), expand=True
+            )
+            for entry in first.workspace:
+                leaf = ws_node.add_leaf("", NodeRef(WORKSPACE, entry.path))
+                head = status_badge(entry.errors, entry.warnings)
+                head.append(" ")
+                self._set_label(
+                    leaf, LabelParts(head, Text(printable(entry.path, lines=False)), Text())
+                )
+        self.cursor_line = 0
+
     def _restore_cursor(self, cursor: NodeRef | None, refiltered: bool) -> None:
         """Back to the row the cursor was on. A new filter puts it back on the last item it
         was on rather than on a group (the cursor rests on a group when nothing matched)."""
@@ -285,8 +321,9 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
             node.expand()
 
     def _fill(self, node: TreeNode[NodeRef], items: tuple[Item, ...]) -> None:
-        assert self.view is not None
         key = node.data.key if node.data else ""
+        if self.view is None:
+            return  # the recorded first screen: filled by show_view, the group kept open
         if key in self._filled:
             return
         self._filled.add(key)

@@ -1,0 +1,170 @@
+"""A start from the recorded first screen: drawn before any file is checked, said to be under
+check, replaced by the checked suite; what was opened meanwhile stays open; the record of the
+next start is written when the app closes, and only when the cache is in use."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.app.support import header_text, wait_loaded, wait_until
+from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.widgets.suite_tree import SuiteTree
+from voyage_tui.cli.common import start_first_load
+from voyage_tui.engine.validation.first_screen import (
+    FIXTURES,
+    TOP,
+    FirstScreen,
+    GroupLine,
+    WorkspaceLine,
+    first_screen_of,
+    load_first_screen,
+    save_first_screen,
+)
+from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.engine.validation.view import view_of
+from voyage_tui.engine.workspace.model import Workspace
+
+STALE = FirstScreen(
+    fixtures=99,
+    errors=7,
+    warnings=0,
+    holdouts=1,
+    exposed=0,
+    groups=(
+        GroupLine(FIXTURES, "class:bug-diagnosis", "bug-diagnosis", 3, 2, 0),
+        GroupLine(FIXTURES, "class:refactor", "refactor", 2, 0, 0),
+        GroupLine(TOP, "gold", "Gold corpora", 1, 0, 0),
+    ),
+    workspace=(WorkspaceLine("voyage.toml", 5, 0),),
+    use_git=False,
+)
+"""A record that no longer matches the sample (as after edits made while the app was closed)."""
+
+
+def tree_lines(tree: SuiteTree) -> list[str]:
+    return [str(line.node.label) for line in tree._tree_lines]
+
+
+@pytest.fixture
+def held_load(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The first load waits until the test sets the event: what shows before it is the record."""
+    gate = threading.Event()
+    real = Suite.prepare
+
+    def prepare(self: Suite, *args: Any, **kwargs: Any) -> Any:
+        gate.wait(10)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Suite, "prepare", prepare)
+    return gate
+
+
+async def test_the_record_is_drawn_then_replaced_by_the_checked_suite(
+    sample_copy: Path, held_load: threading.Event
+) -> None:
+    app = VoyageApp(
+        Workspace.load(sample_copy),
+        use_git=False,
+        watch=False,
+        keymap={},
+        first_screen=STALE,
+        cache=True,
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        header = header_text(app)
+        assert "99 fixtures" in header and "7 errors" in header and "checking…" in header
+        browser = app.browser()
+        assert browser is not None
+        tree = browser.suite_tree
+        lines = tree_lines(tree)
+        assert lines[:3] == ["Fixtures", "bug-diagnosis  3  ✗2", "refactor  2"], lines
+        assert "voyage.toml" in " ".join(lines)
+        assert app.view is None  # nothing is acted on before the files are checked
+        await pilot.press("down", "enter")  # open bug-diagnosis before its items are known
+        held_load.set()
+        await wait_loaded(pilot)
+        await pilot.pause()
+        header = header_text(app)
+        assert "25 fixtures" in header and "0 errors" in header and "checking" not in header
+        group = tree._groups["class:bug-diagnosis"]
+        assert group.is_expanded and len(group.children) == 3
+        lines = tree_lines(tree)
+        assert not any(line.endswith("voyage.toml") for line in lines)  # no such problem now
+        assert tree.cursor_node is not None and tree.cursor_node is group
+
+
+async def test_closing_records_the_first_screen_for_the_next_start(sample_copy: Path) -> None:
+    ws = Workspace.load(sample_copy)
+    assert load_first_screen(ws, use_git=False) is None
+    app = VoyageApp(ws, use_git=False, watch=False, keymap={}, cache=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+    recorded = load_first_screen(ws, use_git=False)
+    expected = first_screen_of(view_of(Suite.open(sample_copy, use_git=False)), use_git=False)
+    assert recorded == expected
+    assert recorded is not None and recorded.fixtures == 25
+
+
+async def test_without_the_cache_nothing_is_recorded(sample_copy: Path) -> None:
+    ws = Workspace.load(sample_copy)
+    app = VoyageApp(ws, use_git=False, watch=False, keymap={}, cache=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_loaded(pilot)
+    assert load_first_screen(ws, use_git=False) is None
+
+
+async def test_a_record_from_the_last_run_starts_the_app_on_it(sample_copy: Path) -> None:
+    ws = Workspace.load(sample_copy)
+    save_first_screen(ws, STALE)
+    load = start_first_load(ws, use_git=False, watch=True, cache=True)
+    try:
+        # Nothing listed or checked before the first screen; the watcher is armed by the app.
+        assert load.first_screen == STALE and load.prepared is None
+        assert load.watcher is not None and not load.watcher.armed.is_set()
+        app = VoyageApp(
+            ws,
+            use_git=False,
+            watch=True,
+            keymap={},
+            prepared=load.prepared,
+            watcher=load.watcher,
+            first_screen=load.first_screen,
+            cache=True,
+        )
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_loaded(pilot)
+            await wait_until(pilot, load.watcher.armed.is_set)
+            assert "25 fixtures" in header_text(app)
+            # A change after the load is seen: the watcher was armed before the files were listed.
+            task = next((sample_copy / "fixtures/refactor").glob("*/task.yaml"))
+            text = re.sub(
+                r"(?m)^expected_boundary: .*$", "expected_boundary: nowhere", task.read_text()
+            )
+            task.write_text(text)
+            await wait_until(pilot, lambda: "0 errors" not in header_text(app), timeout=10)
+    finally:
+        load.close()
+
+
+def test_without_a_record_or_the_cache_the_first_load_starts_before_the_app(
+    sample_copy: Path,
+) -> None:
+    ws = Workspace.load(sample_copy)
+    for cache in (True, False):
+        load = start_first_load(ws, use_git=False, watch=False, cache=cache)
+        try:
+            assert load.first_screen is None and load.prepared is not None
+        finally:
+            load.close()
+    save_first_screen(ws, STALE)
+    load = start_first_load(ws, use_git=False, watch=False, cache=False)  # --no-cache
+    try:
+        assert load.first_screen is None and load.prepared is not None
+    finally:
+        load.close()
