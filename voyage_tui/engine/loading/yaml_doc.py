@@ -47,6 +47,8 @@ class _RecursiveAlias(Exception):
 
 
 _STR_TAG = "tag:yaml.org,2002:str"
+_MAP_TAG = yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG
+_SEQ_TAG = yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG
 _PLAIN_TAGS: dict[str, str] = {}
 """Tag of each plain scalar seen: with no path resolvers (the safe loader has none) the implicit
 tag depends on the value alone, and keys and enum values repeat across thousands of files."""
@@ -70,6 +72,12 @@ class _Loader(_BaseLoader):
                     _PLAIN_TAGS.clear()
                 _PLAIN_TAGS[value] = tag
             return tag
+        # The safe loader has no path resolvers: a collection's implicit tag is the default
+        # one (asked once per mapping and sequence, so without Resolver.resolve's steps).
+        if kind is MappingNode and not self.yaml_path_resolvers:
+            return _MAP_TAG
+        if kind is SequenceNode and not self.yaml_path_resolvers:
+            return _SEQ_TAG
         return self._resolved(kind, value, implicit)
 
     def _resolved(self, kind: type, value: Any, implicit: Any) -> str:
