@@ -88,16 +88,7 @@ def main() -> None:
             result["change_to_header"] = time.perf_counter() - self._changed_at
             self.exit(0)
 
-    app = Probe(
-        ws,
-        use_git=False,
-        watch=True,
-        keymap={},
-        prepared=load.prepared,
-        watcher=load.watcher,
-        first_screen=load.first_screen,
-        cache=args.cache,
-    )
+    app = Probe(ws, keymap={}, **load.app_arguments())
     try:
         app.run(headless=True, size=(120, 40))
     finally:

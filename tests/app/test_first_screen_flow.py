@@ -127,16 +127,7 @@ async def test_a_record_from_the_last_run_starts_the_app_on_it(sample_copy: Path
         # Nothing listed or checked before the first screen; the watcher is armed by the app.
         assert load.first_screen == STALE and load.prepared is None
         assert load.watcher is not None and not load.watcher.armed.is_set()
-        app = VoyageApp(
-            ws,
-            use_git=False,
-            watch=True,
-            keymap={},
-            prepared=load.prepared,
-            watcher=load.watcher,
-            first_screen=load.first_screen,
-            cache=True,
-        )
+        app = VoyageApp(ws, keymap={}, **load.app_arguments())
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_loaded(pilot)
             await wait_until(pilot, load.watcher.armed.is_set)

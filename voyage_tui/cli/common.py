@@ -124,9 +124,23 @@ class FirstLoad:
     once; the files are checked after it is on screen), or, without one, checked before the
     first screen by this process and a forked child."""
 
+    use_git: bool
+    watch: bool
+    cache: bool
     watcher: WorkspaceWatcher | None
     prepared: Prepared | None
     first_screen: FirstScreen | None
+
+    def app_arguments(self) -> dict[str, Any]:
+        """VoyageApp's arguments for this start (beside the workspace and its first screens)."""
+        return {
+            "use_git": self.use_git,
+            "watch": self.watch,
+            "cache": self.cache,
+            "watcher": self.watcher,
+            "prepared": self.prepared,
+            "first_screen": self.first_screen,
+        }
 
     def close(self) -> None:
         if self.prepared is not None:
@@ -140,30 +154,26 @@ def start_first_load(ws: Workspace, *, use_git: bool, watch: bool, cache: bool) 
     app, before it lists the files, once that screen is drawn: arming walks every folder."""
     from voyage_tui.engine.validation.first_screen import load_first_screen
 
+    switches = {"use_git": use_git, "watch": watch, "cache": cache}
     first = load_first_screen(ws, use_git=use_git) if cache else None
     if first is not None:
-        return FirstLoad(make_watcher(ws, watch), None, first)
+        return FirstLoad(
+            **switches, watcher=make_watcher(ws, watch), prepared=None, first_screen=first
+        )
     watcher = arm_watcher(ws, watch)
-    return FirstLoad(watcher, prepare_for_app(ws, use_git=use_git, cache=cache), None)
+    prepared = prepare_for_app(ws, use_git=use_git, cache=cache)
+    return FirstLoad(**switches, watcher=watcher, prepared=prepared, first_screen=None)
 
 
 def run_app(ws: Workspace, args: argparse.Namespace, **screens: Any) -> int:
     """Open the app on `ws` with the switches of add_app_switches in `args`, and `screens` (the
     app's initial_* arguments) on top of the browser; its exit code."""
-    use_git, watch, cache = not args.no_git, not args.no_watch, not args.no_cache
-    load = start_first_load(ws, use_git=use_git, watch=watch, cache=cache)
+    load = start_first_load(
+        ws, use_git=not args.no_git, watch=not args.no_watch, cache=not args.no_cache
+    )
     from voyage_tui.app import VoyageApp
 
-    app = VoyageApp(
-        ws,
-        use_git=use_git,
-        watch=watch,
-        prepared=load.prepared,
-        watcher=load.watcher,
-        first_screen=load.first_screen,
-        cache=cache,
-        **screens,
-    )
+    app = VoyageApp(ws, **load.app_arguments(), **screens)
     try:
         return int(app.run() or 0)
     finally:

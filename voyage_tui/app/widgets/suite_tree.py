@@ -211,12 +211,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
             self.needle = needle
         rows = view.listing(self.needle)
         self.listing = rows
-        self.clear()
-        self._groups.clear()
-        self._filled.clear()
-        self._item_nodes.clear()
-        self._workspace_nodes.clear()
-        self._parts.clear()
+        self._reset()
         expand_all = bool(self.needle) and rows.matched <= AUTO_EXPAND_LIMIT
 
         for title, groups in (("Fixtures", rows.fixtures), ("Trajectories", rows.trajectories)):
@@ -230,28 +225,35 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         if rows.ratings.items:  # listed only when the workspace has ratings files
             self._add_top_group(rows.ratings, expand_all)
 
-        if rows.workspace:
-            ws_node = self.root.add(
-                Text("Workspace", style="bold"), NodeRef("group", "workspace"), expand=True
-            )
-            for path in rows.workspace:
-                errors, warnings = view.severity_counts(path)
-                leaf = ws_node.add_leaf("", NodeRef(WORKSPACE, path))
-                head = status_badge(errors, warnings)
-                head.append(" ")
-                self._set_label(leaf, LabelParts(head, Text(printable(path, lines=False)), Text()))
-                self._workspace_nodes[path] = leaf
+        self._add_workspace_group([(path, *view.severity_counts(path)) for path in rows.workspace])
         self._restore_cursor(cursor, refiltered)
 
-    def show_first_screen(self, first: FirstScreen) -> None:
-        """The group lines the last run recorded, closed and empty, until show_view has the
-        suite: a group opened meanwhile is filled (and stays open) then."""
+    def _reset(self) -> None:
         self.clear()
         self._groups.clear()
         self._filled.clear()
         self._item_nodes.clear()
         self._workspace_nodes.clear()
         self._parts.clear()
+
+    def _add_workspace_group(self, entries: list[tuple[str, int, int]]) -> None:
+        """The paths only workspace-level diagnostics name, as (path, errors, warnings)."""
+        if not entries:
+            return
+        ws_node = self.root.add(
+            Text("Workspace", style="bold"), NodeRef("group", "workspace"), expand=True
+        )
+        for path, errors, warnings in entries:
+            leaf = ws_node.add_leaf("", NodeRef(WORKSPACE, path))
+            head = status_badge(errors, warnings)
+            head.append(" ")
+            self._set_label(leaf, LabelParts(head, Text(printable(path, lines=False)), Text()))
+            self._workspace_nodes[path] = leaf
+
+    def show_first_screen(self, first: FirstScreen) -> None:
+        """The group lines the last run recorded, closed and empty, until show_view has the
+        suite: a group opened meanwhile is filled (and stays open) then."""
+        self._reset()
         sections = {
             section: self.root.add(
                 Text(title, style="bold"), NodeRef("group", section), expand=True
@@ -265,17 +267,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
                 node, self._group_parts(line.title, line.size, line.errors, line.warnings)
             )
             self._groups[line.key] = node
-        if first.workspace:
-            ws_node = self.root.add(
-                Text("Workspace", style="bold"), NodeRef("group", "workspace"), expand=True
-            )
-            for entry in first.workspace:
-                leaf = ws_node.add_leaf("", NodeRef(WORKSPACE, entry.path))
-                head = status_badge(entry.errors, entry.warnings)
-                head.append(" ")
-                self._set_label(
-                    leaf, LabelParts(head, Text(printable(entry.path, lines=False)), Text())
-                )
+        self._add_workspace_group([(w.path, w.errors, w.warnings) for w in first.workspace])
         self.cursor_line = 0
 
     def _restore_cursor(self, cursor: NodeRef | None, refiltered: bool) -> None:
