@@ -62,7 +62,7 @@ class _Prepared:
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """The app's openings, recorded instead of run: (workspace root, keyword arguments)."""
     import voyage_tui.app
-    from voyage_tui.cli import diff_cmd, open_cmd
+    from voyage_tui.cli import common
 
     calls: list[dict[str, Any]] = []
 
@@ -74,8 +74,8 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
             return 0
 
     monkeypatch.setattr(voyage_tui.app, "VoyageApp", FakeApp)
-    for module in (open_cmd, diff_cmd):
-        monkeypatch.setattr(module, "prepare_for_app", lambda *a, **k: _Prepared())
+    # Every command opens the app through cli/common.py's start_first_load.
+    monkeypatch.setattr(common, "prepare_for_app", lambda *a, **k: _Prepared())
     return calls
 
 

@@ -175,7 +175,8 @@ def test_the_command_line_arms_the_watcher_before_the_first_load_lists_the_files
     from voyage_tui.app.watcher import WorkspaceWatcher
     from voyage_tui.cli import main
 
-    cli_module = importlib.import_module(f"voyage_tui.cli.{module}")
+    cli_common = importlib.import_module("voyage_tui.cli.common")
+    importlib.import_module(f"voyage_tui.cli.{module}")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # `triage` opens the app on a tty
 
     order: list[str] = []
@@ -198,8 +199,9 @@ def test_the_command_line_arms_the_watcher_before_the_first_load_lists_the_files
             return 0
 
     monkeypatch.setattr(WorkspaceWatcher, "arm", arm)
+    # Every command starts the app through cli/common.py's start_first_load.
     monkeypatch.setattr(
-        cli_module, "prepare_for_app", lambda *a, **k: order.append("scan") or Prepared()
+        cli_common, "prepare_for_app", lambda *a, **k: order.append("scan") or Prepared()
     )
     monkeypatch.setattr(voyage_tui.app, "VoyageApp", FakeApp)
     assert main([*command, str(root), "--no-git"]) == 0

@@ -24,7 +24,7 @@ class _Prepared:
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """The app's openings, recorded instead of run."""
     import voyage_tui.app
-    from voyage_tui.cli import rate_cmd
+    from voyage_tui.cli import common
 
     calls: list[dict[str, Any]] = []
 
@@ -36,7 +36,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
             return 0
 
     monkeypatch.setattr(voyage_tui.app, "VoyageApp", FakeApp)
-    monkeypatch.setattr(rate_cmd, "prepare_for_app", lambda *a, **k: _Prepared())
+    monkeypatch.setattr(common, "prepare_for_app", lambda *a, **k: _Prepared())
     return calls
 
 
