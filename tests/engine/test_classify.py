@@ -8,7 +8,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.engine.test_live_agrees_with_full import PROPERTY, _write, file_sets
 from voyage_tui.engine.workspace.classify import PathKind, classify
@@ -128,3 +129,24 @@ def test_the_walk_lists_exactly_what_the_classifier_names(rels: list[str]) -> No
         ws = Workspace.from_root(root)
         expected = {rel: WALKED[k] for rel in rels if (k := classify(ws, rel)) in WALKED}
         assert _kinds_found(root) == expected
+
+
+_SEGMENT = st.sampled_from(["fixtures", "fixtures2", "data", "suite", "bug-diagnosis", "t1", "runs", "a.yaml"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    fixtures=st.lists(st.sampled_from(["fixtures", "data", "suite"]), max_size=2),
+    parts=st.lists(_SEGMENT, min_size=1, max_size=6),
+)
+def test_fixture_parts_is_the_class_and_id_folder_below_the_fixtures_folder(
+    fixtures: list[str], parts: list[str]
+) -> None:
+    ws = Workspace(
+        Path(tempfile.gettempdir()),
+        VoyageConfig.model_validate({"paths": {"fixtures": "/".join(fixtures) or "."}}),
+    )
+    rel = "/".join(parts)
+    n = len(fixtures)
+    expected = (parts[n], parts[n + 1]) if len(parts) >= n + 3 and parts[:n] == fixtures else None
+    assert ws.classifier.fixture_parts(rel) == expected

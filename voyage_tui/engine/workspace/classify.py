@@ -74,11 +74,6 @@ def _split(rel: str) -> tuple[str, ...]:
     return tuple(rel.split("/")) if rel else ()
 
 
-def _under(parts: tuple[str, ...], root: tuple[str, ...]) -> bool:
-    """`parts` is `root` or below it."""
-    return parts[: len(root)] == root
-
-
 _NOTHING: frozenset[str] = frozenset()
 
 
@@ -184,6 +179,8 @@ class Classifier:
     """Folder -> the names of the reference files in it."""
     toward_roots: dict[tuple[str, ...], frozenset[str]]
     """Folder -> the names of its entries that are, or lead to, a configured folder."""
+    fixtures_prefix: str = ""
+    """`<fixtures>/` ("" when the fixtures folder is the workspace itself)."""
 
     @classmethod
     def of(cls, ws: Workspace) -> Classifier:
@@ -215,6 +212,7 @@ class Classifier:
             references=references,
             references_in={k: frozenset(v) for k, v in references_in.items()},
             toward_roots={k: frozenset(v) for k, v in toward.items()},
+            fixtures_prefix="/".join(fixtures) + "/" if fixtures else "",
         )
 
     def folder(self, folder: str) -> FolderRules:
@@ -269,11 +267,14 @@ class Classifier:
 
     def fixture_parts(self, rel: str) -> tuple[str, str] | None:
         """(class folder, id folder) of a path at or below `<fixtures>/<class>/<id>/`."""
-        parts = _split(rel)
-        n = len(self.fixtures)
-        if len(parts) < n + 3 or not _under(parts, self.fixtures):
+        # Asked for every fixture of every load: string operations, no tuple of every part.
+        prefix = self.fixtures_prefix
+        if not rel.startswith(prefix):
             return None
-        return parts[n], parts[n + 1]
+        parts = rel[len(prefix) :].split("/", 2)
+        if len(parts) < 3:
+            return None
+        return parts[0], parts[1]
 
     def fixture_folder(self, rel: str) -> str | None:
         """`<fixtures>/<class>/<id>` for a path below a fixture's folder, else None."""
