@@ -135,6 +135,21 @@ class FolderRules:
             depth += 1
         elif parts == rules.fixtures:
             depth = 1
+        if len(parts) > rules.deepest:
+            # Below every configured folder (each fixture's folder of a large suite): no
+            # configured folder or reference file to look up.
+            return FolderRules(
+                parts,
+                self.searched and name not in NEVER_SEARCHED and name not in ("..", "."),
+                False,
+                depth,
+                self.in_trajectories or (self.fixture_depth == 1 and name == TRAJECTORIES_FOLDER),
+                name == RUNS_FOLDER,
+                self.in_gold,
+                False,
+                _NOTHING,
+                _NOTHING,
+            )
         return FolderRules(
             parts=parts,
             searched=self.searched and name not in NEVER_SEARCHED and name not in ("..", "."),
@@ -181,6 +196,9 @@ class Classifier:
     """Folder -> the names of its entries that are, or lead to, a configured folder."""
     fixtures_prefix: str = ""
     """`<fixtures>/` ("" when the fixtures folder is the workspace itself)."""
+    deepest: int = 0
+    """The most parts of a configured folder or of a folder holding a reference file: below
+    that depth no folder is one of them."""
 
     @classmethod
     def of(cls, ws: Workspace) -> Classifier:
@@ -213,6 +231,7 @@ class Classifier:
             references_in={k: frozenset(v) for k, v in references_in.items()},
             toward_roots={k: frozenset(v) for k, v in toward.items()},
             fixtures_prefix="/".join(fixtures) + "/" if fixtures else "",
+            deepest=max(len(k) for k in (fixtures, ratings, *gold_roots, *references_in, *toward)),
         )
 
     def folder(self, folder: str) -> FolderRules:

@@ -185,7 +185,8 @@ class _Walker:
                     if followed == "dir":
                         kind = "dir"
                 if kind == "dir":
-                    if here.kind(name) in FILE_KINDS:
+                    # Every file kind has a suffix: a folder without a dot is none of them.
+                    if "." in name and here.kind(name) in FILE_KINDS:
                         self._folder_in_place_of_file(rel)
                     if here.may_hold(name):
                         stack.append((rel, entry.path, here.child(name, rules)))
