@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.app.scenarios import copy_sample, idle
 from tests.app.support import header_text, wait_loaded, wait_until
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.widgets.suite_tree import SuiteTree
@@ -159,3 +160,16 @@ def test_without_a_record_or_the_cache_the_first_load_starts_before_the_app(
         assert load.first_screen is None and load.prepared is not None
     finally:
         load.close()
+
+
+def test_the_recorded_first_screen_as_drawn(
+    snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sample's record on screen, before any file is checked (the load never starts here)."""
+    root = copy_sample(tmp_path)
+    first = first_screen_of(view_of(Suite.open(root, use_git=False)), use_git=False)
+    monkeypatch.setattr(VoyageApp, "_after_first_screen", VoyageApp._mark_painted)
+    app = VoyageApp(
+        Workspace.load(root), use_git=False, watch=False, keymap={}, first_screen=first, cache=True
+    )
+    assert snap_compare(app, terminal_size=(120, 40), run_before=idle)
