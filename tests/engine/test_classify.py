@@ -131,7 +131,9 @@ def test_the_walk_lists_exactly_what_the_classifier_names(rels: list[str]) -> No
         assert _kinds_found(root) == expected
 
 
-_SEGMENT = st.sampled_from(["fixtures", "fixtures2", "data", "suite", "bug-diagnosis", "t1", "runs", "a.yaml"])
+_SEGMENT = st.sampled_from(
+    ["fixtures", "fixtures2", "data", "suite", "bug-diagnosis", "t1", "runs", "a.yaml"]
+)
 
 
 @settings(max_examples=300, deadline=None)
