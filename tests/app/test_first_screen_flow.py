@@ -173,3 +173,24 @@ def test_the_recorded_first_screen_as_drawn(
         Workspace.load(root), use_git=False, watch=False, keymap={}, first_screen=first, cache=True
     )
     assert snap_compare(app, terminal_size=(120, 40), run_before=idle)
+
+
+async def test_a_failed_load_does_not_leave_the_record_saying_checking(
+    sample_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def prepare(self: Suite, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(Suite, "prepare", prepare)
+    app = VoyageApp(
+        Workspace.load(sample_copy),
+        use_git=False,
+        watch=False,
+        keymap={},
+        first_screen=STALE,
+        cache=True,
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: "loading failed" in header_text(app))
+        header = header_text(app)
+        assert "99 fixtures" in header and "checking" not in header

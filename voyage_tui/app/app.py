@@ -368,6 +368,8 @@ class VoyageApp(KeymappedApp, Resilient):
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.notify(f"Loading the workspace failed: {message.error}", severity="error", timeout=30)
+        for screen in self._screens():
+            screen.load_failed()
 
     # --- actions shared by screens and the command palette --------------------------------
 

@@ -63,6 +63,9 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
         """Files changed on disk and were re-validated; `touched` are the item paths affected."""
 
+    def load_failed(self) -> None:
+        """A load of the whole suite failed (the app says why); the suite shown, if any, stays."""
+
 
 class VoyageModal(VoyageScreen[ResultType], ModalScreen[ResultType]):
     """A dialog: its keys are the registry's `dialog.*`, one meaning per key in every dialog."""

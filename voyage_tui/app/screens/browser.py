@@ -82,6 +82,14 @@ wizard) · `ctrl+p` every action.
             return  # the recorded first screen stays, "checking…", until the suite is loaded
         self.query_one(SuiteHeader).show_loading(done, total, str(self.app.ws.root.name))
 
+    def load_failed(self) -> None:
+        first = self.app.first_screen
+        if self.view is None and first is not None:
+            # The record stays on screen, but it will not be checked: say so, not "checking…".
+            self.query_one(SuiteHeader).show_first_screen(
+                first, str(self.app.ws.root.name), note="not checked: loading failed"
+            )
+
     def show_first_screen(self, first: FirstScreen) -> None:
         """The header and the tree's groups as the last run recorded them, until the suite is
         loaded (suite_loaded); the groups open once their items are there."""

@@ -50,13 +50,13 @@ class SuiteHeader(Static):
         else:
             self.update(Text(f"{name} · loading…"))
 
-    def show_first_screen(self, first: FirstScreen, root: str) -> None:
+    def show_first_screen(self, first: FirstScreen, root: str, note: str = "checking…") -> None:
         """The counts the last run recorded, said to be under check until the suite is loaded."""
         text = Text(f"{printable(root, lines=False)} · ", style="dim")
         text.append_text(
             counts_text(first.fixtures, first.errors, first.warnings, first.holdouts, first.exposed)
         )
-        text.append(" · checking…", style="dim italic")
+        text.append(f" · {note}", style="dim italic")
         self.update(text)
 
     def show_view(self, view: SuiteView) -> None:
