@@ -194,3 +194,42 @@ async def test_a_failed_load_does_not_leave_the_record_saying_checking(
         await wait_until(pilot, lambda: "loading failed" in header_text(app))
         header = header_text(app)
         assert "99 fixtures" in header and "checking" not in header
+
+
+async def test_a_change_before_the_watcher_is_armed_is_still_seen(
+    sample_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a record, the first load checks the files before the watcher is armed (arming
+    walks every folder): what changed in between, an edit and a new fixture, is found by the
+    check that follows the arming."""
+    from tests.conftest import task_yaml
+    from voyage_tui.app.watcher import WorkspaceWatcher
+
+    ws = Workspace.load(sample_copy)
+    load = start_first_load(ws, use_git=False, watch=True, cache=True)
+    assert load.prepared is not None and load.watcher is not None
+    assert not load.watcher.armed.is_set()
+    real_arm = WorkspaceWatcher.arm
+
+    def arm(self: WorkspaceWatcher) -> None:
+        if not self.armed.is_set():  # edits no watcher can see: made before it is armed
+            task = next((sample_copy / "fixtures/refactor").glob("*/task.yaml"))
+            text = task.read_text()
+            task.write_text(
+                re.sub(r"(?m)^expected_boundary: .*$", "expected_boundary: nowhere", text)
+            )
+            new = sample_copy / "fixtures/refactor/brand-new/task.yaml"
+            new.parent.mkdir()
+            new.write_text(task_yaml("brand-new", "refactor"))
+        real_arm(self)
+
+    monkeypatch.setattr(WorkspaceWatcher, "arm", arm)
+    try:
+        app = VoyageApp(ws, keymap={}, **load.app_arguments())
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_loaded(pilot)
+            await wait_until(pilot, lambda: "26 fixtures" in header_text(app), timeout=10)
+            await wait_until(pilot, lambda: "1 error" in header_text(app), timeout=10)
+            assert load.watcher.armed.is_set()
+    finally:
+        load.close()

@@ -165,7 +165,7 @@ async def test_a_result_computed_earlier_but_delivered_later_is_dropped(
     ("command", "module"),
     [([], "open_cmd"), (["rate", "--rater", "ana"], "rate_cmd"), (["triage"], "triage_cmd")],
 )
-def test_the_command_line_arms_the_watcher_before_the_first_load_lists_the_files(
+def test_without_the_cache_the_command_line_arms_the_watcher_before_the_first_load_lists_files(
     root: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], module: str
 ) -> None:
     import importlib
@@ -204,7 +204,7 @@ def test_the_command_line_arms_the_watcher_before_the_first_load_lists_the_files
         cli_common, "prepare_for_app", lambda *a, **k: order.append("scan") or Prepared()
     )
     monkeypatch.setattr(voyage_tui.app, "VoyageApp", FakeApp)
-    assert main([*command, str(root), "--no-git"]) == 0
+    assert main([*command, str(root), "--no-git", "--no-cache"]) == 0
     assert order[:2] == ["arm", "scan"]
     watcher = given[0]
     assert isinstance(watcher, WorkspaceWatcher) and watcher.armed.is_set()
@@ -212,6 +212,14 @@ def test_the_command_line_arms_the_watcher_before_the_first_load_lists_the_files
     given.clear()
     assert main([*command, str(root), "--no-git", "--no-watch"]) == 0
     assert given == [None]
+    # With the cache, the load stamps every file it checks: the app arms the watcher after its
+    # first screen and then checks what changed (test_a_change_before_the_watcher_is_armed...).
+    order.clear()
+    given.clear()
+    assert main([*command, str(root), "--no-git"]) == 0
+    assert order[:1] == ["scan"] and "arm" not in order
+    watcher = given[0]
+    assert isinstance(watcher, WorkspaceWatcher) and not watcher.armed.is_set()
 
 
 def test_an_app_that_ends_without_unmounting_still_stops_its_watcher(root: Path) -> None:

@@ -106,6 +106,10 @@ class VoyageApp(KeymappedApp, Resilient):
         self.first_screen = first_screen
         self._cache = cache
         self._first_load_cached = cache and prepared is None
+        self._arm_after_load = cache and prepared is not None and watch
+        """A first load prepared with the cache and no watcher armed yet (cli/common.py): the
+        watcher is armed once the loaded suite is on screen, and whatever changed since the
+        load stamped the files is checked then (Suite.changed_since_load)."""
         self._first_painted = False
         self._initial_wizard = initial_wizard
         self.wizard_outcome: object | None = None
@@ -139,7 +143,8 @@ class VoyageApp(KeymappedApp, Resilient):
             # would only hold the interpreter lock the first paint needs.
             self.call_after_refresh(self._after_first_screen)
             return
-        self._start_watching()
+        if not self._arm_after_load:
+            self._start_watching()
         self.load_suite()
 
     def _after_first_screen(self) -> None:
@@ -169,8 +174,10 @@ class VoyageApp(KeymappedApp, Resilient):
             if self._pending is None:
                 self._pending = set()
         prepared, self._prepared = self._prepared, None
-        # Armed before the files are listed: a change made while they load is not lost.
-        self._arm_watcher()
+        # Armed before the files are listed: a change made while they load is not lost (or,
+        # for a first load that stamped them, armed after it: see _arm_after_load).
+        if not self._arm_after_load:
+            self._arm_watcher()
         last = [0.0]
 
         def progress(done: int, total: int) -> None:
@@ -207,11 +214,18 @@ class VoyageApp(KeymappedApp, Resilient):
         except Exception as exc:
             self._load_failed(token)
             self.post_message(LoadFailed(repr(exc)))
+            if self._arm_after_load:  # no suite to compare with: watch from now on
+                self._arm_after_load = False
+                self._arm_watcher()
+                self.call_from_thread(self._start_watching)
             return
         self.post_message(SuiteLoaded(view))
         # Encoding every item for the cache holds the interpreter lock: after the first paint.
         self._painted.wait(timeout=5)
         suite.save_cache(items)
+        if self._arm_after_load:
+            self._arm_after_load = False
+            self._watch_after_load()
         if self.use_git:
             # History checks take longer than the files: show the suite first, then these.
             with self._suite_lock:
@@ -220,6 +234,22 @@ class VoyageApp(KeymappedApp, Resilient):
                 suite.run_git_checks()
                 view = self._new_view(suite)
             self.post_message(SuiteChanged(view, set(view.items)))
+
+    def _watch_after_load(self) -> None:
+        """Arm the watcher, then check what changed since the load stamped the files: between
+        the two nothing is lost. (Arming walks every folder, and the walk holds the interpreter
+        lock: after the first screen, not before it.)"""
+        self._arm_watcher()
+        with self._suite_lock:
+            # The suite shown now: a "re-validate everything" may have replaced this load's,
+            # and it listed the files before the watcher was armed too.
+            current = self._suite
+            changed = current.changed_since_load() if current is not None else None
+        self.call_from_thread(self._start_watching)
+        if changed is None:
+            changed = {CONFIG_NAME}  # means "check everything" to the suite
+        if changed:
+            self.call_from_thread(self.revalidate_paths, changed)
 
     def _load_failed(self, token: int) -> None:
         """A load that failed leaves the suite shown before it (if any) in place: the changes

@@ -353,9 +353,24 @@ class ItemCache:
 
     def fresh(self, rel: str) -> Item | None:
         """The cached item for `rel` if nothing it depends on changed since it was checked."""
+        raw = self._unchanged_entry(rel, remember=True)
+        if raw is None:
+            return None
+        try:
+            return decode_item(rel, raw)
+        except (TypeError, ValueError, KeyError, IndexError):
+            return None
+
+    def unchanged(self, rel: str) -> bool:
+        """Whether `rel` and every file it depends on have the stamps recorded for it (the
+        stamps taken before it was checked): fresh() without decoding the item."""
+        return self._unchanged_entry(rel, remember=False) is not None
+
+    def _unchanged_entry(self, rel: str, *, remember: bool) -> list[Any] | None:
         abs_ = self.ws.abs
         current = stamp(abs_(rel))
-        self._stamps[rel] = current
+        if remember:
+            self._stamps[rel] = current
         raw = self.entries.get(rel)
         if raw is None or current is None:
             return None
@@ -370,10 +385,11 @@ class ItemCache:
                     if not same_stamp(dep_stamp, now):
                         return None
                     seen[dep] = now
-                self._dep_stamps[rel] = seen
-            return decode_item(rel, raw)
+                if remember:
+                    self._dep_stamps[rel] = seen
         except (TypeError, ValueError, KeyError, IndexError):
             return None
+        return raw
 
     def stamps_of(self, rel: str, deps: Iterable[str]) -> tuple[Stamp, list[list[Any]]]:
         """The stamp of `rel` taken before it was checked (or now, if fresh() never saw it), and

@@ -260,6 +260,26 @@ class Suite:
             else:
                 self._cache.touch()
 
+    def changed_since_load(self) -> set[str] | None:
+        """The paths that changed since the load listed and checked them: files that appeared
+        or went, files (or files they depend on) whose stamp moved since it was taken before
+        their check, and every ratings file (they are not stamped). For the app, which arms its
+        watcher after its first load: re-checking these then misses nothing. None when the load
+        used no cache (nothing was stamped) or the walk's problems changed: check everything."""
+        cache = self._cache
+        if cache is None:
+            return None
+        layout = scan(self.ws, use_git=self.use_git)
+        if layout.problems != self.layout_problems:
+            return None
+        listed = {*layout.tasks, *layout.agent_runs, *layout.json_candidates}
+        checked = {p for p, i in self.items.items() if i.kind != RATING}
+        changed = listed ^ checked
+        changed.update(p for p in listed & checked if not cache.unchanged(p))
+        changed.update(layout.ratings)
+        changed.update(p for p, i in self.items.items() if i.kind == RATING)
+        return changed
+
     def _same_as_cached(self, items: dict[str, Item]) -> bool:
         """Whether every item is the one the cache gave back, and the cache holds no other:
         writing would store what the file holds already (encoding 100,000 items to say so
