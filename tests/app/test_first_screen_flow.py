@@ -47,6 +47,13 @@ STALE = FirstScreen(
 """A record that no longer matches the sample (as after edits made while the app was closed)."""
 
 
+def stale_app(root: Path) -> VoyageApp:
+    """The app on `root`, started from the STALE record, without a watcher."""
+    return VoyageApp(
+        Workspace.load(root), use_git=False, watch=False, keymap={}, first_screen=STALE, cache=True
+    )
+
+
 def tree_lines(tree: SuiteTree) -> list[str]:
     return [str(line.node.label) for line in tree._tree_lines]
 
@@ -68,14 +75,7 @@ def held_load(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
 async def test_the_record_is_drawn_then_replaced_by_the_checked_suite(
     sample_copy: Path, held_load: threading.Event
 ) -> None:
-    app = VoyageApp(
-        Workspace.load(sample_copy),
-        use_git=False,
-        watch=False,
-        keymap={},
-        first_screen=STALE,
-        cache=True,
-    )
+    app = stale_app(sample_copy)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         header = header_text(app)
@@ -182,14 +182,7 @@ async def test_a_failed_load_does_not_leave_the_record_saying_checking(
         raise RuntimeError("disk gone")
 
     monkeypatch.setattr(Suite, "prepare", prepare)
-    app = VoyageApp(
-        Workspace.load(sample_copy),
-        use_git=False,
-        watch=False,
-        keymap={},
-        first_screen=STALE,
-        cache=True,
-    )
+    app = stale_app(sample_copy)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: "loading failed" in header_text(app))
         header = header_text(app)

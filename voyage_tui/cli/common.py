@@ -71,7 +71,7 @@ first spends a moment starting the interface."""
 
 
 def make_watcher(ws: Workspace, watch: bool) -> WorkspaceWatcher | None:
-    """The app's watcher, not armed yet (the app arms it before its first load lists files)."""
+    """The app's watcher, not armed yet: the app arms it (see start_first_load for when)."""
     if not watch:
         return None
     from voyage_tui.app.watcher import WorkspaceWatcher

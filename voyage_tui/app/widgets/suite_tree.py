@@ -313,9 +313,9 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
             node.expand()
 
     def _fill(self, node: TreeNode[NodeRef], items: tuple[Item, ...]) -> None:
-        key = node.data.key if node.data else ""
         if self.view is None:
             return  # the recorded first screen: filled by show_view, the group kept open
+        key = node.data.key if node.data else ""
         if key in self._filled:
             return
         self._filled.add(key)

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
+from voyage_tui.engine.validation.cache import SUFFIX as CACHE_SUFFIX
+from voyage_tui.engine.validation.cache import cache_file_name
 from voyage_tui.engine.validation.cache_key import key_of
 from voyage_tui.engine.validation.cache_store import cache_root, read_private, write_private
 
@@ -104,9 +106,6 @@ def first_screen_of(view: SuiteView, *, use_git: bool) -> FirstScreen:
 
 
 def record_name(ws: Workspace) -> str:
-    from voyage_tui.engine.validation.cache import SUFFIX as CACHE_SUFFIX
-    from voyage_tui.engine.validation.cache import cache_file_name
-
     return cache_file_name(ws.root_real)[: -len(CACHE_SUFFIX)] + SUFFIX
 
 
@@ -186,19 +185,20 @@ def _decode(raw: Any, key: str) -> FirstScreen | None:
     body = raw[3]
     if type(body) is not list or len(body) != 4 or type(body[3]) is not bool:
         return None
-    counts = [_count(v) for v in next(iter(_rows([body[0]], 5)))]
+    if type(body[0]) is not list or len(body[0]) != 5:
+        return None
+    fixtures, errors, warnings, holdouts, exposed = map(_count, body[0])
     groups = []
-    for section, key_, title, size, errors, warnings in _rows(body[1], 6):
+    for section, group_key, title, *group_counts in _rows(body[1], 6):
         if section not in (FIXTURES, TRAJECTORIES, TOP):
             raise ValueError("not a section")
         groups.append(
-            GroupLine(section, _text(key_), _text(title), *map(_count, (size, errors, warnings)))
+            GroupLine(section, _text(group_key), _text(title), *map(_count, group_counts))
         )
     workspace = [
-        WorkspaceLine(_text(path), _count(errors), _count(warnings))
-        for path, errors, warnings in _rows(body[2], 3)
+        WorkspaceLine(_text(path), *map(_count, path_counts))
+        for path, *path_counts in _rows(body[2], 3)
     ]
-    fixtures, errors, warnings, holdouts, exposed = counts
     return FirstScreen(
         fixtures, errors, warnings, holdouts, exposed, tuple(groups), tuple(workspace), body[3]
     )
