@@ -231,14 +231,14 @@ async def test_the_screen_moves_on_only_once_the_rating_is_on_disk(
     order = queue_of(root)
     release = threading.Event()
     writing = threading.Event()
-    append = ratings_store.append_line_durably
+    append = ratings_store.append_line
 
     def slow_append(*args, **kwargs):
         writing.set()
         assert release.wait(10)
         return append(*args, **kwargs)
 
-    monkeypatch.setattr(ratings_store, "append_line_durably", slow_append)
+    monkeypatch.setattr(ratings_store, "append_line", slow_append)
     app = rate_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await session_screen(pilot)
@@ -261,12 +261,12 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     order = queue_of(root)
-    append = ratings_store.append_line_durably
+    append = ratings_store.append_line
 
     def full_disk(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(ratings_store, "append_line_durably", full_disk)
+    monkeypatch.setattr(ratings_store, "append_line", full_disk)
     app = rate_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await session_screen(pilot)
@@ -276,7 +276,7 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
         assert screen.state is not None and screen.state.current is not None
         assert screen.state.current.pair == order[0]
         assert screen.draft.complete
-        monkeypatch.setattr(ratings_store, "append_line_durably", append)
+        monkeypatch.setattr(ratings_store, "append_line", append)
         await rate(pilot, screen, "enter")
         [written] = records(root)
         assert pair(written) == order[0]

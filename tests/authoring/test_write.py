@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from tests.authoring.conftest import tree
 from tests.authoring.strategies import arbitrary_answers
 from tests.authoring.test_check import complete_task
-from voyage_tui.engine import atomic
 from voyage_tui.engine.atomic import WriteRefused
 from voyage_tui.engine.authoring import Answers, Authoring, ContextEntry, NotWritten
 from voyage_tui.engine.authoring import write as write_module
 from voyage_tui.engine.authoring.write import claim_folder
 from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.engine.workspace import writes
 
 V1 = "fixtures/feature-change/config-v2-migration/v1-example.toml"
 
@@ -100,14 +100,14 @@ def test_a_failed_write_removes_what_it_made(
     authoring: Authoring, sample_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     answers = complete_task(context=[ContextEntry(file="v1-example.toml", source=V1)])
-    real_write = write_module.write_inside
+    real_write = write_module.write_file
 
-    def disk_full(root: object, path: object, data: bytes, **kwargs: object) -> str:
+    def disk_full(ws: object, path: object, data: bytes, **kwargs: object) -> str:
         if str(path).endswith("task.yaml"):
             raise OSError(28, "No space left on device")
-        return real_write(root, path, data, **kwargs)  # type: ignore[arg-type]
+        return real_write(ws, path, data, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(write_module, "write_inside", disk_full)
+    monkeypatch.setattr(write_module, "write_file", disk_full)
     before = tree(sample_copy)
     with pytest.raises(OSError, match="No space"):
         authoring.write(answers)
@@ -170,16 +170,18 @@ def test_the_draft_is_deleted_once_the_fixture_is_written(authoring: Authoring) 
     assert authoring.drafts.latest("task") is None
 
 
-def test_write_inside_is_what_writes(monkeypatch: pytest.MonkeyPatch, authoring: Authoring) -> None:
-    """Every byte goes through the engine's atomic writer (no open(..., 'w') of our own)."""
+def test_the_workspace_writer_is_what_writes(
+    monkeypatch: pytest.MonkeyPatch, authoring: Authoring
+) -> None:
+    """Every byte goes through the engine's workspace writer (no open(..., 'w') of our own)."""
     calls: list[str] = []
-    real = atomic.write_inside
+    real = writes.write_file
 
-    def counting(root: object, path: object, data: bytes, **kwargs: object) -> str:
+    def counting(ws: object, path: object, data: bytes, **kwargs: object) -> str:
         calls.append(str(path))
-        return real(root, path, data, **kwargs)  # type: ignore[arg-type]
+        return real(ws, path, data, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(write_module, "write_inside", counting)
+    monkeypatch.setattr(write_module, "write_file", counting)
     authoring.write(complete_task(context=[ContextEntry(file="v.toml", source=V1)]))
     assert calls == [
         "fixtures/bug-diagnosis/login-timeout/v.toml",

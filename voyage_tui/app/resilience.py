@@ -103,7 +103,10 @@ def write_error_log(error: BaseException, context: str) -> Path:
 
 def _file_name(rel: str) -> str:
     safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in rel)
-    return safe.strip("._") or "buffer"
+    safe = safe.strip("._") or "buffer"
+    # A file name holds 255 bytes; the time stamp and a counter come first. Keep the end of
+    # the path: it names the file.
+    return safe[-200:].lstrip("._") or "buffer"
 
 
 def write_recovery(buffers: list[tuple[str, str]]) -> list[tuple[str, Path]]:

@@ -2,17 +2,22 @@
 
 The rules, for a write of `path` inside `root` (the workspace, or a folder the person named):
 
-- The target's real path (every symlink resolved) must lie inside `root`; otherwise the write is
-  refused (`WriteRefused`), nothing is created. A symlink inside `root` that names a file inside
-  `root` is treated as an editor treats it: the file it names is replaced and the link stays.
-  A symlink to outside, or to nothing, is refused.
+- The path is taken as written below the real `root` (`..` folded lexically); a path outside it
+  is refused (`WriteRefused`) and nothing is created.
+- No symlink below `root` is followed, whether it leads out of `root` or stays inside: each
+  folder is reached from `root` one name at a time, opened with O_NOFOLLOW, and every later step
+  works relative to that open folder, so a folder swapped for a symlink after a check is caught
+  (ELOOP/ENOTDIR), never followed. A symlink at the file's own name is refused too: a committed
+  link could otherwise aim a rating at `.venv/bin/activate` or `.git/config`.
+- Nothing is written inside a `.git` folder or a Python environment (a folder holding
+  `pyvenv.cfg` or `conda-meta`): what is there runs as the user.
 - The target, when it exists, must be a regular file: a folder, FIFO, device or socket is refused.
-- The folder is reached from `root` one name at a time, each opened with O_NOFOLLOW, and every
-  later step works relative to that open folder: a folder swapped for a symlink after the check
-  is caught (ELOOP/ENOTDIR), never followed.
 - The new bytes go to a temp file made there with O_EXCL|O_NOFOLLOW, are fsynced, get the old
   file's mode, and are renamed over the real file; the folder is fsynced so the new name survives
   a crash. The old file's inode is never written, so a hard link to it elsewhere keeps its bytes.
+
+Whether git ignores the target is asked one layer up (engine/workspace/writes.py), where the
+workspace's repository is known.
 
 With `expect`, the write happens only if the file on disk still is what the caller read: on Linux
 the two files are swapped in one step (renameat2 RENAME_EXCHANGE) and the swapped-out content is
@@ -116,7 +121,7 @@ def write_inside(
     root_name: str = "the workspace",
 ) -> str:
     """Write `data` to `path` (absolute, or relative to `root`) under the rules above, and return
-    the real path written. `make_folders` creates missing folders on the way (inside `root`).
+    the path written (below the real root). `make_folders` creates missing folders on the way (inside `root`).
 
     Raises WriteRefused, ContentChanged (only with `expect`), or the OSError of a failed write
     (no space, no permission); in every case the file is left as it was and no temp file stays.
@@ -154,7 +159,11 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 
 
 def append_line_durably(
-    path: str | os.PathLike[str], line: str, *, root: str | os.PathLike[str] | None = None
+    path: str | os.PathLike[str],
+    line: str,
+    *,
+    root: str | os.PathLike[str] | None = None,
+    shown: str | None = None,
 ) -> None:
     """Append one line and fsync it: a killed process loses at most the line being written.
 
@@ -163,7 +172,7 @@ def append_line_durably(
     with a file outside."""
     data = (line.rstrip("\n") + "\n").encode("utf-8")
     full = os.path.abspath(path)
-    shown = os.fspath(path)
+    shown = shown if shown is not None else os.fspath(path)
     allowed = root if root is not None else os.path.dirname(full)
     where = "the workspace" if root is not None else "its folder"
     folder_fd, name, _ = _open_target_folder(allowed, full, False, shown, where)
@@ -203,38 +212,105 @@ def _open_target_folder(
     shown: str,
     root_name: str,
 ) -> tuple[int, str, str]:
-    """(an open descriptor of the real folder, the real file name, the real path)."""
+    """(an open descriptor of the folder, the file's name in it, the path written).
+
+    The path is taken as written, relative to the real `root`: no symlink below the root is
+    resolved or followed, each folder is opened with O_NOFOLLOW from the one above it, and the
+    final name is checked with lstat."""
     root_real = os.path.realpath(root)
-    full = os.path.join(root, path)
-    if os.path.islink(full) and not os.path.exists(full):
-        raise WriteRefused(
-            shown, f"{shown} is a symlink to nothing; nothing was written. Fix or remove it"
-        )
-    real = os.path.realpath(full)
-    if real == root_real or not is_within(root_real, real):
-        lexical = os.path.normpath(os.path.abspath(full))
-        if not any(is_within(r, lexical) for r in (root_real, os.path.abspath(root))):
-            raise WriteRefused(shown, f"{shown} is outside {root_name}; nothing was written")
-        raise WriteRefused(
-            shown,
-            f"{shown} leads outside {root_name} through a symlink; nothing was written. "
-            "Replace the link with the file itself",
-        )
-    folder_real, name = os.path.split(real)
-    parts = [p for p in os.path.relpath(folder_real, root_real).split(os.sep) if p not in ("", ".")]
+    parts = _parts_below(root, root_real, path, shown, root_name)
+    for part in parts:
+        if _is_git_folder_name(part):
+            raise WriteRefused(
+                shown,
+                f"{shown} is inside a `.git` folder, which voyage-tui never writes (git's own "
+                "files: hooks and config run programs); nothing was written",
+            )
     fd = os.open(root_real, _FOLDER_FLAGS)
     try:
-        for part in parts:
-            child = _step_into(fd, part, make_folders, shown)
+        for index, part in enumerate(parts[:-1]):
+            child = _step_into(fd, part, make_folders, shown, "/".join(parts[: index + 1]))
             os.close(fd)
             fd = child
+            _refuse_environment(fd, shown, "/".join(parts[: index + 1]))
+        _refuse_symlink(fd, parts[-1], shown)
     except BaseException:
         os.close(fd)
         raise
-    return fd, name, real
+    return fd, parts[-1], os.path.join(root_real, *parts)
 
 
-def _step_into(parent_fd: int, part: str, make_folders: bool, shown: str) -> int:
+def _parts_below(
+    root: str | os.PathLike[str],
+    root_real: str,
+    path: str | os.PathLike[str],
+    shown: str,
+    root_name: str,
+) -> list[str]:
+    """The names from the root down to the file, as written (`..` and `.` folded lexically)."""
+    text = os.fspath(path)
+    if os.path.isabs(text):
+        norm = os.path.normpath(text)
+        for base in (os.path.normpath(os.path.abspath(root)), root_real):
+            if is_within(base, norm) and norm != base:
+                text = os.path.relpath(norm, base)
+                break
+        else:
+            raise WriteRefused(shown, f"{shown} is outside {root_name}; nothing was written")
+    rel = os.path.normpath(text) if text else "."
+    if rel == "." or rel == ".." or rel.startswith(".." + os.sep) or os.path.isabs(rel):
+        raise WriteRefused(shown, f"{shown} is outside {root_name}; nothing was written")
+    return rel.split(os.sep)
+
+
+def _is_git_folder_name(part: str) -> bool:
+    # Case-insensitive file systems (macOS, Windows shares) open `.GIT` as `.git`.
+    return part.casefold() == ".git"
+
+
+_ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
+"""What marks a folder as a Python environment (PEP 405's pyvenv.cfg; conda's conda-meta/):
+its scripts (bin/activate, console scripts) run with the user's rights."""
+
+
+def _refuse_environment(folder_fd: int, shown: str, folder: str) -> None:
+    for marker in _ENVIRONMENT_MARKERS:
+        try:
+            os.stat(marker, dir_fd=folder_fd, follow_symlinks=False)
+        except OSError:
+            continue
+        raise WriteRefused(
+            shown,
+            f"{shown} is inside {folder}, a Python environment (it holds {marker}), which "
+            "voyage-tui never writes: its scripts run as you; nothing was written",
+        )
+
+
+def _refuse_symlink(folder_fd: int, name: str, shown: str) -> None:
+    try:
+        info = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+    except OSError:
+        return  # a new file, or one _existing reports
+    if not stat.S_ISLNK(info.st_mode):
+        return
+    try:
+        target = os.readlink(name, dir_fd=folder_fd)
+    except OSError:
+        target = "?"
+    try:
+        os.stat(name, dir_fd=folder_fd)
+        what = f"a symlink (to {target})"
+    except OSError:
+        what = f"a symlink to nothing ({target})"
+    raise WriteRefused(
+        shown,
+        f"{shown} is {what}; voyage-tui never writes through a symlink, even one that stays "
+        "inside the workspace, so nothing was written. Replace the link with a regular file "
+        "(a branch may have committed it: check what it points to)",
+    )
+
+
+def _step_into(parent_fd: int, part: str, make_folders: bool, shown: str, folder: str) -> int:
     """Open the folder `part` inside the open folder `parent_fd`, never through a symlink."""
     try:
         try:
@@ -247,11 +323,21 @@ def _step_into(parent_fd: int, part: str, make_folders: bool, shown: str) -> int
             return os.open(part, _FOLDER_FLAGS, dir_fd=parent_fd)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-            raise WriteRefused(
-                shown,
-                f"a folder on the way to {shown} is not a folder inside the workspace (it is a "
-                "file, or became a symlink); nothing was written",
-            ) from exc
+            try:
+                is_link = stat.S_ISLNK(
+                    os.stat(part, dir_fd=parent_fd, follow_symlinks=False).st_mode
+                )
+            except OSError:
+                is_link = False
+            if is_link:
+                why = (
+                    f"{folder}, a folder on the way to {shown}, is a symlink; voyage-tui never "
+                    "writes through a symlink, even one that stays inside the workspace, so "
+                    "nothing was written"
+                )
+            else:
+                why = f"{folder}, on the way to {shown}, is not a folder; nothing was written"
+            raise WriteRefused(shown, why) from exc
         raise
 
 

@@ -13,11 +13,12 @@ import difflib
 import hashlib
 from dataclasses import dataclass
 
-from voyage_tui.engine.atomic import ContentChanged, Expected, write_inside
+from voyage_tui.engine.atomic import ContentChanged, Expected
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.loading.text import decode
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import write_file
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -93,7 +94,7 @@ def save_file(ws: Workspace, opened: OpenedFile, text: str, *, force: bool = Fal
     data = (_BOM if opened.bom else b"") + text.encode("utf-8")
     expect = None if force else Expected(opened.digest, ws.max_file_bytes)
     try:
-        write_inside(ws.root_real, ws.abs(opened.rel), data, expect=expect, shown=opened.rel)
+        write_file(ws, opened.rel, data, expect=expect, shown=opened.rel)
     except ContentChanged:
         raise _conflict(ws, opened.rel) from None
     return OpenedFile(opened.rel, text, _digest(data), opened.bom)

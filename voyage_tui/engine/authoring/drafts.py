@@ -1,7 +1,7 @@
 """Drafts: a wizard's answers so far, saved after each step in the workspace's `.voyage/drafts/`,
 so a closed terminal loses nothing.
 
-One JSON file per draft, written atomically and only inside the workspace (write_inside). A
+One JSON file per draft, written atomically and only inside the workspace (workspace/writes.py). A
 draft is workspace content like any other (anyone may have written it): it is read as a bounded
 regular file, never through a symlink, and one that cannot be read or is not in this format is a
 `draft-corrupt` diagnostic, never a crash. `.voyage/` is personal state: git-ignore it.
@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.atomic import write_inside
 from voyage_tui.engine.authoring.answers import (
     KINDS,
     Answers,
@@ -30,6 +29,7 @@ from voyage_tui.engine.authoring.answers import (
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.workspace import state_files
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import write_file
 
 DRAFTS_FOLDER = ".voyage/drafts"
 DRAFT_FORMAT = "voyage-draft/1"
@@ -90,7 +90,7 @@ class DraftStore:
         # ASCII escapes keep any text (even a lone surrogate) writable and readable back.
         data = (json.dumps(payload, indent=2, ensure_ascii=True) + "\n").encode("ascii")
         rel = self.rel(name)
-        write_inside(self.ws.root, rel, data, make_folders=True, shown=rel)
+        write_file(self.ws, rel, data, make_folders=True, shown=rel)
         return rel
 
     def load(self, name: str) -> Draft:

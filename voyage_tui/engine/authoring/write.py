@@ -2,7 +2,7 @@
 
 The fixture's folder is claimed with one mkdir (made from an open descriptor of its parent, each
 folder on the way opened without following a symlink), so a folder that already exists, or
-appears meanwhile, refuses the write. Every file goes through write_inside (atomic, fsynced,
+appears meanwhile, refuses the write. Every file goes through workspace/writes.py (atomic, fsynced,
 inside the workspace). A write that fails part-way removes what it made: the files it wrote and
 the folders it created (only while they are empty, so nothing someone else put there is lost).
 """
@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused, write_inside
+from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.authoring.answers import Answers, TaskAnswers
 from voyage_tui.engine.authoring.check import (
     CONTEXT_REF_CLASH,
@@ -27,6 +27,7 @@ from voyage_tui.engine.authoring.sources import SourceFile, SourceRefused, sourc
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import is_within, read_bytes_inside
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import write_file
 
 _FOLDER_FLAGS = (
     os.O_RDONLY
@@ -86,7 +87,7 @@ def write_fixture(ws: Workspace, checked: Checked, answers: Answers) -> Written:
             if isinstance(data, Diagnostic):
                 raise NotWritten([data])
             try:
-                real = write_inside(ws.root, target, data, expect=Expected(None), make_folders=True)
+                real = write_file(ws, target, data, expect=Expected(None), make_folders=True)
             except ContentChanged:
                 # something is there already (two copies meet): never replaced
                 raise NotWritten(
@@ -104,7 +105,7 @@ def write_fixture(ws: Workspace, checked: Checked, answers: Answers) -> Written:
             if source.executable:
                 os.chmod(real, os.stat(real).st_mode | 0o111)
         text = checked.text.encode("utf-8")
-        written.append(write_inside(ws.root, checked.rel, text, expect=Expected(None)))
+        written.append(write_file(ws, checked.rel, text, expect=Expected(None)))
     except BaseException:
         _undo(written, created)
         raise

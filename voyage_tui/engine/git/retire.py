@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused, write_inside
+from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.git.exposure import Signal
 from voyage_tui.engine.git.repo import GitUnavailable, open_repo
@@ -24,6 +24,7 @@ from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import write_file
 
 _VALUES = {"holdout": "public", '"holdout"': '"public"', "'holdout'": "'public'"}
 
@@ -197,7 +198,7 @@ def commit_retired(
 def _write(ws: Workspace, rel: str, old: bytes, new: bytes) -> None:
     expect = Expected(hashlib.sha256(old).hexdigest(), ws.max_file_bytes)
     try:
-        write_inside(ws.root_real, ws.abs(rel), new, expect=expect, shown=rel)
+        write_file(ws, rel, new, expect=expect, shown=rel)
     except WriteRefused as exc:
         raise RetireError(exc.message) from exc
     except ContentChanged as exc:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.atomic import ContentChanged, Expected, append_line_durably, write_inside
+from voyage_tui.engine.atomic import ContentChanged, Expected
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.ratings.names import ratings_file_rel
@@ -26,6 +26,7 @@ from voyage_tui.engine.ratings.rules import DeletedRuns, check_ratings_file
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.references.rubric import Rubric
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import append_line, write_file
 
 Key = tuple[str, str, str]
 """(fixture_id, run_id, rater)"""
@@ -171,10 +172,10 @@ def append_rating(ws: Workspace, rating: Rating) -> None:
     if not os.path.lexists(full):
         # Made meanwhile by another session (ContentChanged): append to it all the same.
         with contextlib.suppress(ContentChanged):
-            write_inside(ws.root, rel, b"", expect=Expected(None), make_folders=True)
+            write_file(ws, rel, b"", expect=Expected(None), make_folders=True)
     if not _ends_with_newline(ws, full):
         line = "\n" + line
-    append_line_durably(full, line, root=ws.root_real)
+    append_line(ws, rel, line)
 
 
 def _ends_with_newline(ws: Workspace, full: str) -> bool:

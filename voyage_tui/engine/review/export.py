@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from voyage_tui.engine.atomic import write_inside
 from voyage_tui.engine.review.rows import DiffRow
 from voyage_tui.engine.scoring.report import RunScore
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import write_file
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -82,6 +82,4 @@ def write_markdown_file(ws: Workspace, rel: str, text: str) -> str:
     """Write `text` to the workspace-relative `rel`, creating its folders, and return the real
     path written. Raises WriteRefused (an OSError) when `rel` is or leads outside the workspace
     or is not a regular file, and OSError when the write fails."""
-    return write_inside(
-        ws.root_real, ws.abs(rel), encodable(text).encode("utf-8"), make_folders=True, shown=rel
-    )
+    return write_file(ws, rel, encodable(text).encode("utf-8"), make_folders=True, shown=rel)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused, write_inside
+from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.git.retire import RetireError, commit_retired, retired_bytes
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
@@ -36,6 +36,7 @@ from voyage_tui.engine.triage.state import (
     with_snooze,
 )
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import write_file
 
 
 class NothingToUndo(Exception):
@@ -300,9 +301,9 @@ def _retire_of(file: RetiredFile, data: bytes) -> bool:
 def _write(ws: Workspace, rel: str, data: bytes, *, data_sha: str, during: str) -> None:
     """Write `data` over the file at `rel` only if it still has the digest `data_sha`."""
     try:
-        write_inside(
-            ws.root_real,
-            ws.abs(rel),
+        write_file(
+            ws,
+            rel,
             data,
             expect=Expected(data_sha, ws.max_file_bytes),
             shown=rel,

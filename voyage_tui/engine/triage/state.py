@@ -27,11 +27,12 @@ from datetime import UTC, date, datetime
 from typing import Any, TypeVar
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.atomic import ContentChanged, Expected, write_inside
+from voyage_tui.engine.atomic import ContentChanged, Expected
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace import state_files
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import write_file
 
 STATE_FOLDER = ".voyage"
 STATE_REL = f"{STATE_FOLDER}/triage.json"
@@ -373,8 +374,8 @@ class StateStore:
                 self._set_aside(loaded.raw)
             data = (json.dumps(state.to_json(), indent=1, ensure_ascii=True) + "\n").encode("ascii")
             try:
-                write_inside(
-                    self.ws.root,
+                write_file(
+                    self.ws,
                     STATE_REL,
                     data,
                     expect=Expected(loaded.digest, MAX_STATE_BYTES),
@@ -396,7 +397,7 @@ class StateStore:
         for n in range(1, 100):
             rel = f"{STATE_FOLDER}/triage-backup-{stamp}{'' if n == 1 else f'-{n}'}.json"
             try:
-                write_inside(self.ws.root, rel, raw, expect=Expected(None), shown=rel)
+                write_file(self.ws, rel, raw, expect=Expected(None), shown=rel)
             except ContentChanged:
                 continue  # that name is taken: never overwrite an earlier backup
             except OSError as exc:

@@ -1,0 +1,61 @@
+"""The one way the engine writes into a workspace: engine/atomic.py's rules, plus git's ignores.
+
+atomic.py refuses a symlink at any component below the root, `.git/` and Python environments.
+What it cannot know is the workspace's repository: a file git ignores (`.env`, `.vscode/`,
+`node_modules/.bin/`, build output) is someone's private or executable file, never the tool's,
+so an existing one is not overwritten or appended to. New files are the tool's own, and so is
+everything under `.voyage/` (drafts, the triage state), the folder the tool keeps for itself and
+that a repository usually ignores.
+"""
+
+from __future__ import annotations
+
+import os
+
+from voyage_tui.engine.atomic import Expected, WriteRefused, append_line_durably, write_inside
+from voyage_tui.engine.workspace.model import Workspace
+
+STATE_FOLDER = ".voyage"
+"""The tool's own folder in a workspace; a git-ignored file there may be the tool's."""
+
+
+def write_file(
+    ws: Workspace,
+    rel: str,
+    data: bytes,
+    *,
+    expect: Expected | None = None,
+    make_folders: bool = False,
+    shown: str | None = None,
+) -> str:
+    """Write `data` to the workspace-relative `rel` (atomic.write_inside's rules); returns the
+    path written. Raises WriteRefused, ContentChanged (with `expect`) or OSError."""
+    shown = shown if shown is not None else rel
+    refuse_ignored(ws, rel, shown)
+    return write_inside(
+        ws.root_real, rel, data, expect=expect, make_folders=make_folders, shown=shown
+    )
+
+
+def append_line(ws: Workspace, rel: str, line: str, *, shown: str | None = None) -> None:
+    """Append one fsynced line to the workspace-relative `rel` (atomic.append_line_durably)."""
+    shown = shown if shown is not None else rel
+    refuse_ignored(ws, rel, shown)
+    append_line_durably(ws.abs(rel), line, root=ws.root_real, shown=shown)
+
+
+def refuse_ignored(ws: Workspace, rel: str, shown: str) -> None:
+    """Raise WriteRefused when `rel` exists, lies outside `.voyage/`, and git ignores it."""
+    norm = os.path.normpath(rel).replace(os.sep, "/")
+    if norm == STATE_FOLDER or norm.startswith(STATE_FOLDER + "/"):
+        return
+    if not os.path.lexists(ws.abs(norm)):
+        return
+    from voyage_tui.engine.workspace.layout import git_ignored
+
+    if git_ignored(ws, [norm]):
+        raise WriteRefused(
+            shown,
+            f"{shown} is a file git ignores, and voyage-tui did not make it (an ignored file is "
+            "someone's own: a secret, a tool's settings, a build); nothing was written",
+        )
