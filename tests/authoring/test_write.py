@@ -136,20 +136,30 @@ def test_a_folder_on_the_way_swapped_for_a_symlink_is_never_followed(
     """The check of the real path is made first; a swap after it meets O_NOFOLLOW."""
     outside = tmp_path / "elsewhere"
     outside.mkdir()
-    real_realpath = os.path.realpath
+    real_lexists = os.path.lexists
 
-    def swap_then_resolve(path: str) -> str:
-        resolved = real_realpath(path)
+    def check_then_swap(path: str) -> bool:
+        answer = real_lexists(path)
         target = sample_copy / "fixtures/spec-ambiguity"
         if not target.is_symlink():
             os.rename(target, sample_copy / "fixtures/spec-ambiguity-moved")
             os.symlink(outside, target)
-        return resolved
+        return answer
 
-    monkeypatch.setattr(write_module.os.path, "realpath", swap_then_resolve)
+    monkeypatch.setattr(write_module.os.path, "lexists", check_then_swap)
     with pytest.raises(WriteRefused):
         claim_folder(authoring.ws, "fixtures/spec-ambiguity/new-one")
     assert list(outside.iterdir()) == []
+
+
+def test_a_class_folder_that_is_a_symlink_inside_the_workspace_is_refused(
+    authoring: Authoring, sample_copy: Path
+) -> None:
+    os.rename(sample_copy / "fixtures/refactor", sample_copy / "fixtures/refactor-moved")
+    os.symlink("refactor-moved", sample_copy / "fixtures/refactor")
+    with pytest.raises(WriteRefused, match="symlink"):
+        claim_folder(authoring.ws, "fixtures/refactor/new-one")
+    assert not (sample_copy / "fixtures/refactor-moved/new-one").exists()
 
 
 def test_missing_folders_on_the_way_are_made_and_removed_again(

@@ -25,7 +25,7 @@ from voyage_tui.engine.authoring.check import (
 )
 from voyage_tui.engine.authoring.sources import SourceFile, SourceRefused, source_files
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.loading.safe_read import is_within, read_bytes_inside
+from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.workspace.model import Workspace
 from voyage_tui.engine.workspace.writes import write_file
 
@@ -145,13 +145,11 @@ def claim_folder(ws: Workspace, rel: str) -> list[str]:
     full = ws.abs(rel)
     if os.path.lexists(full):
         raise FileExistsError(errno.EEXIST, "the folder exists", rel)
-    parent_real = os.path.realpath(os.path.dirname(full))
-    if not is_within(ws.root_real, parent_real):
-        raise WriteRefused(
-            rel, f"{rel} leads outside the workspace through a symlink; nothing was written"
-        )
-    parts = [p for p in os.path.relpath(parent_real, ws.root_real).split(os.sep) if p != "."]
-    parts.append(os.path.basename(full))
+    # The path as written: no folder on the way may be a symlink, even one inside the workspace.
+    norm = os.path.normpath(rel)
+    if os.path.isabs(norm) or norm == "." or norm.split(os.sep)[0] == "..":
+        raise WriteRefused(rel, f"{rel} is outside the workspace; nothing was written")
+    parts = norm.split(os.sep)
     created: list[str] = []
     here = ws.root_real
     fd = os.open(ws.root_real, _FOLDER_FLAGS)
@@ -192,8 +190,8 @@ def _refused(rel: str, exc: OSError) -> OSError:
     if exc.errno in (errno.ELOOP, errno.ENOTDIR):
         return WriteRefused(
             rel,
-            f"a folder on the way to {rel} is not a folder inside the workspace (a file, or a "
-            "symlink); nothing was written",
+            f"a folder on the way to {rel} is a file or a symlink; voyage-tui never writes "
+            "through a symlink, even one that stays inside the workspace, so nothing was written",
         )
     return exc
 
