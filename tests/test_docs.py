@@ -34,6 +34,7 @@ NOT_CODES = frozenset(
     {
         "utf-8",  # an encoding
         "voyage-tui",  # the program's name (the cache folder's)
+        "conda-meta",  # the folder that marks a conda environment
         "cat-file",  # git subcommands
         "check-ignore",
         "for-each-ref",
