@@ -11,7 +11,7 @@ import pytest
 from tests.app.support import wait_until
 from tests.app.wizard_support import at_step, paste, settled, type_text, validate, wizard_ready
 from tests.authoring.conftest import tree
-from voyage_tui.app.screens import wizard_launch
+from voyage_tui.app import wizard_launch
 from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.cli import main, new_cmd
 from voyage_tui.engine.authoring import WizardStart

@@ -81,7 +81,7 @@ def open_wizard(start: WizardStart) -> int:
     """Open the app on the wizard with `start`'s answers and return the exit code: 0 when the
     fixture was written (its path printed), 1 when the person left (the draft named). Textual is
     imported here, and only here."""
-    from voyage_tui.app.screens.wizard_launch import run_wizard
+    from voyage_tui.app.wizard_launch import run_wizard
 
     return run_wizard(start)
 
