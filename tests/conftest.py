@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-SAMPLE_FIXTURES = REPO / "fixtures"
+from tests.sample import REPO, SAMPLE_FIXTURES, SAMPLE_ROOT
+
+__all__ = ["REPO", "SAMPLE_FIXTURES", "SAMPLE_ROOT"]
 YAML_TEST_SUITE = REPO.parent / "shared" / "yaml-test-suite"
 
 VALID_TASK = textwrap.dedent(
@@ -67,10 +68,10 @@ def make_workspace(tmp_path: Path) -> MakeWorkspace:
 
 @pytest.fixture
 def sample_copy(tmp_path: Path) -> Path:
-    """A private copy of the repository's sample workspace (voyage.toml + fixtures/)."""
+    """A private copy of the sample workspace (voyage.toml + fixtures/, as git holds them)."""
     root = tmp_path / "sample"
     root.mkdir()
-    shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
+    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
     shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
     return root
 

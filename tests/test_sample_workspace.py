@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, SAMPLE_FIXTURES
+from tests.sample import SAMPLE_ROOT
 from voyage_tui.engine.formats.rating import RatingRecord
 from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, TRAJECTORY_PATHS
 from voyage_tui.engine.items import AGENT_RUN, TASK, TRAJECTORY
@@ -46,7 +47,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def suite() -> Suite:
-    return Suite.open(REPO, use_git=False)
+    return Suite.open(SAMPLE_ROOT, use_git=False)
 
 
 def _tasks(suite: Suite):
@@ -58,7 +59,7 @@ def _trajectories(suite: Suite):
 
 
 def _load(rel: str):
-    return yaml.safe_load((REPO / rel).read_text(encoding="utf-8"))
+    return yaml.safe_load((SAMPLE_ROOT / rel).read_text(encoding="utf-8"))
 
 
 # --- the whole sample is clean ------------------------------------------------------------------
@@ -173,7 +174,7 @@ def test_holdouts_have_fresh_canaries_on_their_first_line(suite):
     canaries = [i.canary for i in holdouts]
     assert len(set(canaries)) == len(canaries), "every holdout has its own canary"
     for item in holdouts:
-        first = (REPO / item.path).read_text(encoding="utf-8").splitlines()[0]
+        first = (SAMPLE_ROOT / item.path).read_text(encoding="utf-8").splitlines()[0]
         assert first == f"# canary: {item.canary}", item.path
         assert UUID4.match(item.canary), item.path
     assert [i.path for i in suite.fixtures() if i.visibility == "public" and i.canary] == []
@@ -185,7 +186,7 @@ def test_holdout_canaries_do_not_leave_their_fixture(suite):
     for path in SAMPLE_FIXTURES.rglob("*"):
         if not path.is_file():
             continue
-        rel = path.relative_to(REPO).as_posix()
+        rel = path.relative_to(SAMPLE_ROOT).as_posix()
         text = path.read_text(encoding="utf-8", errors="replace")
         for folder, canary in holdouts.items():
             if not rel.startswith(folder + "/"):
@@ -210,7 +211,7 @@ def test_a_fixture_has_repo_files_as_context(suite):
         inline = [c for c in items if isinstance(c, str)]
         repo_refs = [r for r in refs if r.startswith("repo/")]
         if repo_refs and inline:
-            folder = REPO / item.folder
+            folder = SAMPLE_ROOT / item.folder
             assert all((folder / r).is_file() for r in repo_refs), item.path
             assert any(r.startswith("repo/tests/") for r in repo_refs), "a test is among the refs"
             found.append(item.id)

@@ -26,6 +26,7 @@ import aiohttp
 import pytest
 
 from tests.conftest import REPO, task_yaml
+from tests.sample import SAMPLE_ROOT
 from voyage_tui.cli import main, serve_cmd, serve_web
 
 TIMEOUT = 60.0
@@ -447,7 +448,7 @@ def _text(screen: bytes) -> bytes:
 
 
 def test_the_browser_gets_the_page_and_the_app_behind_the_token() -> None:
-    with serving(REPO / "fixtures", "--no-git") as server:
+    with serving(SAMPLE_ROOT / "fixtures", "--no-git") as server:
         address = server.wait_for_address()
         port = server.port
         assert address.startswith(f"http://127.0.0.1:{port}/?token=")
@@ -491,7 +492,7 @@ def test_the_browser_gets_the_page_and_the_app_behind_the_token() -> None:
 
 
 def test_stopping_the_server_stops_the_apps_still_open() -> None:
-    with serving(REPO / "fixtures", "--no-git") as server:
+    with serving(SAMPLE_ROOT / "fixtures", "--no-git") as server:
         address = server.wait_for_address()
 
         async def scenario() -> None:

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import REPO, SAMPLE_FIXTURES, task_yaml
+from tests.conftest import SAMPLE_FIXTURES, SAMPLE_ROOT, task_yaml
 from tests.engine.workspaces import RULES, materialize
 from voyage_tui.cli import main
 from voyage_tui.engine.validation import result_cache
@@ -71,7 +71,7 @@ def runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) ->
 def sample(dest: Path) -> Path:
     root = dest / "sample"
     root.mkdir()
-    shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
+    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
     shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
     return root
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.sample import SAMPLE_ROOT
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import RATING
 from voyage_tui.engine.validation.buffer import check_buffer
@@ -23,8 +23,8 @@ SUITE_CODES = {"duplicate-id", "adversarial-coverage", "class-coverage"}
 @pytest.fixture
 def sample(tmp_path: Path) -> Path:
     root = tmp_path / "sample"
-    shutil.copytree(REPO / "fixtures", root / "fixtures")
-    shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
+    shutil.copytree(SAMPLE_ROOT / "fixtures", root / "fixtures")
+    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
     return root
 
 

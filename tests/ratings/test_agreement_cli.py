@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_FIXTURES
+from tests.conftest import SAMPLE_FIXTURES, SAMPLE_ROOT
 from tests.ratings.common import jsonl, record, workspace_files
 from tests.test_no_textual import probe
 from voyage_tui.cli import main
@@ -155,7 +155,7 @@ def test_a_note_cannot_steer_the_terminal(make_workspace, capsys):
 def test_the_sample_workspace_shows_real_agreement(capsys, tmp_path):
     root = tmp_path / "sample"
     root.mkdir()
-    shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
+    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
     shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
     code, out, err = run(capsys, str(root), "--format", "json")
     assert code == 0, err

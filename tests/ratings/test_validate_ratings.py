@@ -11,6 +11,7 @@ import textwrap
 
 from tests.conftest import REPO
 from tests.ratings.common import jsonl, record, workspace_files
+from tests.sample import SAMPLE_ROOT
 from voyage_tui.cli import main
 from voyage_tui.engine.validation.suite import Suite
 
@@ -43,7 +44,7 @@ def test_each_ratings_file_is_an_item_and_counts_as_a_file(make_workspace, capsy
 
 
 def test_the_sample_ratings_validate_clean():
-    suite = Suite.open(REPO, use_git=False)
+    suite = Suite.open(SAMPLE_ROOT, use_git=False)
     ratings = [i for i in suite.items.values() if i.kind == "rating"]
     assert sorted(i.id for i in ratings) == ["alice", "bob", "carol"]
     for item in ratings:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.sample import SAMPLE_ROOT
 from voyage_tui.engine.review.detail import row_detail
 from voyage_tui.engine.review.export import markdown_table
 from voyage_tui.engine.review.inputs import ReviewError, rank_runs, score_pair
@@ -25,13 +25,14 @@ from voyage_tui.engine.workspace.model import Workspace
 
 GOLD = "fixtures/gold/jwt-auth/gold.json"
 RUNS = sorted(
-    str(p.relative_to(REPO)) for p in (REPO / "fixtures/gold/jwt-auth/runs").glob("*.json")
+    str(p.relative_to(SAMPLE_ROOT))
+    for p in (SAMPLE_ROOT / "fixtures/gold/jwt-auth/runs").glob("*.json")
 )
 
 
 @pytest.fixture(scope="module")
 def ws() -> Workspace:
-    return Workspace.load(REPO)
+    return Workspace.load(SAMPLE_ROOT)
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[Path(r).stem for r in RUNS])
@@ -45,9 +46,9 @@ def test_rows_agree_with_the_score_command(ws: Workspace, run: str) -> None:
             "voyage_tui",
             "score",
             "--gold",
-            str(REPO / GOLD),
+            str(SAMPLE_ROOT / GOLD),
             "--run",
-            str(REPO / run),
+            str(SAMPLE_ROOT / run),
             "--format",
             "json",
         ],
@@ -122,8 +123,8 @@ def test_an_unscorable_run_ranks_last_with_its_reason(ws: Workspace, tmp_path: P
     import shutil
 
     root = tmp_path / "ws"
-    shutil.copytree(REPO / "fixtures", root / "fixtures")
-    shutil.copy(REPO / "voyage.toml", root)
+    shutil.copytree(SAMPLE_ROOT / "fixtures", root / "fixtures")
+    shutil.copy(SAMPLE_ROOT / "voyage.toml", root)
     (root / "fixtures/gold/jwt-auth/runs/run-broken.json").write_text('{"not": "a list"}')
     local = Workspace.load(root)
     ranked = rank_runs(local, GOLD, [*RUNS, "fixtures/gold/jwt-auth/runs/run-broken.json"])

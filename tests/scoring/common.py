@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import REPO
+from tests.sample import SAMPLE_ROOT
 
-SAMPLE = REPO / "fixtures" / "gold" / "jwt-auth"
+SAMPLE = SAMPLE_ROOT / "fixtures" / "gold" / "jwt-auth"
 SAMPLE_GOLD = SAMPLE / "gold.json"
 SAMPLE_RUNS = SAMPLE / "runs"
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.conftest import REPO
+from tests.sample import SAMPLE_ROOT
 from tests.scoring.common import SAMPLE_GOLD, SAMPLE_RUNS, load
 from voyage_tui.cli import main
 from voyage_tui.engine.diagnostics import Severity
@@ -199,7 +199,7 @@ def test_baseline_pairs(run, baseline, regression, lost, flip, capsys):
 
 
 def test_sample_gold_validates_without_errors_or_warnings_and_notes_the_invalid_findings():
-    suite = Suite.open(REPO, use_git=False)
+    suite = Suite.open(SAMPLE_ROOT, use_git=False)
     ours = [d for d in suite.diagnostics() if d.path.startswith("fixtures/gold/")]
     assert [d for d in ours if d.severity is not Severity.INFO] == []
     assert sorted((d.path.rsplit("/", 1)[-1], d.code, d.line, d.column) for d in ours) == [

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
+from tests.sample import SAMPLE_ROOT
 from tests.scoring.common import (
     SAMPLE_GOLD,
     SAMPLE_RUNS,
@@ -390,7 +391,6 @@ def test_score_loads_no_textual(corpus):
 
 
 def test_invalid_finding_positions_agree_with_validate(capsys):
-    from tests.conftest import REPO
     from voyage_tui.engine.validation.suite import Suite
 
     run = SAMPLE_RUNS / "run-invalid-finding.json"
@@ -401,7 +401,7 @@ def test_invalid_finding_positions_agree_with_validate(capsys):
     rel = "fixtures/gold/jwt-auth/runs/run-invalid-finding.json"
     reported = [
         (d.line, d.column)
-        for d in Suite.open(REPO, use_git=False).diagnostics_for(rel)
+        for d in Suite.open(SAMPLE_ROOT, use_git=False).diagnostics_for(rel)
         if d.code == "invalid-finding"
     ]
     assert located == reported == [(7, 43), (9, 92)]

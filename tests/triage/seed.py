@@ -14,6 +14,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from tests.sample import SAMPLE_ROOT
+
 REPO = Path(__file__).resolve().parents[2]
 
 BROKEN = "fixtures/feature-change/retry-after-on-429/task.yaml"
@@ -37,8 +39,8 @@ def copy_sample(target: Path) -> Path:
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
-    shutil.copytree(REPO / "fixtures", root / "fixtures")
+    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
+    shutil.copytree(SAMPLE_ROOT / "fixtures", root / "fixtures")
     return root
 
 
