@@ -2,8 +2,10 @@
 DATE]] [--unsnooze KEY]`: the triage queue, headless (SPEC 5 and 6).
 
 On a terminal, with none of these options, it opens the app on the triage screen. Otherwise it
-prints the queue (in the app's order) and exits 1 when an `error` or `exposed` item is in the
-queue (snoozed items are not), else 0, so it can gate CI; 2 for a usage error or no workspace.
+prints the queue (in the app's order) and exits 1 when the workspace has an `error` or
+`exposed` item, snoozed or not (a snooze hides an item from the list, it never passes the gate:
+engine/triage/queue.py Queue.gating decides), else 0, so it can gate CI; 2 for a usage error or
+no workspace.
 `--snooze` and `--unsnooze` act first (recorded in `.voyage/triage.json`, undoable in the app),
 then the queue is printed.
 """
@@ -44,7 +46,8 @@ def build_parser() -> Parser:
         description="Everything in the workspace that needs a person, worst first: validation "
         "errors, exposed holdouts, low-scoring runs, README drift, warnings, agent runs short of "
         "ratings. On a terminal, without options, it opens the app's triage screen; otherwise it "
-        "prints the queue and exits 1 when an error or an exposed holdout is in it.",
+        "prints the queue and exits 1 when there is an error or an exposed holdout, snoozed "
+        "or not.",
     )
     parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
     parser.add_argument("--format", choices=("text", "json"), default=None)
@@ -220,4 +223,25 @@ def text_lines(
         lines.append(f"{pad}{item.title}")
         key = f"key {item.key}"
         lines.append(f"{pad}{_DIM}{key}{_RESET}" if color else f"{pad}{key}")
+    still = still_count_line(queue)
+    if still:
+        lines += ["", still]
     return lines
+
+
+def still_count_line(queue: Queue) -> str:
+    """Why the exit code is 1 when the list shows nothing that fails: the snoozed errors and
+    exposed holdouts, which still count. Empty when no snooze hides one."""
+    hidden = queue.snoozed_gating()
+    if not hidden:
+        return ""
+    per_kind = []
+    for kind in KINDS:
+        n = sum(1 for i in hidden if i.kind == kind)
+        if n:
+            number, noun = count_label(kind, n).split(" ", 1)
+            per_kind.append(f"{number} snoozed {noun}")
+    return (
+        f"exit 1: {' and '.join(per_kind)} still count "
+        "(a snooze hides an item, it does not pass the gate)"
+    )
