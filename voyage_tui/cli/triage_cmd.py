@@ -25,7 +25,7 @@ from voyage_tui.cli.common import (
     unreadable_workspace,
     use_color,
 )
-from voyage_tui.cli.render import dumps
+from voyage_tui.cli.render import dumps, shown
 from voyage_tui.engine.triage.keys import ERROR, EXPOSED, KINDS, count_label
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
@@ -138,7 +138,7 @@ def _headless(args: argparse.Namespace, until: date | None) -> int:
                 item = queue.find(key)
                 if item is None:
                     print(
-                        f"voyage-tui triage: no item in the queue has the key {key!r} "
+                        f"voyage-tui triage: no item in the queue has the key {shown(repr(key))} "
                         "(`voyage-tui triage --all` lists the keys)",
                         file=sys.stderr,
                     )
@@ -147,22 +147,26 @@ def _headless(args: argparse.Namespace, until: date | None) -> int:
             actions.snooze(items, until or UNTIL_CHANGE, queue.expired)
             when = until.isoformat() if until else "its file changes"
             for item in items:
-                print(f"snoozed {item.key} until {when}", file=sys.stderr)
+                print(f"snoozed {shown(item.key)} until {when}", file=sys.stderr)
         if unsnooze:
             try:
                 actions.unsnooze(unsnooze)
             except KeyError as exc:
-                print(f"voyage-tui triage: {exc.args[0]!r} is not snoozed", file=sys.stderr)
+                print(
+                    f"voyage-tui triage: {shown(repr(exc.args[0]))} is not snoozed", file=sys.stderr
+                )
                 return 2
             for key in unsnooze:
-                print(f"woke {key}", file=sys.stderr)
+                print(f"woke {shown(key)}", file=sys.stderr)
     except StateError as exc:
-        print(f"voyage-tui triage: {exc}", file=sys.stderr)
+        print(f"voyage-tui triage: {shown(str(exc))}", file=sys.stderr)
         return 2
     if snooze or unsnooze:
         queue = _queue(view, exposure, actions)
     for problem in queue.state_diagnostics:
-        print(f"voyage-tui triage: {problem.path}: {problem.message}", file=sys.stderr)
+        print(
+            f"voyage-tui triage: {shown(problem.path)}: {shown(problem.message)}", file=sys.stderr
+        )
     kinds = set(args.kind or KINDS)
     listed = queue.everything() if args.all else [(i, None) for i in queue.items]
     rows = [(item, s) for item, s in listed if item.kind in kinds]
@@ -212,7 +216,9 @@ def text_lines(
         kind = item.kind.ljust(width)
         if color and item.kind in _COLORS:
             kind = f"{_COLORS[item.kind]}{kind}{_RESET}"
-        where = f"{_BOLD}{item.location()}{_RESET}" if color else item.location()
+        # paths, titles and keys quote the workspace (names, YAML keys): escaped, then coloured
+        location = shown(item.location())
+        where = f"{_BOLD}{location}{_RESET}" if color else location
         note = ""
         if snooze is not None:
             note = "  (snoozed until " + (
@@ -220,8 +226,8 @@ def text_lines(
             )
         lines.append(f"{kind}  {where}{note}")
         pad = " " * (width + 2)
-        lines.append(f"{pad}{item.title}")
-        key = f"key {item.key}"
+        lines.append(f"{pad}{shown(item.title)}")
+        key = f"key {shown(item.key)}"
         lines.append(f"{pad}{_DIM}{key}{_RESET}" if color else f"{pad}{key}")
     still = still_count_line(queue)
     if still:
