@@ -79,6 +79,15 @@ def hostile_workspace(tmp_path: Path) -> Repo:
     # a holdout a contributor with a hostile name touched: exposed (foreign-author)
     repo.commit({f"{H_FOLDER}/task.yaml": holdout_yaml("h1")}, who=EVE)
     repo.commit({"notes.md": "x\n"}, who=CUSTODIAN)
+    # a prompt a new fixture is started from (`new --from p1`)
+    repo.write(
+        {
+            "fixtures/bug-diagnosis/p1/task.yaml": task_yaml("p1").replace(
+                "prompt: Fix the off-by-one in the pagination helper.",
+                'prompt: "\\e]52;c;aGk=\\a\\u202eFix\\rthe \\x9b pagination helper."',
+            )
+        }
+    )
     # a folder name that is not UTF-8
     folder = os.path.join(os.fsencode(repo.root / "fixtures/bug-diagnosis"), b"u\xff\x1b[1m")
     os.mkdir(folder)
@@ -132,7 +141,21 @@ COMMANDS = {
     "retire-unknown": ["exposure", "{ws}", "--retire", f"h{CSI}"],
     "snooze-unknown": ["triage", "{ws}", "--snooze", f"error:{OSC52}"],
     "no-workspace": ["validate", f"/nonexistent/{OSC52}"],
-    "new-from": ["new", "task", "{ws}", "--from", "t1", "--no-input", "--dry-run"],
+    "new-from-refused": ["new", "task", "{ws}", "--from", "t1", "--no-input", "--dry-run"],
+    "new-from": ["new", "task", "{ws}", "--from", "p1", "--id", "p2", "--no-input", "--dry-run"],
+    "new-from-json": [
+        "new",
+        "task",
+        "{ws}",
+        "--from",
+        "p1",
+        "--id",
+        "p2",
+        "--no-input",
+        "--dry-run",
+        "--format",
+        "json",
+    ],
 }
 
 
@@ -263,3 +286,40 @@ def test_on_a_terminal_the_only_escapes_are_our_colours(
     _, out, err = run(capsys, *args)
     assert OUR_COLORS.search(out), out  # coloured indeed
     assert_no_raw_control(OUR_COLORS.sub("", out), OUR_COLORS.sub("", err))
+
+
+def test_new_dry_run_previews_a_hostile_prompt_quoted(
+    ws: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`new --from` copies a prompt from the workspace: the preview shows it as YAML escapes
+    (the bidi override too, which in a double-quoted YAML string is the same value)."""
+    new = ["new", "task", str(ws), "--from", "p1", "--id", "p2", "--no-input", "--dry-run"]
+    code, out, _ = run(capsys, *new)
+    assert code == 0
+    assert 'prompt: "\\e]52;c;aGk=\\a\\u202eFix\\nthe \\x9B pagination helper.' in out, out
+    _, out, _ = run(capsys, *new, "--format", "json")
+    yaml_text = json.loads(out)["yaml"]
+    assert 'prompt: "\\e]52;c;aGk=\\a\u202eFix\\nthe \\x9B pagination helper.' in yaml_text
+
+
+def test_serve_prints_the_workspace_and_the_address_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from voyage_tui.cli import serve_web
+
+    announced: list[str] = []
+
+    def record(self: serve_web.AppServer, debug: bool = False) -> None:
+        announced.append(self.serving)
+        self._announce()
+
+    monkeypatch.setattr(serve_web.AppServer, "serve", record)
+    root = tmp_path / f"ws{OSC52}{BIDI}"
+    (root / "fixtures/bug-diagnosis/t1").mkdir(parents=True)
+    (root / "fixtures/bug-diagnosis/t1/task.yaml").write_text(task_yaml("t1"), encoding="utf-8")
+    code, out, err = run(
+        capsys, "serve", str(root), "--no-git", "--public-url", "https://example.org/a%1b"
+    )
+    assert code == 0, err
+    assert announced and "ws\\x1b]52;c;aGFja2Vk\\x07\\u202e" in out
+    assert_no_raw_control(out, err)
