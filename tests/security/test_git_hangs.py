@@ -188,3 +188,29 @@ def test_a_bad_voyage_git_timeout_is_one_warning_not_a_traceback(tmp_path: Path,
     assert "Traceback" not in err, err
     assert err.count("VOYAGE_GIT_TIMEOUT") == 1, err
     assert code == 1 and "sha-not-found" in out  # the git checks ran
+
+
+def test_git_processes_started_together_take_one_limit_in_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limit counts from a process's start: exposure starts its log and its listing
+    together and waits for them in turn, and two hangs must not cost two limits."""
+    from voyage_tui.engine.git.repo import forget_stalls, open_repo
+
+    repo = workspace(tmp_path)
+    os.mkfifo(repo.root / ".mailmap")  # `git log` with author names opens it and waits
+    monkeypatch.setenv("VOYAGE_GIT_TIMEOUT", "2")
+    forget_stalls()
+    with open_repo(str(repo.root)) as git:
+        started = time.monotonic()
+        first = git.start(["log", "--format=%aN"])
+        second = git.start(["log", "--format=%aN"])
+        results = [first.wait(), second.wait()]
+        took = time.monotonic() - started
+        # and then no further process starts in that repository during this run
+        later = git.run(["log", "--format=%aN"])
+    forget_stalls()
+    assert [r.ok for r in results] == [False, False]
+    assert all("did not finish within 2 s" in r.err for r in results)
+    assert took < 3.5, took
+    assert not later.ok and "not run" in later.err

@@ -551,6 +551,7 @@ class Running:
         if handle is None:
             return  # not_run: the result is set, no process
         self.proc: subprocess.Popen[bytes] = handle.proc
+        self._started = time.monotonic()
         self._thread = threading.Thread(target=self._collect, args=(stdin,), daemon=True)
         self._thread.start()
 
@@ -572,13 +573,16 @@ class Running:
         )
 
     def wait(self, timeout: float | None = -1.0) -> Result:
-        """The result; a process still running after `timeout` seconds (default: the time
-        limit, `git_timeout()`; None: no limit) is killed and reported as failed."""
+        """The result; a process still running `timeout` seconds after it started (default: the
+        time limit, `git_timeout()`; None: no limit) is killed and reported as failed. Counted
+        from the start, so two processes started together and waited for in turn (exposure's
+        listing and log) take one limit in all when both hang, not one each."""
         if self._thread is None:
             assert self._result is not None
             return self._result
         limit = git_timeout() if timeout is not None and timeout < 0 else timeout
-        self._thread.join(limit)
+        left = None if limit is None else max(0.0, limit - (time.monotonic() - self._started))
+        self._thread.join(left)
         if self._thread.is_alive():
             with contextlib.suppress(OSError):
                 self.proc.kill()
