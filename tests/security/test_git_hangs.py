@@ -82,3 +82,135 @@ def test_a_fifo_mailmap_ends_in_a_git_error_not_a_hang(tmp_path: Path) -> None:
     assert "Traceback" not in err
     assert took < 30
     assert code == 2 and "did not finish" in out + err
+
+
+# --- one limit for every git call, and about one limit in all (issue 18, item 10) --------------
+
+ONE_LIMIT = 5  # seconds: long enough that the startup of the command is well below it
+
+
+def hanging_workspace(tmp_path: Path, *, with_json: bool = True) -> Repo:
+    """A FIFO included by the git config; a JSON file, so the walk asks `git check-ignore`."""
+    repo = workspace(tmp_path)
+    if with_json:
+        (repo.root / "gold").mkdir()
+        (repo.root / "gold/ok.json").write_text("{}\n", encoding="utf-8")
+    os.mkfifo(repo.root / ".git" / "hang")
+    repo.git("config", "include.path", "hang")
+    return repo
+
+
+def voyage_limited(limit: str, *args: str) -> tuple[int, str, str, float]:
+    env = dict(os.environ, VOYAGE_GIT_TIMEOUT=limit)
+    started = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "voyage_tui", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    return proc.returncode, proc.stdout, proc.stderr, time.monotonic() - started
+
+
+def test_check_ignore_keeps_the_limit_and_its_failure_is_a_diagnostic(tmp_path: Path) -> None:
+    """`git check-ignore` had a fixed 30 s limit and its failure was silent."""
+    import json
+
+    repo = hanging_workspace(tmp_path)
+    code, out, err, took = voyage_limited(
+        str(ONE_LIMIT), "validate", str(repo.root), "--format", "json"
+    )
+    assert "Traceback" not in err
+    assert took < 2 * ONE_LIMIT, took  # was 30 s + 2 x the limit
+    report = json.loads(out)
+    ignored = [
+        d
+        for d in report["diagnostics"]
+        if d["code"] == "git-check-failed" and "check-ignore" in d["message"]
+    ]
+    assert len(ignored) == 1, report["diagnostics"]
+    assert ignored[0]["severity"] == "warning"
+    assert f"did not finish within {ONE_LIMIT} s" in ignored[0]["message"]
+    assert code == 0
+
+
+@pytest.mark.parametrize("with_json", [True, False], ids=["check-ignore-first", "git-checks"])
+def test_a_hanging_repository_costs_validate_one_limit_not_one_per_call(
+    tmp_path: Path, with_json: bool
+) -> None:
+    """Once a git call of the run timed out in a repository, the later ones are not started:
+    each says it was not run, rather than each waiting out the limit again."""
+    repo = hanging_workspace(tmp_path, with_json=with_json)
+    code, out, err, took = voyage_limited(str(ONE_LIMIT), "validate", str(repo.root))
+    assert "Traceback" not in err
+    assert took < 2 * ONE_LIMIT, took
+    assert out.count(f"did not finish within {ONE_LIMIT} s") == 1, out
+    assert "not run" in out, out
+    assert code == 0
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected", "warned"),
+    [
+        ("", 120.0, False),
+        ("45", 45.0, False),
+        ("0.5", 0.5, False),
+        ("inf", 86400.0, True),
+        ("1e300", 86400.0, True),
+        ("1e999", 86400.0, True),
+        ("86401", 86400.0, True),
+        ("nan", 120.0, True),
+        ("-3", 120.0, True),
+        ("0", 120.0, True),
+        ("soon", 120.0, True),
+        ("1_0", 120.0, True),
+    ],
+)
+def test_voyage_git_timeout_is_parsed_and_bounded(
+    monkeypatch: pytest.MonkeyPatch, raw: str, expected: float, warned: bool
+) -> None:
+    from voyage_tui.engine.git.repo import git_timeout, git_timeout_warning
+
+    monkeypatch.setenv("VOYAGE_GIT_TIMEOUT", raw)
+    assert git_timeout() == expected
+    warning = git_timeout_warning()
+    assert (warning is not None) == warned
+    if warning is not None:
+        assert "VOYAGE_GIT_TIMEOUT" in warning and f"{expected:g} s" in warning
+
+
+@pytest.mark.parametrize("raw", ["inf", "nan", "-1", "0", "1e300", "garbage"])
+def test_a_bad_voyage_git_timeout_is_one_warning_not_a_traceback(tmp_path: Path, raw: str) -> None:
+    repo = workspace(tmp_path)  # a healthy repository: git answers at once
+    code, out, err, _ = voyage_limited(raw, "validate", str(repo.root))
+    assert "Traceback" not in err, err
+    assert err.count("VOYAGE_GIT_TIMEOUT") == 1, err
+    assert code == 1 and "sha-not-found" in out  # the git checks ran
+
+
+def test_git_processes_started_together_take_one_limit_in_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limit counts from a process's start: exposure starts its log and its listing
+    together and waits for them in turn, and two hangs must not cost two limits."""
+    from voyage_tui.engine.git.repo import forget_stalls, open_repo
+
+    repo = workspace(tmp_path)
+    os.mkfifo(repo.root / ".mailmap")  # `git log` with author names opens it and waits
+    monkeypatch.setenv("VOYAGE_GIT_TIMEOUT", "2")
+    forget_stalls()
+    with open_repo(str(repo.root)) as git:
+        started = time.monotonic()
+        first = git.start(["log", "--format=%aN"])
+        second = git.start(["log", "--format=%aN"])
+        results = [first.wait(), second.wait()]
+        took = time.monotonic() - started
+        # and then no further process starts in that repository during this run
+        later = git.run(["log", "--format=%aN"])
+    forget_stalls()
+    assert [r.ok for r in results] == [False, False]
+    assert all("did not finish within 2 s" in r.err for r in results)
+    assert took < 3.5, took
+    assert not later.ok and "not run" in later.err

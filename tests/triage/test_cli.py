@@ -69,7 +69,7 @@ def test_snooze_from_the_command_line_and_all_lists_it(seeded: Path, capsys) -> 
     code, _, _ = run(
         capsys, str(seeded), "--snooze", exposed["key"], "--until", "2999-01-01", "--format", "json"
     )
-    assert code == 0
+    assert code == 1  # a snooze hides an item from the list; it still gates (issue 18, item 14)
     code, data = as_json(capsys, str(seeded), "--all")
     until = {i["key"]: i["snoozed_until"] for i in data["items"]}
     assert until[error["key"]] == "change"
@@ -118,3 +118,50 @@ def test_triage_loads_no_textual_module(seeded: Path) -> None:
     assert result["code"] == 1
     assert result["printed"]
     assert result["textual"] == []
+
+
+# --- snoozes hide, they do not pass the gate (issue 18, item 14) -------------------------------
+
+
+def _gating(capsys: pytest.CaptureFixture[str], root: Path) -> list[dict]:
+    _, data = as_json(capsys, str(root))
+    return [i for i in data["items"] if i["kind"] in ("error", "exposed")]
+
+
+def test_every_error_and_exposed_item_snoozed_still_exits_1(seeded: Path, capsys) -> None:
+    gating = _gating(capsys, seeded)
+    assert {i["kind"] for i in gating} == {"error", "exposed"}
+    for item in gating:
+        run(capsys, str(seeded), "--snooze", item["key"], "--until", "2999-01-01")
+    code, data = as_json(capsys, str(seeded))
+    assert not [i for i in data["items"] if i["kind"] in ("error", "exposed")]  # hidden...
+    assert code == 1  # ...and still counted
+    code, out, _ = run(capsys, str(seeded), "--format", "text")
+    assert code == 1
+    errors = sum(1 for i in gating if i["kind"] == "error")
+    said = [line for line in out.splitlines() if line.startswith("exit 1: ")]
+    assert said == [
+        f"exit 1: {errors} snoozed error{'s' if errors != 1 else ''} and 1 snoozed exposed "
+        "still count (a snooze hides an item, it does not pass the gate)"
+    ], out
+
+
+def test_a_planted_state_file_cannot_silence_the_gate(seeded: Path, capsys) -> None:
+    """A branch commits `.voyage/triage.json` snoozing every item for ever: CI still fails."""
+    gating = _gating(capsys, seeded)
+    snoozes = {i["key"]: {"until": "2999-01-01", "at": ""} for i in gating}
+    (seeded / ".voyage").mkdir()
+    (seeded / ".voyage/triage.json").write_text(
+        json.dumps({"version": 1, "snoozes": snoozes, "journal": []}), encoding="utf-8"
+    )
+    code, data = as_json(capsys, str(seeded))
+    assert [i["kind"] for i in data["items"] if i["kind"] in ("error", "exposed")] == []
+    assert code == 1
+    code, out, _ = run(capsys, str(seeded), "--format", "text", "--kind", "warning")
+    assert code == 1 and "still count" in out
+
+
+def test_no_exit_line_when_nothing_gating_is_snoozed(seeded: Path, capsys) -> None:
+    code, out, _ = run(capsys, str(seeded), "--format", "text")
+    assert code == 1
+    assert "still count" not in out

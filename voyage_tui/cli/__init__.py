@@ -102,7 +102,19 @@ def _silence(stream: TextIO) -> None:
         os.close(devnull)
 
 
+def _say_setting_problems() -> None:
+    """A VOYAGE_GIT_TIMEOUT that is no usable limit is said once, before the command runs (the
+    engine clamps it: engine/git/repo.py). Read only when set, so a plain run imports nothing."""
+    if os.environ.get("VOYAGE_GIT_TIMEOUT"):
+        from voyage_tui.engine.git.repo import git_timeout_warning
+
+        warning = git_timeout_warning()
+        if warning is not None:
+            print(f"voyage-tui: {warning}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _say_setting_problems()
     stdout = sys.stdout
     _tolerant(stdout)
     guarded = _GuardedOutput(stdout)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from voyage_tui.cli.render import shown
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
@@ -26,7 +27,8 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        # the message may quote what was typed, or a name from the workspace
+        print(f"{self.prog}: error: {shown(message)}", file=sys.stderr)
         raise SystemExit(2)
 
     # typeshed overloads parse_args on the namespace type; this one always returns a Namespace.
@@ -48,14 +50,17 @@ class Parser(argparse.ArgumentParser):
 
 
 def no_workspace(exc: NoWorkspace) -> int:
-    print(f"voyage-tui: {exc}", file=sys.stderr)
+    print(f"voyage-tui: {shown(str(exc))}", file=sys.stderr)
     return 2
 
 
 def unreadable_workspace(exc: OSError) -> int:
     """A folder on the way to the workspace cannot be read (permissions): say which, exit 2."""
     where = exc.filename if exc.filename is not None else "the workspace"
-    print(f"voyage-tui: cannot read {where}: {exc.strerror or exc}", file=sys.stderr)
+    print(
+        f"voyage-tui: cannot read {shown(str(where))}: {shown(str(exc.strerror or exc))}",
+        file=sys.stderr,
+    )
     return 2
 
 

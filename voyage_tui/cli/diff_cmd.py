@@ -17,7 +17,7 @@ from voyage_tui.cli.common import (
     run_app,
     unreadable_workspace,
 )
-from voyage_tui.cli.render import text_lines
+from voyage_tui.cli.render import shown, text_lines
 from voyage_tui.engine.rules.gold_run_files import choose_catalogue
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
@@ -54,7 +54,7 @@ def run(argv: list[str]) -> int:
     for path in (args.gold, args.run):
         problem = _not_a_file(path)
         if problem:
-            print(f"voyage-tui diff: {path}: {problem}", file=sys.stderr)
+            print(f"voyage-tui diff: {shown(path)}: {shown(problem)}", file=sys.stderr)
             return 2
     try:
         ws = _workspace_of(args.gold, args.run) if args.catalogue is None else None
@@ -83,7 +83,10 @@ def _loose(gold: str, run: str, catalogue: str | None) -> int:
     choice = choose_catalogue(gold, catalogue)
     if choice.problems:
         print("\n".join(text_lines(list(choice.problems))), file=sys.stderr)
-        print(f"voyage-tui diff: the catalogue {catalogue} cannot be used", file=sys.stderr)
+        print(
+            f"voyage-tui diff: the catalogue {shown(str(catalogue))} cannot be used",
+            file=sys.stderr,
+        )
         return 2
     from voyage_tui.app.loose_diff import LooseDiffApp
     from voyage_tui.engine.review.inputs import ReviewInputs

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from voyage_tui.cli.common import Parser, no_workspace, use_color
-from voyage_tui.cli.render import dumps
+from voyage_tui.cli.render import dumps, shown
 from voyage_tui.cli.render import text_lines as render_diagnostics
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, compute_exposure
@@ -108,25 +108,28 @@ def text_lines(report: ExposureReport, color: bool = False) -> list[str]:
     if report.not_tracked:
         lines.append("")
         lines.append("not tracked (exposure unknown):")
-        lines.extend(f"  {h.path} ({h.id})" for h in report.not_tracked)
+        lines.extend(f"  {shown(h.path)} ({shown(h.id)})" for h in report.not_tracked)
     for code, message in report.warnings:
         lines.append("")
-        lines.append(f"warning {code}: {message}")
+        lines.append(f"warning {shown(code)}: {shown(message)}")
     return lines
 
 
 def _holdout_lines(holdout: HoldoutExposure, color: bool) -> list[str]:
-    head = f"{holdout.path} ({holdout.id}): exposed by {', '.join(holdout.kinds())}"
+    """Paths, ids, git authors and the details that quote them are the workspace's text: each is
+    escaped (`shown`) before a colour is added around it."""
+    path, holdout_id, kinds = shown(holdout.path), shown(holdout.id), ", ".join(holdout.kinds())
+    head = f"{path} ({holdout_id}): exposed by {kinds}"
     if color:
-        head = f"{_BOLD}{holdout.path}{_RESET} ({holdout.id}): {_RED}exposed{_RESET} by {', '.join(holdout.kinds())}"
+        head = f"{_BOLD}{path}{_RESET} ({holdout_id}): {_RED}exposed{_RESET} by {kinds}"
     out = [head]
     signals = [s for s in holdout.signals if s.kind != "not-tracked"]
     width = max(len(s.kind) for s in signals)
     for s in signals:
-        commit = (s.commit or "-")[:10]
-        author = s.author or "-"
+        commit = shown((s.commit or "-")[:10])
+        author = shown(s.author or "-")
         out.append(f"  {s.kind.ljust(width)}  {commit.ljust(10)}  {author}")
-        detail = f"      {s.detail}"
+        detail = f"      {shown(s.detail)}"
         out.append(f"{_DIM}{detail}{_RESET}" if color else detail)
     return out
 
@@ -148,12 +151,13 @@ def _find(suite: Suite, fixture_id: str) -> list[Item]:
 def _retire(suite: Suite, fixture_id: str, commit: bool, fmt: str) -> int:
     found = _find(suite, fixture_id)
     if not found:
-        print(f"voyage-tui exposure: no fixture has the id `{fixture_id}`", file=sys.stderr)
+        print(f"voyage-tui exposure: no fixture has the id `{shown(fixture_id)}`", file=sys.stderr)
         return 2
     if len(found) > 1:
-        places = ", ".join(i.path for i in found)
+        places = shown(", ".join(i.path for i in found))
         print(
-            f"voyage-tui exposure: the id `{fixture_id}` is ambiguous ({places}); make ids unique first",
+            f"voyage-tui exposure: the id `{shown(fixture_id)}` is ambiguous ({places}); "
+            "make ids unique first",
             file=sys.stderr,
         )
         return 2
@@ -168,7 +172,10 @@ def _retire(suite: Suite, fixture_id: str, commit: bool, fmt: str) -> int:
             suite.ws, item.path, fixture_id=item.id or fixture_id, commit=commit, signals=signals
         )
     except RetireError as exc:
-        print(f"voyage-tui exposure: {item.path} was not changed: {exc}", file=sys.stderr)
+        print(
+            f"voyage-tui exposure: {shown(item.path)} was not changed: {shown(str(exc))}",
+            file=sys.stderr,
+        )
         return 1
     if fmt == "json":
         print(
@@ -184,11 +191,11 @@ def _retire(suite: Suite, fixture_id: str, commit: bool, fmt: str) -> int:
             )
         )
     else:
-        print(f"retired {result.id}: {result.path} is now `visibility: public`")
+        print(f"retired {shown(result.id)}: {shown(result.path)} is now `visibility: public`")
         if result.commit:
-            title = (result.message or "").splitlines()[0]
-            print(f"committed {result.commit[:12]}: {title}")
+            title = ((result.message or "").splitlines() or [""])[0]
+            print(f"committed {shown(result.commit[:12])}: {shown(title)}")
     if result.commit_error:
-        print(f"voyage-tui exposure: {result.commit_error}", file=sys.stderr)
+        print(f"voyage-tui exposure: {shown(result.commit_error)}", file=sys.stderr)
         return 1
     return 0

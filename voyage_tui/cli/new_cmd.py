@@ -38,6 +38,7 @@ from voyage_tui.engine.authoring.write import NotWritten
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.formats.vocabulary import VISIBILITIES
 from voyage_tui.engine.git.repo import GitUnavailable
+from voyage_tui.engine.safe_text import one_line, printable
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
@@ -278,7 +279,8 @@ def run(argv: list[str]) -> int:
         return _report(args.format, checked, exc.problems, answers, authoring)
     except OSError as exc:
         print(
-            f"voyage-tui new: cannot write {checked.rel}: {exc.strerror or exc}; nothing was "
+            f"voyage-tui new: cannot write {one_line(checked.rel)}: "
+            f"{one_line(str(exc.strerror or exc))}; nothing was "
             "written",
             file=sys.stderr,
         )
@@ -450,7 +452,8 @@ def _field_of(checked: Checked | None, diagnostic: Diagnostic) -> str | None:
 def _line(checked: Checked | None, d: Diagnostic) -> str:
     flag = FLAGS.get(_field_of(checked, d) or "")
     hint = f" [{flag}]" if flag else ""
-    return f"{d.location()}: {d.severity.value} {d.code}: {d.message}{hint}"
+    # the location and the message quote the workspace (a fixture copied with --from, a draft)
+    return one_line(f"{d.location()}: {d.severity.value} {d.code}: {d.message}") + hint
 
 
 def _report(
@@ -485,7 +488,7 @@ def _report(
     if answers is not None and authoring is not None and not answers.id.strip():
         proposal = authoring.propose_id(answers.prompt)
         if proposal:
-            print(f"(an id proposed from the prompt: --id {proposal})", file=sys.stderr)
+            print(f"(an id proposed from the prompt: --id {one_line(proposal)})", file=sys.stderr)
     return EXIT_PROBLEMS
 
 
@@ -503,9 +506,11 @@ def _done(fmt: str, checked: Checked, answers: Answers, written: bool) -> int:
         print(dumps(payload))
         return EXIT_WRITTEN
     if written:
-        print(checked.rel)
+        print(one_line(checked.rel))
     else:
-        sys.stdout.write(checked.text)
+        # The YAML writer quotes a value holding a control character with escapes already
+        # (engine/authoring/render.py); this keeps it so for any line it did not write.
+        sys.stdout.write(printable(checked.text))
     for d in notes:
         print(_line(checked, d), file=sys.stderr)
     return EXIT_WRITTEN

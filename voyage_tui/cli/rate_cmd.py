@@ -16,6 +16,7 @@ from voyage_tui.cli.common import (
     run_app,
     unreadable_workspace,
 )
+from voyage_tui.cli.render import shown
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
@@ -57,6 +58,6 @@ def run(argv: list[str]) -> int:
     try:
         rater = resolve_rater(ws, args.rater, use_git=not args.no_git)
     except RaterNameError as exc:
-        print(f"voyage-tui rate: {exc}", file=sys.stderr)
+        print(f"voyage-tui rate: {shown(str(exc))}", file=sys.stderr)
         return 2
     return run_app(ws, args, initial_rate=(rater, not args.no_blind))

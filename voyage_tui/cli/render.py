@@ -1,15 +1,23 @@
-"""Rendering diagnostics for people (text), machines (json) and CI annotations (github)."""
+"""Rendering diagnostics for people (text), machines (json) and CI annotations (github).
+
+Every piece of workspace text printed by any command goes through `shown` (text formats) or
+`dumps`/`json_safe` (JSON): a path, a YAML key, an id or a name may hold an escape sequence that
+would steer the terminal (engine/safe_text.py decides which characters, for the app too)."""
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable
 from itertools import groupby
 from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.safe_text import json_text, one_line
 from voyage_tui.engine.wording import plural
+
+shown = one_line
+"""Workspace text as the command line prints it: on one line, each control character, bidi
+override and lone surrogate as its escape (`\x1b`, `\u202e`)."""
 
 _COLORS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
@@ -23,12 +31,11 @@ def text_lines(diagnostics: Iterable[Diagnostic], color: bool = False) -> list[s
             lines.append("")
         for d in group:
             severity = d.severity.value
+            location = shown(d.location())
             if color:
                 severity = f"{_COLORS[d.severity]}{severity}{_RESET}"
-                location = f"{_BOLD}{d.location()}{_RESET}"
-            else:
-                location = d.location()
-            lines.append(f"{location}: {severity} {d.code}: {d.message}")
+                location = f"{_BOLD}{location}{_RESET}"
+            lines.append(f"{location}: {severity} {shown(d.code)}: {shown(d.message)}")
     return lines
 
 
@@ -50,16 +57,21 @@ def coverage_lines(coverage: dict[str, dict[str, int]]) -> list[str]:
     lines = ["coverage:"]
     for key, title in titles.items():
         counts = coverage.get(key, {})
-        cells = " · ".join(f"{name} {count}" for name, count in counts.items())
+        cells = " · ".join(f"{shown(name)} {count}" for name, count in counts.items())
         lines.append(f"  {title.ljust(width)}  {cells}")
     return lines
 
 
 def _escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's message: its control characters shown as escapes (a CR or LF among
+    them, so no text can start a line, and so another `::` command), then GitHub's own
+    escapes, of which `%0D` and `%0A` are kept for completeness."""
+    return shown(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _escape_property(value: str) -> str:
+    """A property's value (`file=`, `title=`): as a message, and `:` and `,`, which would end
+    it."""
     return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
@@ -97,15 +109,13 @@ def github_lines(
     return lines
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def escape_surrogates(json_text: str) -> str:
-    """JSON text with each lone surrogate (from a `\\udc00` escape in a run, a file name that is
-    not UTF-8) written back as its `\\uXXXX` escape: no encoding can write the character itself,
-    and in JSON it can only stand inside a string, where the escape means the same value."""
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text)
+def json_safe(text: str) -> str:
+    """JSON text with every character that could steer a terminal (DEL, C1, a bidi override, a
+    lone surrogate from a `\\udc00` escape in a run or a file name that is not UTF-8) written
+    as its `\\uXXXX` escape: in JSON these stand only inside strings, where the escape is the
+    same value, so a program reads back the exact text (json.dumps escapes C0 itself)."""
+    return json_text(text)
 
 
 def dumps(payload: Any) -> str:
-    return escape_surrogates(json.dumps(payload, indent=2, ensure_ascii=False))
+    return json_safe(json.dumps(payload, indent=2, ensure_ascii=False))

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from voyage_tui.cli.common import Parser, use_color
-from voyage_tui.cli.render import escape_surrogates, text_lines
+from voyage_tui.cli.render import json_safe, shown, text_lines
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.review.inputs import ReviewError, ReviewInputs
 from voyage_tui.engine.rules.gold_run_files import choose_catalogue
@@ -93,14 +93,13 @@ def _figures(score: RunScore | dict[str, Any]) -> str:
     )
 
 
-def _visible(text: str) -> str:
-    """Text with each lone surrogate (a JSON `\\udc00` escape in the run or the gold file) shown
-    as that escape, as stdout would write it."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def _paint(symbol: str, color: bool) -> str:
-    return f"{_COLORS[symbol]}{symbol}{_RESET}" if color else symbol
+def _paint(line: str, color: bool) -> str:
+    """A finding's line, its leading symbol coloured: the colour is added to a line already
+    escaped (`shown`), so it is the only escape sequence in it."""
+    symbol = line[:1]
+    if not color or symbol not in _COLORS:
+        return line
+    return f"{_COLORS[symbol]}{symbol}{_RESET}{line[1:]}"
 
 
 def _detail(line: int | None, severity: str | None, reviewers: Sequence[str] = ()) -> str:
@@ -170,23 +169,19 @@ def text_report(
             )
         )
     if rows:
-        # escaped before the widths are taken: `\udc00` fills six columns, not one
-        rows = [
-            (symbol, _visible(file), _visible(key), detail) for symbol, file, key, detail in rows
-        ]
+        # escaped before the widths are taken: `\udc00` or `\x1b` fills several columns
+        rows = [(symbol, shown(file), shown(key), detail) for symbol, file, key, detail in rows]
         file_w = min(max(len(r[1]) for r in rows), 48)
         key_w = min(max(len(r[2]) for r in rows), 32)
         lines.append("")
         for symbol, file, key, detail in rows:
-            lines.append(
-                f"{_paint(symbol, color)} {file.ljust(file_w)}  {key.ljust(key_w)}  {detail}"
-            )
+            lines.append(f"{symbol} {file.ljust(file_w)}  {key.ljust(key_w)}  {detail}")
     if contract.invalid:
         lines.append("")
         for invalid in contract.invalid:
             pos = locate(invalid.path) if locate else None
             where = f"{run_path}:{pos[0]}:{pos[1]}: " if pos else ""
-            lines.append(f"{_paint(SYMBOLS['invalid'], color)} {where}{invalid.describe()}")
+            lines.append(f"{SYMBOLS['invalid']} {where}{invalid.describe()}")
     if comparison is not None:
         lines += [
             "",
@@ -218,7 +213,9 @@ def text_report(
     ]
     failures = failure_reasons(result, comparison, min_f1)
     lines.append("result: " + ("FAIL: " + "; ".join(failures) if failures else "pass"))
-    return lines
+    # Every line holds text from the files (paths, rule keys, reviewers, the catalogue's path):
+    # each is escaped whole, and only then are the symbols coloured.
+    return [_paint(shown(line), color) for line in lines]
 
 
 def failure_reasons(
@@ -260,7 +257,7 @@ def _refused(diagnostics: Sequence[Diagnostic], note: str = "") -> int:
     if lines:
         print("\n".join(lines), file=sys.stderr)
     if note:
-        print(f"voyage-tui score: {note}", file=sys.stderr)
+        print(f"voyage-tui score: {shown(note)}", file=sys.stderr)
     return 2
 
 
@@ -285,7 +282,7 @@ def run(argv: list[str]) -> int:
         print("\n".join(text_lines(warnings, color=use_color(sys.stderr))), file=sys.stderr)
     if not choice.checked and args.format == "json":
         # The text report says it on its `catalogue` line; JSON has no place for it.
-        print(f"voyage-tui score: catalogue {choice.description}", file=sys.stderr)
+        print(f"voyage-tui score: catalogue {shown(choice.description)}", file=sys.stderr)
 
     result = score_run(run_data, gold)
     comparison = compare_runs(result, score_run(baseline, gold)) if baseline is not None else None
@@ -295,7 +292,7 @@ def run(argv: list[str]) -> int:
         payload = result.to_json(locate)
         if comparison is not None:
             payload["baseline"] = comparison.to_json()
-        sys.stdout.write(escape_surrogates(dump_report(payload)))
+        sys.stdout.write(json_safe(dump_report(payload)))
     else:
         print(
             "\n".join(

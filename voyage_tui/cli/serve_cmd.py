@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from voyage_tui.cli.common import Parser, add_app_switches, no_workspace, unreadable_workspace
+from voyage_tui.cli.render import shown
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -118,8 +119,9 @@ def shell_command(argv: list[str]) -> str:
 
 
 def _printable(text: str) -> str:
-    """A path as a person can read it; bytes that are not UTF-8 shown as `\\xff` escapes."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    """A path or a name as a person can read it, on one line: bytes that are not UTF-8 and
+    control characters shown as escapes (`\\xff`, `\\x1b`), as every command prints them."""
+    return shown(text)
 
 
 def check_public_url(url: str) -> str | None:
@@ -182,7 +184,7 @@ def run(argv: list[str]) -> int:
         try:
             rater = resolve_rater(ws, args.rater, use_git=not args.no_git)
         except RaterNameError as exc:
-            print(f"voyage-tui serve: {exc}", file=sys.stderr)
+            print(f"voyage-tui serve: {shown(str(exc))}", file=sys.stderr)
             return 2
         subcommand = "rate"
         options = [f"--rater={rater}", *(["--no-blind"] if args.no_blind else []), *options]
@@ -212,6 +214,8 @@ def run(argv: list[str]) -> int:
     except OSError as exc:  # the port is taken, or the host is not an address of this machine
         reason = exc.strerror or str(exc)
         where = listening_url(host, args.port)
-        print(f"voyage-tui serve: cannot listen on {where}: {reason}", file=sys.stderr)
+        print(
+            f"voyage-tui serve: cannot listen on {shown(where)}: {shown(reason)}", file=sys.stderr
+        )
         return 2
     return 0

@@ -24,6 +24,7 @@ from rich.logging import RichHandler
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log, to_int
 
+from voyage_tui.cli.render import shown
 from voyage_tui.cli.serve_cmd import listening_url
 
 SHUTDOWN_SECONDS = 5.0
@@ -97,8 +98,9 @@ class AppServer(Server):
 
     def _announce(self, *_: object) -> None:
         """Called once every address listens, instead of aiohttp's `Running on` line."""
-        print(f"voyage-tui serve: {self.serving}", flush=True)
-        print(f"Open {self.address}", flush=True)
+        # The workspace's path and a --public-url are text from outside: printed escaped.
+        print(f"voyage-tui serve: {shown(self.serving)}", flush=True)
+        print(f"Open {shown(self.address)}", flush=True)
         print("Each browser tab runs its own app. Ctrl+C stops the server.", flush=True)
 
     async def on_shutdown(self, app: web.Application) -> None:

@@ -2,8 +2,10 @@
 DATE]] [--unsnooze KEY]`: the triage queue, headless (SPEC 5 and 6).
 
 On a terminal, with none of these options, it opens the app on the triage screen. Otherwise it
-prints the queue (in the app's order) and exits 1 when an `error` or `exposed` item is in the
-queue (snoozed items are not), else 0, so it can gate CI; 2 for a usage error or no workspace.
+prints the queue (in the app's order) and exits 1 when the workspace has an `error` or
+`exposed` item, snoozed or not (a snooze hides an item from the list, it never passes the gate:
+engine/triage/queue.py Queue.gating decides), else 0, so it can gate CI; 2 for a usage error or
+no workspace.
 `--snooze` and `--unsnooze` act first (recorded in `.voyage/triage.json`, undoable in the app),
 then the queue is printed.
 """
@@ -23,7 +25,7 @@ from voyage_tui.cli.common import (
     unreadable_workspace,
     use_color,
 )
-from voyage_tui.cli.render import dumps
+from voyage_tui.cli.render import dumps, shown
 from voyage_tui.engine.triage.keys import ERROR, EXPOSED, KINDS, count_label
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
@@ -44,7 +46,8 @@ def build_parser() -> Parser:
         description="Everything in the workspace that needs a person, worst first: validation "
         "errors, exposed holdouts, low-scoring runs, README drift, warnings, agent runs short of "
         "ratings. On a terminal, without options, it opens the app's triage screen; otherwise it "
-        "prints the queue and exits 1 when an error or an exposed holdout is in it.",
+        "prints the queue and exits 1 when there is an error or an exposed holdout, snoozed "
+        "or not.",
     )
     parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
     parser.add_argument("--format", choices=("text", "json"), default=None)
@@ -135,7 +138,7 @@ def _headless(args: argparse.Namespace, until: date | None) -> int:
                 item = queue.find(key)
                 if item is None:
                     print(
-                        f"voyage-tui triage: no item in the queue has the key {key!r} "
+                        f"voyage-tui triage: no item in the queue has the key {shown(repr(key))} "
                         "(`voyage-tui triage --all` lists the keys)",
                         file=sys.stderr,
                     )
@@ -144,22 +147,26 @@ def _headless(args: argparse.Namespace, until: date | None) -> int:
             actions.snooze(items, until or UNTIL_CHANGE, queue.expired)
             when = until.isoformat() if until else "its file changes"
             for item in items:
-                print(f"snoozed {item.key} until {when}", file=sys.stderr)
+                print(f"snoozed {shown(item.key)} until {when}", file=sys.stderr)
         if unsnooze:
             try:
                 actions.unsnooze(unsnooze)
             except KeyError as exc:
-                print(f"voyage-tui triage: {exc.args[0]!r} is not snoozed", file=sys.stderr)
+                print(
+                    f"voyage-tui triage: {shown(repr(exc.args[0]))} is not snoozed", file=sys.stderr
+                )
                 return 2
             for key in unsnooze:
-                print(f"woke {key}", file=sys.stderr)
+                print(f"woke {shown(key)}", file=sys.stderr)
     except StateError as exc:
-        print(f"voyage-tui triage: {exc}", file=sys.stderr)
+        print(f"voyage-tui triage: {shown(str(exc))}", file=sys.stderr)
         return 2
     if snooze or unsnooze:
         queue = _queue(view, exposure, actions)
     for problem in queue.state_diagnostics:
-        print(f"voyage-tui triage: {problem.path}: {problem.message}", file=sys.stderr)
+        print(
+            f"voyage-tui triage: {shown(problem.path)}: {shown(problem.message)}", file=sys.stderr
+        )
     kinds = set(args.kind or KINDS)
     listed = queue.everything() if args.all else [(i, None) for i in queue.items]
     rows = [(item, s) for item, s in listed if item.kind in kinds]
@@ -209,7 +216,9 @@ def text_lines(
         kind = item.kind.ljust(width)
         if color and item.kind in _COLORS:
             kind = f"{_COLORS[item.kind]}{kind}{_RESET}"
-        where = f"{_BOLD}{item.location()}{_RESET}" if color else item.location()
+        # paths, titles and keys quote the workspace (names, YAML keys): escaped, then coloured
+        location = shown(item.location())
+        where = f"{_BOLD}{location}{_RESET}" if color else location
         note = ""
         if snooze is not None:
             note = "  (snoozed until " + (
@@ -217,7 +226,28 @@ def text_lines(
             )
         lines.append(f"{kind}  {where}{note}")
         pad = " " * (width + 2)
-        lines.append(f"{pad}{item.title}")
-        key = f"key {item.key}"
+        lines.append(f"{pad}{shown(item.title)}")
+        key = f"key {shown(item.key)}"
         lines.append(f"{pad}{_DIM}{key}{_RESET}" if color else f"{pad}{key}")
+    still = still_count_line(queue)
+    if still:
+        lines += ["", still]
     return lines
+
+
+def still_count_line(queue: Queue) -> str:
+    """Why the exit code is 1 when the list shows nothing that fails: the snoozed errors and
+    exposed holdouts, which still count. Empty when no snooze hides one."""
+    hidden = queue.snoozed_gating()
+    if not hidden:
+        return ""
+    per_kind = []
+    for kind in KINDS:
+        n = sum(1 for i in hidden if i.kind == kind)
+        if n:
+            number, noun = count_label(kind, n).split(" ", 1)
+            per_kind.append(f"{number} snoozed {noun}")
+    return (
+        f"exit 1: {' and '.join(per_kind)} still count "
+        "(a snooze hides an item, it does not pass the gate)"
+    )

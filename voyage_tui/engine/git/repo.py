@@ -28,9 +28,12 @@ imported lazily, so `validate --no-git` never pays for it.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import re
 import subprocess
 import threading
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -327,6 +330,9 @@ class GitRepo:
             raise GitUnavailable(
                 "git-unavailable", f"git checks need gitpython and a git executable: {exc}"
             ) from exc
+        why = stalled(self.location)
+        if why is not None:
+            return Running.not_run(Result(-1, b"", why))
         cwd = self.location.work_tree or self.location.git_dir
         try:
             proc: Any = Git(cwd).execute(
@@ -340,7 +346,7 @@ class GitRepo:
                 "git-unavailable", f"the git executable could not be run ({exc}); install git"
             ) from exc
         # The AutoInterrupt wrapper kills its process when collected: Running keeps it alive.
-        return Running(proc, stdin)
+        return Running(proc, stdin, self.location)
 
     # --- facts --------------------------------------------------------------------------------
 
@@ -436,30 +442,125 @@ class GitRepo:
 
 DEFAULT_TIMEOUT = 120.0
 """Seconds a git process may run before it is stopped (VOYAGE_GIT_TIMEOUT overrides)."""
+MAX_TIMEOUT = 24 * 3600.0
+"""The longest limit VOYAGE_GIT_TIMEOUT can set: a day. `inf` or 1e300 would overflow the
+wait (a traceback), and no check is worth more."""
+TIMEOUT_VARIABLE = "VOYAGE_GIT_TIMEOUT"
+_SECONDS = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+"""A plain decimal number: `float` would also take `nan`, `1_0` and spaces inside."""
+_INFINITE = ("inf", "+inf", "infinity", "+infinity")
+
+
+def _timeout_setting() -> tuple[float, str | None]:
+    """The limit VOYAGE_GIT_TIMEOUT gives, and why it is not the value written (or None)."""
+    raw = os.environ.get(TIMEOUT_VARIABLE, "")
+    text = raw.strip()
+    if not text:
+        return DEFAULT_TIMEOUT, None
+    shown = f"{TIMEOUT_VARIABLE}={raw!a}"  # !a: the value reaches the terminal escaped
+    if text.lower() in _INFINITE:
+        value = math.inf
+    elif _SECONDS.fullmatch(text):
+        value = float(text)  # 1e999 is inf
+    else:
+        return DEFAULT_TIMEOUT, (
+            f"{shown} is not a number of seconds; the default, {DEFAULT_TIMEOUT:g} s, is used"
+        )
+    if value <= 0:
+        return DEFAULT_TIMEOUT, (
+            f"{shown} is not above 0; the default, {DEFAULT_TIMEOUT:g} s, is used"
+        )
+    if value > MAX_TIMEOUT:
+        return MAX_TIMEOUT, f"{shown} is above a day; {MAX_TIMEOUT:g} s (24 hours) is used"
+    return value, None
 
 
 def git_timeout() -> float:
     """The time limit of each git process: a repository can make git wait forever (a FIFO
     where git reads its configuration, `.mailmap` or attributes), and nothing a workspace holds
-    may hang the tool. Generous, since reading a long history takes a while."""
-    raw = os.environ.get("VOYAGE_GIT_TIMEOUT", "")
-    try:
-        value = float(raw)
-    except ValueError:
-        return DEFAULT_TIMEOUT
-    return value if value > 0 else DEFAULT_TIMEOUT
+    may hang the tool. Generous, since reading a long history takes a while. Every git process
+    the tool starts has this one limit (but the commit a person asks for, whose hooks run)."""
+    return _timeout_setting()[0]
+
+
+def git_timeout_warning() -> str | None:
+    """What is wrong with VOYAGE_GIT_TIMEOUT, and which limit is used instead; None when it is
+    unset or a usable number. The command line says it once on stderr."""
+    return _timeout_setting()[1]
+
+
+# --- a repository that made git wait --------------------------------------------------------------
+
+STALL_MEMORY = 300.0
+"""Seconds (at least; the limit if longer) for which a repository where a git process was
+stopped at the limit gets no new git process: the rest of a command's run, so that a hang costs
+`validate` one limit and not one per git call. The app tries again after it."""
+_stalls: dict[str, float] = {}
+"""The real git dir of each repository where a git process was stopped -> when (monotonic)."""
+_stalls_lock = threading.Lock()
+
+
+def _stall_key(location: Location) -> str:
+    return os.path.realpath(location.git_dir)
+
+
+def mark_stalled(location: Location) -> None:
+    with _stalls_lock:
+        _stalls[_stall_key(location)] = time.monotonic()
+
+
+def stalled(location: Location) -> str | None:
+    """Why no git process is started in `location` now (one was stopped at the limit a moment
+    ago), as git's stderr would say it; None when git may run."""
+    with _stalls_lock:
+        when = _stalls.get(_stall_key(location))
+        if when is None:
+            return None
+        if time.monotonic() - when > max(STALL_MEMORY, git_timeout()):
+            del _stalls[_stall_key(location)]
+            return None
+    return (
+        "fatal: not run: an earlier git process in this repository was stopped at the time "
+        "limit during this run, so git was not started again (a file git reads may be a FIFO; "
+        f"{TIMEOUT_VARIABLE} sets the limit in seconds)"
+    )
+
+
+def forget_stalls() -> None:
+    """For tests: every repository may run git again."""
+    with _stalls_lock:
+        _stalls.clear()
+
+
+def _stopped_message(limit: float) -> str:
+    return (
+        f"fatal: git did not finish within {limit:g} s and was stopped (a file it reads may be a "
+        f"FIFO, or the history is very long; {TIMEOUT_VARIABLE} sets the limit in seconds)"
+    )
 
 
 class Running:
     """A started git process whose input is fed and output collected on a thread, so two git
     processes (the history log and the grep) can run at the same time."""
 
-    def __init__(self, handle: Any, stdin: bytes | None) -> None:
+    def __init__(self, handle: Any, stdin: bytes | None, location: Location | None = None) -> None:
         self._handle = handle
-        self.proc: subprocess.Popen[bytes] = handle.proc
+        self._location = location
         self._result: Result | None = None
+        self._thread: threading.Thread | None = None
+        if handle is None:
+            return  # not_run: the result is set, no process
+        self.proc: subprocess.Popen[bytes] = handle.proc
+        self._started = time.monotonic()
         self._thread = threading.Thread(target=self._collect, args=(stdin,), daemon=True)
         self._thread.start()
+
+    @classmethod
+    def not_run(cls, result: Result) -> Running:
+        """A git process that was never started, with the result that says why."""
+        running = cls(None, None)
+        running._result = result
+        return running
 
     def _collect(self, stdin: bytes | None) -> None:
         try:
@@ -472,21 +573,24 @@ class Running:
         )
 
     def wait(self, timeout: float | None = -1.0) -> Result:
-        """The result; a process still running after `timeout` seconds (default: the time
-        limit, `git_timeout()`; None: no limit) is killed and reported as failed."""
+        """The result; a process still running `timeout` seconds after it started (default: the
+        time limit, `git_timeout()`; None: no limit) is killed and reported as failed. Counted
+        from the start, so two processes started together and waited for in turn (exposure's
+        listing and log) take one limit in all when both hang, not one each."""
+        if self._thread is None:
+            assert self._result is not None
+            return self._result
         limit = git_timeout() if timeout is not None and timeout < 0 else timeout
-        self._thread.join(limit)
+        left = None if limit is None else max(0.0, limit - (time.monotonic() - self._started))
+        self._thread.join(left)
         if self._thread.is_alive():
             with contextlib.suppress(OSError):
                 self.proc.kill()
             self._thread.join()
-            return Result(
-                -1,
-                b"",
-                f"fatal: git did not finish within {limit:g} s and was stopped (a file it "
-                "reads may be a FIFO, or the history is very long; VOYAGE_GIT_TIMEOUT sets "
-                "the limit in seconds)",
-            )
+            if self._location is not None:
+                mark_stalled(self._location)
+            assert limit is not None
+            return Result(-1, b"", _stopped_message(limit))
         assert self._result is not None
         return self._result
 
@@ -497,10 +601,23 @@ def open_repo(path: str, *, bare_ok: bool = False, workspace: str | None = None)
 
 
 def run_plain(
-    location: Location, args: list[str], stdin: bytes, timeout: float
+    location: Location, args: list[str], stdin: bytes, timeout: float | None = None
 ) -> subprocess.CompletedProcess[bytes] | None:
     """One git command with the safe settings, without gitpython (for the workspace scan, which
-    must not wait for gitpython's import); None when git could not be run."""
+    must not wait for gitpython's import); None when git could not be run. `timeout` may only
+    shorten the limit every git process has (`git_timeout()`)."""
+    return run_plain_result(location, args, stdin, timeout)[0]
+
+
+def run_plain_result(
+    location: Location, args: list[str], stdin: bytes, timeout: float | None = None
+) -> tuple[subprocess.CompletedProcess[bytes] | None, str]:
+    """run_plain, and when git could not be run or answer, why (as git's stderr would say it:
+    not run after a stall, stopped at the limit, not started)."""
+    why = stalled(location)
+    if why is not None:
+        return None, why
+    limit = git_timeout() if timeout is None else min(timeout, git_timeout())
     env = dict(os.environ)
     env.update(safe_environment(location))
     try:
@@ -508,10 +625,13 @@ def run_plain(
             ["git", "--no-pager", "--no-replace-objects", *args],
             input=stdin,
             capture_output=True,
-            timeout=timeout,
+            timeout=limit,
             check=False,
             cwd=location.work_tree or location.git_dir,
             env=env,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
+        ), ""
+    except subprocess.TimeoutExpired:
+        mark_stalled(location)
+        return None, _stopped_message(limit)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return None, f"fatal: git could not be run: {exc}"

@@ -41,6 +41,8 @@ from voyage_tui.engine.triage.state import Snooze, TriageState
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.workspace.model import Workspace
 
+GATING_KINDS: frozenset[str] = frozenset((ERROR, EXPOSED))
+"""The kinds that fail `voyage-tui triage` (the CI gate), whatever their snooze."""
 EXPOSED_CODE = "holdout-exposed"
 DRIFT_CODE = "readme-drift"
 MAX_TITLE_CHARS = 160
@@ -107,10 +109,20 @@ class Queue:
             counts[item.kind] += 1
         return counts
 
+    def gating(self) -> list[TriageItem]:
+        """The items that fail CI: every error and exposed holdout, snoozed or not. A snooze
+        only hides an item from the list: the state file is workspace content a branch can
+        commit, so nothing in it may pass the gate (issue 18)."""
+        return [i for i, _ in self.everything() if i.kind in GATING_KINDS]
+
+    def snoozed_gating(self) -> list[TriageItem]:
+        """The gating items a snooze hides: they still count, and the text output says so."""
+        return [i for i, _ in self.snoozed if i.kind in GATING_KINDS]
+
     @property
     def gates(self) -> bool:
-        """Whether CI should fail: an error or an exposed holdout is in the queue."""
-        return any(i.kind in (ERROR, EXPOSED) for i in self.items)
+        """Whether CI should fail: an error or an exposed holdout, snoozed or not."""
+        return bool(self.gating())
 
     def everything(self) -> list[tuple[TriageItem, Snooze | None]]:
         """Every item, snoozed ones included, in queue order."""

@@ -26,6 +26,7 @@ from voyage_tui.engine.workspace.classify import (
     Classifier,
     PathKind,
 )
+from voyage_tui.engine.workspace.config_file import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "RUNS_FOLDER",
     "TASK_FILE",
     "Layout",
+    "ask_git_ignored",
     "git_ignored",
     "scan",
 ]
@@ -232,7 +234,9 @@ def scan(ws: Workspace, *, use_git: bool = True, stamp_folders: bool = False) ->
     if use_git and (layout.json_candidates or unreadable):
         # A trailing `/` marks a folder, so a `db-data/` pattern matches it.
         folders = {f"{rel}/": rel for rel in unreadable if rel != "."}
-        ignored = git_ignored(ws, [*layout.json_candidates, *folders])
+        ignored, problem = ask_git_ignored(ws, [*layout.json_candidates, *folders])
+        if problem is not None:
+            layout.problems.append(problem)
         if ignored:
             layout.json_candidates = [p for p in layout.json_candidates if p not in ignored]
             unreadable = {rel: d for rel, d in unreadable.items() if f"{rel}/" not in ignored}
@@ -245,26 +249,42 @@ def scan(ws: Workspace, *, use_git: bool = True, stamp_folders: bool = False) ->
 
 
 def git_ignored(ws: Workspace, paths: list[str]) -> set[str]:
+    """The paths git ignores (ask_git_ignored), for a re-check of a few paths: when git cannot
+    answer, none is taken as ignored, so every file is checked."""
+    return ask_git_ignored(ws, paths)[0]
+
+
+def ask_git_ignored(ws: Workspace, paths: list[str]) -> tuple[set[str], Diagnostic | None]:
     """The paths git ignores, asked in one `git check-ignore` process; empty outside a repo.
     The repository is the one a `.git` entry names, and git runs with the settings that keep
-    it from running anything the repository names (engine/git/repo.py). Names are passed as
-    the bytes they are on disk, so a name that is not UTF-8 is asked about like any other."""
-    from voyage_tui.engine.git.repo import find_repository, run_plain
+    it from running anything the repository names, and within the one time limit of every git
+    process (engine/git/repo.py). Names are passed as the bytes they are on disk, so a name
+    that is not UTF-8 is asked about like any other. When git does not answer (it was stopped
+    at the limit, or not run after another git process of this run was), nothing is taken as
+    ignored, and the warning says so."""
+    from voyage_tui.engine.git.repo import find_repository, run_plain_result
 
     location = find_repository(str(ws.root))
     if location is None or location.work_tree is None:
-        return set()
+        return set(), None
     prefix = os.path.relpath(ws.root_real, os.path.realpath(location.work_tree))
     if prefix.startswith(".."):
-        return set()
+        return set(), None
     base = "" if prefix == "." else prefix.replace(os.sep, "/") + "/"
     asked = {os.fsencode(base + p): p for p in paths}
-    proc = run_plain(
-        location,
-        ["check-ignore", "-z", "--stdin"],
-        b"".join(raw + b"\0" for raw in asked),
-        timeout=30,
+    proc, why = run_plain_result(
+        location, ["check-ignore", "-z", "--stdin"], b"".join(raw + b"\0" for raw in asked)
     )
-    if proc is None or proc.returncode not in (0, 1):
-        return set()
-    return {asked[raw] for raw in proc.stdout.split(b"\0") if raw in asked}
+    if proc is not None and proc.returncode in (0, 1):
+        return {asked[raw] for raw in proc.stdout.split(b"\0") if raw in asked}, None
+    if proc is not None:
+        lines = [line.strip() for line in proc.stderr.decode("utf-8", "replace").splitlines()]
+        why = next((line for line in lines if line), f"git exited with status {proc.returncode}")
+    problem = dg.warning(
+        CONFIG_NAME if os.path.isfile(ws.abs(CONFIG_NAME)) else ".",
+        None,
+        "git-check-failed",
+        "which files git ignores could not be asked (`git check-ignore`): "
+        f"{why.removeprefix('fatal: ')}; every JSON file was checked, ignored or not",
+    )
+    return set(), problem

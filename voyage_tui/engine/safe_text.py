@@ -1,0 +1,59 @@
+"""Text from the workspace made safe to show, in the app and on the command line: one place
+decides which characters could steer a terminal, and how they are shown instead.
+
+A terminal acts on an escape character in what it is given: text from the workspace (a file or
+folder name, a YAML key, a rating's note, a reviewer's name, a git author) could otherwise
+change colours, retitle the window or write the clipboard (OSC 52). Control characters (C0, DEL,
+C1), lone surrogates, the line and paragraph separators and the invisible bidirectional overrides
+and isolates (which reorder what is shown) become visible escapes instead: `\\x1b`, `\\u202e`.
+
+JSON is data for programs: its values stay exact, but no such character is written raw either
+(`json_text`): inside a JSON string `\\u009b` is the same value as the character itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Control characters (Cc), lone surrogates (Cs), the line and paragraph separators (Zl, Zp) and
+# the bidi overrides and isolates; in prose, newlines and tabs stay.
+_UNSAFE_IN_LINE = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+_UNSAFE_IN_PROSE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+# The same set, but C0: json.dumps already writes those as `\u001b` (and its own indentation
+# is made of newlines and spaces, which must stay).
+_UNSAFE_IN_JSON = re.compile(r"[\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str, *, lines: bool = True) -> str:
+    """`text` with each control character, lone surrogate and bidi override written as its
+    escape (`\\x1b`, `\\u202e`). `lines`: newlines and tabs are kept (prose); otherwise they
+    are escaped too (a name, a one-line note, a line of the command line's output)."""
+    if text.isprintable():
+        return text
+    if lines:
+        return _UNSAFE_IN_PROSE.sub(_escape, text.replace("\r\n", "\n"))
+    return _UNSAFE_IN_LINE.sub(_escape, text)
+
+
+def one_line(text: str) -> str:
+    """`text` safe to print as (part of) one line: every control character escaped, a newline
+    or carriage return too, so a name cannot forge or overwrite a line."""
+    return printable(text, lines=False)
+
+
+def json_text(text: str) -> str:
+    """JSON text (from json.dumps) with DEL, the C1 controls, lone surrogates, the line
+    separators and the bidi controls written as `\\uXXXX` escapes. In JSON these characters can
+    only stand inside a string, where the escape is the same value: a program reads back
+    exactly what was written, and a terminal shown the text sees no control character. (A lone
+    surrogate could not be encoded at all.)"""
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
