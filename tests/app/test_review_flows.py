@@ -182,6 +182,32 @@ async def test_export_over_a_file_that_changed_while_asked_is_not_written(root: 
     assert target.read_text() == "my notes, and more since\n"
 
 
+async def test_the_writers_refusal_reaches_the_screen(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer refuses more than the screen checks first (a path under .git/, a virtualenv,
+    a git-ignored file): whatever it refuses, its reason is what the person reads."""
+    import voyage_tui.engine.review.export as export
+    from voyage_tui.engine.atomic import WriteRefused
+
+    def refuse(root_: object, path: object, data: bytes, **kwargs: object) -> str:
+        shown = str(kwargs["shown"])
+        raise WriteRefused(shown, f"{shown} is git-ignored; nothing was written")
+
+    monkeypatch.setattr(export, "write_inside", refuse)
+    app = diff_app(root, "run-misses")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _diff(pilot)
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: _noted(app, "Not written"))
+        assert app.screen is screen
+        (note,) = [str(n.message) for n in app._notifications]
+        assert note == f"Not written: {RUNS}/run-misses-diff.md is git-ignored; nothing was written"
+    assert not (root / RUNS / "run-misses-diff.md").exists()
+
+
 async def test_export_refuses_a_path_outside_the_workspace(root: Path) -> None:
     app = diff_app(root, "run-misses")
     async with app.run_test(size=(120, 40)) as pilot:
