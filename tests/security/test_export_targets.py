@@ -166,3 +166,18 @@ async def test_a_hostile_run_name_gives_a_plain_default_and_a_one_line_header(ro
     assert sorted(p.name for p in (root / RUNS).iterdir() if p.name.endswith(".md")) == [
         default.rsplit("/", 1)[1]
     ]
+
+
+async def test_a_path_that_climbs_out_of_a_symlinked_folder_is_refused(root: Path) -> None:
+    """`runs/out/../x.md` reads as `runs/x.md`, but the system resolves `out` first: through a
+    link to another folder, `..` is that folder's parent. A path with `..` is not exported."""
+    elsewhere = root / "fixtures/elsewhere/deep"
+    elsewhere.mkdir(parents=True)
+    (root / RUNS / "out").symlink_to(elsewhere)
+    app = _app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _wait_diff(pilot)
+        screen.write_markdown(f"{RUNS}/out/../x.md")
+        await _refused(pilot, "..")
+    assert not (root / "fixtures/elsewhere/x.md").exists()
+    assert not (root / RUNS / "x.md").exists()

@@ -165,8 +165,16 @@ def export_target(ws: Workspace, rel: str) -> Expected:
 
     Raises WriteRefused, saying what and why, when the name or a folder on the way is a symlink
     (an export never writes through a link, even one that stays inside the workspace), the name
-    is not a regular file, or the path is outside the workspace. Only a first look, to ask the
+    is not a regular file, or the path is outside the workspace or holds `..`. Only a first look, to ask the
     right question: the writer checks every rule again as it writes."""
+    if ".." in rel.replace(os.sep, "/").split("/"):
+        # Read lexically, `out/../x` is `x`; the system resolves `out` first, and through a
+        # link `..` is the parent of wherever it leads. Never guess which one is meant.
+        raise WriteRefused(
+            rel,
+            f"{rel} goes up a folder (`..`); nothing was written. Give the path from the "
+            "workspace's root",
+        )
     root = os.path.abspath(ws.root)
     full = os.path.normpath(os.path.join(root, rel))
     if full == root or not full.startswith(root.rstrip(os.sep) + os.sep):
