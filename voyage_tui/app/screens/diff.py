@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -304,7 +303,7 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
             if answer == "overwrite":
                 self.overwrite_markdown(rel, expect)
 
-        shown = escape(printable(rel, lines=False))  # a path typed or built from names
+        shown = printable(rel, lines=False)  # a path typed or built from names: one line
         self.app.push_screen(
             ChoiceScreen(f"{shown} already exists. Overwrite it with this diff?", ["overwrite"]),
             answered,
