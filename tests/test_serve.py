@@ -42,7 +42,14 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
     started: list[dict[str, object]] = []
 
     def record(self: serve_web.AppServer, debug: bool = False) -> None:
-        started.append({"host": self.host, "port": self.port, "command": self.command})
+        started.append(
+            {
+                "host": self.host,
+                "port": self.port,
+                "command": self.command,
+                "max_sessions": self.max_sessions,
+            }
+        )
 
     monkeypatch.setattr(serve_web.AppServer, "serve", record)
     return started
@@ -130,6 +137,9 @@ def test_a_name_that_does_not_resolve_is_not_loopback(monkeypatch: pytest.Monkey
         (["--public-url", "ftp://x/"], "--public-url"),
         (["--public-url", "https://x/?a=1"], "no ?query"),
         (["--bogus"], "unknown option --bogus"),
+        (["--max-sessions", "0"], "--max-sessions must be at least 1"),
+        (["--max-sessions", "-3"], "--max-sessions must be at least 1"),
+        (["--max-sessions", "many"], "--max-sessions"),
     ],
 )
 def test_usage_errors_exit_2(
@@ -141,6 +151,13 @@ def test_usage_errors_exit_2(
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
     assert served == []
+
+
+def test_sessions_are_capped_at_8_unless_max_sessions_says(make_workspace, served) -> None:
+    root = make_workspace()
+    assert main(["serve", str(root)]) == 0
+    assert main(["serve", str(root), "--max-sessions", "2"]) == 0
+    assert [s["max_sessions"] for s in served] == [8, 2]
 
 
 def test_no_workspace_exits_2(tmp_path: Path, served, capsys: pytest.CaptureFixture[str]) -> None:
@@ -227,6 +244,93 @@ async def test_the_websocket_wants_the_token() -> None:
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                 await client.ws_connect(path)
             assert refused.value.status in (403, 404), path
+
+
+class CountedApps:
+    """Every AppService the server starts, and how many of them still run."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from textual_serve.app_service import AppService
+
+        self.started: list[AppService] = []
+        original = AppService.start
+
+        async def start(service: AppService, width: int, height: int) -> None:
+            self.started.append(service)
+            await original(service, width, height)
+
+        monkeypatch.setattr(AppService, "start", start)
+
+    @property
+    def running(self) -> int:
+        return sum(
+            1 for s in self.started if s._process is not None and s._process.returncode is None
+        )
+
+
+async def eventually(condition, what: str) -> None:
+    async with asyncio.timeout(TIMEOUT):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
+async def test_a_connection_beyond_the_cap_is_told_so_and_a_closed_session_frees_its_slot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """30 tabs started 30 apps (a load of 16 on two cores). With `--max-sessions 2`, a third
+    tab gets a page saying the server is at its limit and to close a tab; no app is started
+    for it. Once a tab closes and its app has ended, the next one gets an app again."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    monkeypatch.setattr(serve_web, "APP_QUIT_SECONDS", 0.5)
+    apps = CountedApps(monkeypatch)
+    server = serve_web.AppServer(
+        "exec sleep 60",  # an app that starts at once and prints nothing
+        host="127.0.0.1",
+        port=8000,
+        public_url=None,
+        title="t",
+        serving="w",
+        max_sessions=2,
+    )
+    page = f"/?token={server.token}"
+    socket_path = f"/ws/{server.token}"
+    async with TestClient(TestServer(await server._make_app())) as client:
+        first = await client.ws_connect(socket_path)
+        second = await client.ws_connect(socket_path)
+        await eventually(lambda: apps.running == 2, "two apps")
+
+        response = await client.get(page)
+        assert response.status == 503
+        assert response.headers["Content-Type"].startswith("text/html")
+        assert response.headers["Cache-Control"] == "no-store"
+        text = await response.text()
+        assert "at its limit of 2 sessions" in text
+        assert "close a tab" in text.lower()
+        assert server.token not in text
+
+        # A page loaded just before the cap was reached still opens its websocket: it is told
+        # the same in its terminal, and no app starts for it.
+        third = await client.ws_connect(socket_path)
+        message = await third.receive(timeout=TIMEOUT)
+        assert message.type == aiohttp.WSMsgType.BINARY
+        assert b"at its limit of 2 sessions" in message.data
+        await asyncio.sleep(0.2)
+        assert len(apps.started) == 2
+        await third.close()
+
+        await first.close()
+        await eventually(lambda: apps.running == 1, "the closed tab's app to end")
+        await eventually(lambda: server.live_sessions == 1, "its slot to be free")
+        response = await client.get(page)
+        assert response.status == 200
+        fourth = await client.ws_connect(socket_path)
+        await eventually(lambda: apps.running == 2, "an app for the next tab")
+        assert len(apps.started) == 3
+        for websocket in (second, fourth):
+            await websocket.close()
+        await eventually(lambda: apps.running == 0, "every app to end")
+        assert server.live_sessions == 0
 
 
 # --- the command each connection runs ----------------------------------------------------------
@@ -659,3 +763,33 @@ def rated(root: Path) -> list[dict[str, Any]]:
     if not files:
         return []
     return [json.loads(line) for line in files[0].read_text().splitlines() if line.strip()]
+
+
+def test_serve_runs_at_most_max_sessions_apps_and_says_so_to_the_next_tab(make_workspace) -> None:
+    root = make_workspace()
+    with serving(root, "--no-git", "--max-sessions", "1") as server:
+        address = server.wait_for_address()
+
+        async def status_of_page() -> tuple[int, str]:
+            async with aiohttp.ClientSession() as other, other.get(address) as response:
+                return response.status, await response.text()
+
+        async def scenario() -> None:
+            _, _, session, websocket = await open_app(address, b"fixtures")
+            try:
+                status, text = await status_of_page()
+                assert status == 503
+                assert "at its limit of 1 session" in text
+                assert len(session_members(server.proc.pid)) == 2  # the server and one app
+                await websocket.close()
+                # The closed tab's app ends, and its slot is free for the next tab.
+                async with asyncio.timeout(TIMEOUT):
+                    while (await status_of_page())[0] != 200:
+                        await asyncio.sleep(0.1)
+            finally:
+                await websocket.close()
+                await session.close()
+
+        asyncio.run(scenario())
+        wait_until(lambda: session_members(server.proc.pid) == [server.proc.pid], "the app to end")
+        assert server.stop() == 0

@@ -14,6 +14,7 @@ from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.screens.compare import CompareScreen
 from voyage_tui.app.screens.diff import DiffScreen
+from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.screens.review_modals import PathScreen, PickScreen, RowDetailScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.app.widgets.diff_list import DiffList
@@ -129,6 +130,82 @@ async def test_copy_and_write_the_diff_as_markdown(root: Path) -> None:
         target = root / RUNS / "run-misses-diff.md"
         await wait_until(pilot, target.exists)
         assert target.read_text() == app.clipboard
+
+
+def _noted(app: VoyageApp, start: str) -> bool:
+    return any(str(n.message).startswith(start) for n in app._notifications)
+
+
+async def _ask_to_write(pilot) -> None:
+    app = pilot.app
+    await pilot.press("w")
+    await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+
+
+async def test_export_asks_before_it_overwrites_a_file(root: Path) -> None:
+    target = root / RUNS / "run-misses-diff.md"
+    target.write_text("my notes\n")
+    app = diff_app(root, "run-misses")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _diff(pilot)
+        for cancel in ("escape", "c"):
+            await _ask_to_write(pilot)
+            assert "run-misses-diff.md already exists" in str(
+                app.screen.query_one(".question").render()
+            )
+            await pilot.press(cancel)
+            await wait_until(pilot, lambda: app.screen is screen)
+            await app.workers.wait_for_complete()
+            assert target.read_text() == "my notes\n"
+        await _ask_to_write(pilot)
+        await pilot.press("w")  # dialog.overwrite
+        await wait_until(pilot, lambda: _noted(app, "Wrote"))
+        assert app.screen is screen
+        await pilot.press("y")
+    assert target.read_text() == app.clipboard
+    assert not target.is_symlink()
+
+
+async def test_export_over_a_file_that_changed_while_asked_is_not_written(root: Path) -> None:
+    target = root / RUNS / "run-misses-diff.md"
+    target.write_text("my notes\n")
+    app = diff_app(root, "run-misses")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _diff(pilot)
+        await _ask_to_write(pilot)
+        target.write_text("my notes, and more since\n")
+        await pilot.press("w")
+        await wait_until(pilot, lambda: _noted(app, "Not written"))
+        assert any("changed on disk" in str(n.message) for n in app._notifications)
+    assert target.read_text() == "my notes, and more since\n"
+
+
+async def test_the_writers_refusal_reaches_the_screen(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer refuses more than the screen checks first (a path under .git/, a virtualenv,
+    a git-ignored file): whatever it refuses, its reason is what the person reads."""
+    import voyage_tui.engine.review.export as export
+    from voyage_tui.engine.atomic import WriteRefused
+
+    def refuse(root_: object, path: object, data: bytes, **kwargs: object) -> str:
+        shown = str(kwargs["shown"])
+        raise WriteRefused(shown, f"{shown} is git-ignored; nothing was written")
+
+    monkeypatch.setattr(export, "write_inside", refuse)
+    app = diff_app(root, "run-misses")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _diff(pilot)
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, PathScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: _noted(app, "Not written"))
+        assert app.screen is screen
+        (note,) = [str(n.message) for n in app._notifications]
+        assert note == f"Not written: {RUNS}/run-misses-diff.md is git-ignored; nothing was written"
+    assert not (root / RUNS / "run-misses-diff.md").exists()
 
 
 async def test_export_refuses_a_path_outside_the_workspace(root: Path) -> None:

@@ -265,6 +265,7 @@ REGISTRY: dict[str, Action] = _declare(
     A("dialog.retire-exposed", "R", "choose('retire')", "Retire"),
     A("dialog.edit", "e", "choose('edit')", "Edit"),
     A("dialog.yes", "y", "choose('yes')", "Yes"),
+    A("dialog.overwrite", "w", "choose('overwrite')", "Overwrite"),
 )
 # fmt: on
 

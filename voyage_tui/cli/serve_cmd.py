@@ -1,5 +1,5 @@
 """`voyage-tui serve [PATH] [--host H] [--port P] [--allow-remote] [--public-url URL]
-[--rate [--rater NAME] [--no-blind]]`.
+[--max-sessions N] [--rate [--rater NAME] [--no-blind]]`.
 
 Serves the app in a browser with textual-serve: each browser connection runs its own
 `python -m voyage_tui ... PATH` (or `... rate ...` with `--rate`) with Textual's web driver. Bound to loopback by default; the
@@ -30,6 +30,8 @@ from voyage_tui.engine.workspace.model import Workspace
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+DEFAULT_MAX_SESSIONS = 8
+"""Apps running at once: each tab runs one, and 30 tabs loaded two cores to 16."""
 
 
 def build_parser() -> Parser:
@@ -63,6 +65,14 @@ def build_parser() -> Parser:
         metavar="URL",
         help="the address browsers use, when a proxy stands in front (https://eval.example/); "
         "the page's websocket address is built on it",
+    )
+    parser.add_argument(
+        "--max-sessions",
+        type=int,
+        default=DEFAULT_MAX_SESSIONS,
+        metavar="N",
+        help=f"at most N apps at once, one per browser tab (default {DEFAULT_MAX_SESSIONS}); "
+        "a tab beyond them gets a page saying so, and a closed tab frees its place",
     )
     parser.add_argument(
         "--rate",
@@ -147,6 +157,8 @@ def run(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.port <= 65535:
         parser.error(f"--port must be between 1 and 65535, not {args.port}")
+    if args.max_sessions < 1:
+        parser.error(f"--max-sessions must be at least 1, not {args.max_sessions}")
     if not args.rate and (args.rater is not None or args.no_blind):
         parser.error("--rater and --no-blind go with --rate")
     if args.public_url is not None and (reason := check_public_url(args.public_url)):
@@ -208,6 +220,7 @@ def run(argv: list[str]) -> int:
         public_url=args.public_url,
         title=f"voyage-tui{' rate' if args.rate else ''}: {_printable(root.name or str(root))}",
         serving=serving,
+        max_sessions=args.max_sessions,
     )
     try:
         server.serve()

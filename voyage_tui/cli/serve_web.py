@@ -25,7 +25,8 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, log, to_int
 
 from voyage_tui.cli.render import shown
-from voyage_tui.cli.serve_cmd import listening_url
+from voyage_tui.cli.serve_cmd import DEFAULT_MAX_SESSIONS, listening_url
+from voyage_tui.engine.wording import plural
 
 SHUTDOWN_SECONDS = 5.0
 """How long Ctrl+C waits for the open apps to quit before the server stops anyway."""
@@ -48,8 +49,12 @@ class AppServer(Server):
         public_url: str | None,
         title: str,
         serving: str,
+        max_sessions: int = DEFAULT_MAX_SESSIONS,
     ) -> None:
         super().__init__(command, host=host, port=port, title=title, public_url=public_url)
+        self.max_sessions = max_sessions
+        self.live_sessions = 0
+        """Connections with an app, from the moment one is accepted until its app has ended."""
         self.token = secrets.token_urlsafe(32)
         self.serving = serving  # what each tab opens, for the first line printed
         # None: the page's own address (the Host it was asked for) is where its websocket is,
@@ -109,8 +114,53 @@ class AppServer(Server):
             with contextlib.suppress(Exception):
                 await websocket.close()
 
+    @property
+    def full(self) -> bool:
+        return self.live_sessions >= self.max_sessions
+
+    def _limit_words(self) -> str:
+        return (
+            f"voyage-tui serve is at its limit of {plural(self.max_sessions, 'session')}: each "
+            "open tab runs its own app."
+        )
+
+    def _full_page(self) -> web.Response:
+        """What a tab beyond the cap gets instead of the app: a plain page that says why and what
+        to do (the text is fixed: nothing of the workspace or the request is in it)."""
+        body = (
+            '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+            "<title>voyage-tui serve: at its limit</title></head>\n"
+            '<body style="font-family: monospace; margin: 2em">\n'
+            f"<h1>{self._limit_words()}</h1>\n"
+            "<p>Close a tab of this app you no longer need, then reload this page.</p>\n"
+            "<p>Whoever started the server can allow more with "
+            "<code>voyage-tui serve --max-sessions N</code>.</p>\n"
+            "</body></html>\n"
+        )
+        return web.Response(status=503, text=body, content_type="text/html", charset="utf-8")
+
+    async def _turn_away(self, request: web.Request) -> web.WebSocketResponse:
+        """A page fetched just before the cap was reached still opens its websocket: it is told
+        in its terminal, and held open (no app, no process) so the words stay on screen."""
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+        self.sockets.add(websocket)
+        try:
+            words = (
+                f"\r\n  {self._limit_words()}\r\n"
+                "  Close a tab you no longer need, then reload this page.\r\n"
+            )
+            await websocket.send_bytes(words.encode())
+            async for _ in websocket:
+                pass  # keys typed into a page without an app go nowhere
+        finally:
+            self.sockets.discard(websocket)
+        return websocket
+
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         self._check_token(request.query.get("token"))
+        if self.full:
+            return self._full_page()
         base = self.fixed_public_url or f"{request.scheme}://{request.host}"
         scheme, rest = base.split(":", 1)
         websocket_path = request.app.router["websocket"].url_for(token=self.token)
@@ -124,10 +174,37 @@ class AppServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         self._check_token(request.match_info.get("token"))
+        if self.full:
+            return await self._turn_away(request)
+        # Taken before the first await, so two connections arriving together cannot both have
+        # the last slot; given back only once the app has ended (or been killed).
+        self.live_sessions += 1
+        started: list[AppService] = []
+        try:
+            return await self._session(request, started)
+        finally:
+            # Its own task, shielded: a handler cancelled as its client leaves (aiohttp can be
+            # set to do so) still stops the app, and the slot is free only once it has ended.
+            ending = asyncio.ensure_future(self._end_session(started))
+            _background.add(ending)
+            ending.add_done_callback(_background.discard)
+            await asyncio.shield(ending)
+
+    async def _end_session(self, started: list[AppService]) -> None:
+        try:
+            for service in started:
+                await _stop(service)
+        finally:
+            self.live_sessions -= 1
+
+    async def _session(
+        self, request: web.Request, started: list[AppService]
+    ) -> web.WebSocketResponse:
+        """One browser connection and its app, until either ends (the app is stopped by the
+        caller: `started` holds it once it is made)."""
         websocket = web.WebSocketResponse(heartbeat=15)
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
-        service: AppService | None = None
         try:
             await websocket.prepare(request)
             self.sockets.add(websocket)
@@ -140,6 +217,7 @@ class AppServer(Server):
                 download_manager=self.download_manager,
                 debug=self.debug,
             )
+            started.append(service)
             await service.start(width, height)
             if service._task is not None:
                 # An app that ends without saying so (it could not start, it crashed) closes
@@ -152,8 +230,6 @@ class AppServer(Server):
             log.exception(error)
         finally:
             self.sockets.discard(websocket)
-            if service is not None:
-                await _stop(service)
         return websocket
 
     def initialize_logging(self) -> None:
@@ -195,6 +271,8 @@ def _guard(headers: Any) -> None:
 
 
 _closing: set[asyncio.Task[object]] = set()
+_background: set[asyncio.Future[None]] = set()
+"""Sessions being ended, held until done: the loop keeps only a weak reference to a task."""
 
 
 def _close_later(websocket: web.WebSocketResponse) -> None:

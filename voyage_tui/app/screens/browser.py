@@ -14,6 +14,7 @@ from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.editor import EditorScreen, run_external_editor
 from voyage_tui.app.widgets.detail_pane import DetailPane
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
 from voyage_tui.engine.details import Detail, load_detail
@@ -313,8 +314,11 @@ wizard) · `ctrl+p` every action.
     def action_copy_path(self) -> None:
         path = self._selected_path()
         if path is not None:
-            self.app.copy_to_clipboard(path)
-            self.notify(f"Copied {path}", timeout=2)
+            # The name was chosen by whoever wrote the branch: a line break pasted into a
+            # terminal runs what follows it. Copied as the screen shows it, on one line.
+            shown = printable(path, lines=False)
+            self.app.copy_to_clipboard(shown)
+            self.notify(f"Copied {shown}", timeout=2, markup=False)
 
     @on(DiagnosticsList.Open, "#item-diagnostics")
     def _open_diagnostic(self, event: DiagnosticsList.Open) -> None:

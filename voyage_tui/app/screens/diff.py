@@ -9,11 +9,19 @@ from textual.widgets import Footer, OptionList, Static
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.screens.review_modals import PathScreen, RowDetailScreen
 from voyage_tui.app.widgets.diff_list import STYLE, DiffList, column_titles
+from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.atomic import ContentChanged, Expected
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.review.detail import row_detail
-from voyage_tui.engine.review.export import markdown_table, write_markdown_file
+from voyage_tui.engine.review.export import (
+    default_export_rel,
+    export_target,
+    markdown_table,
+    write_markdown_file,
+)
 from voyage_tui.engine.review.inputs import ReviewError, ReviewInputs, Scored
 from voyage_tui.engine.review.rows import (
     MATCHED,
@@ -265,8 +273,8 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
     def action_write_markdown(self) -> None:
         if self.scored is None or not self._in_workspace("Writing a file"):
             return
-        folder = self.run_rel.rsplit("/", 1)[0]
-        default = f"{folder}/{self.scored.run_name}-diff.md"
+        # Built from the run's file name, which the branch chose: a plain name beside the run.
+        default = default_export_rel(self.run_rel, self.scored.run_name)
 
         def chosen(path: str | None) -> None:
             if path:
@@ -278,17 +286,66 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
 
     @work(thread=True, group="diff-write")
     def write_markdown(self, rel: str) -> None:
+        """Export to `rel`: at once when nothing is there, after asking when a file is; refused,
+        with the reason on screen, for a symlink, a FIFO or anything else no export replaces."""
+        try:
+            expect = export_target(self.app.ws, rel)
+        except OSError as exc:  # WriteRefused says what and why; another OSError: lstat failed
+            self.app.call_from_thread(self._not_written, exc)
+            return
+        if expect.sha256 is None:
+            self._write(rel, expect)
+        else:
+            self.app.call_from_thread(self._ask_overwrite, rel, expect)
+
+    def _ask_overwrite(self, rel: str, expect: Expected) -> None:
+        def answered(answer: str | None) -> None:
+            if answer == "overwrite":
+                self.overwrite_markdown(rel, expect)
+
+        shown = printable(rel, lines=False)  # a path typed or built from names: one line
+        self.app.push_screen(
+            ChoiceScreen(f"{shown} already exists. Overwrite it with this diff?", ["overwrite"]),
+            answered,
+        )
+
+    @work(thread=True, group="diff-write")
+    def overwrite_markdown(self, rel: str, expect: Expected) -> None:
+        self._write(rel, expect)
+
+    def _write(self, rel: str, expect: Expected) -> None:
+        """In a worker: the write itself, only over what `expect` says is there."""
         text = self.markdown()
         if text is None:
             return
+        shown = printable(rel, lines=False)
         try:
-            write_markdown_file(self.app.ws, rel, text)
-        except (OSError, ValueError) as exc:  # ValueError: text UTF-8 cannot hold
-            self.app.call_from_thread(
-                self.notify, f"Not written: {_why(exc)}", severity="error", markup=False
-            )
+            write_markdown_file(self.app.ws, rel, text, expect)
+        except ContentChanged:
+            self.app.call_from_thread(self._changed_meanwhile, expect)
             return
-        self.app.call_from_thread(self.notify, f"Wrote {rel}", timeout=3)
+        except (OSError, ValueError) as exc:  # ValueError: text UTF-8 cannot hold
+            self.app.call_from_thread(self._not_written, exc)
+            return
+        self.app.call_from_thread(self.notify, f"Wrote {shown}", timeout=3, markup=False)
+
+    def _not_written(self, exc: Exception) -> None:
+        why = printable(_why(exc), lines=False)
+        self.notify(f"Not written: {why}", severity="error", timeout=8, markup=False)
+
+    def _changed_meanwhile(self, expect: Expected) -> None:
+        why = (
+            "a file appeared at that name meanwhile"
+            if expect.sha256 is None
+            else "the file changed on disk while you were asked"
+        )
+        self.notify(
+            f"Not written: {why}; nothing was written. "
+            f"Press {self.app.key_text('diff.write')} to try again",
+            severity="error",
+            timeout=8,
+            markup=False,
+        )
 
     def action_runs(self) -> None:
         if not self._in_workspace("The runs list"):

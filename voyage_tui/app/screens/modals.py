@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from rich.syntax import Syntax
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from voyage_tui.app.actions import action, bindings, of_scope
 from voyage_tui.app.screens.base import VoyageModal
+from voyage_tui.app.widgets.safe_text import printable
 
 CANCEL = "cancel"
 
@@ -37,7 +39,8 @@ class ChoiceScreen(VoyageModal[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static(self.question, classes="question")
+            # Plain text, never markup: questions name files, and a name may hold `[/x]`.
+            yield Static(Text(printable(self.question)), classes="question")
             if self.detail:
                 with VerticalScroll(classes="dialog-detail"):
                     yield Static(Syntax(self.detail, "diff", theme="ansi_dark", word_wrap=True))

@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.widgets.badges import ERROR_MARK, WARNING_MARK
+from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 
 _MARK = {
@@ -87,5 +88,6 @@ copies it.
     def action_copy_diagnostic(self) -> None:
         diagnostic = self.current()
         if diagnostic is not None:
-            self.app.copy_to_clipboard(diagnostic_line(diagnostic))
+            # Paths and messages quote the workspace: copied on one line, as they are shown.
+            self.app.copy_to_clipboard(printable(diagnostic_line(diagnostic), lines=False))
             self.app.notify("Diagnostic copied", timeout=2)
