@@ -370,7 +370,7 @@ def _context_file(authoring: Authoring, value: str) -> ContextEntry:
     real = os.path.realpath(os.path.abspath(value))
     rel = os.path.relpath(real, ws.root_real).replace(os.sep, "/")
     name = os.path.basename(os.path.normpath(value)) or value
-    return ContextEntry(file=name, source=rel)
+    return ContextEntry(file=name, source=rel, named=True)
 
 
 def _trajectory_flags(
@@ -497,6 +497,7 @@ def _done(fmt: str, checked: Checked, answers: Answers, written: bool) -> int:
             "id": answers.id.strip(),
             "written": written,
             "diagnostics": [d.to_json() for d in notes],
+            "copies": [{"source": source, "target": target} for source, target in checked.copies],
         }
         if not written:
             payload["yaml"] = checked.text
@@ -506,6 +507,9 @@ def _done(fmt: str, checked: Checked, answers: Answers, written: bool) -> int:
         print(checked.rel)
     else:
         sys.stdout.write(checked.text)
+        # The YAML names only where a copy lands: say what is read, so nothing comes in unseen.
+        for source, target in checked.copies:
+            print(f"copies {source} to {target}", file=sys.stderr)
     for d in notes:
         print(_line(checked, d), file=sys.stderr)
     return EXIT_WRITTEN
