@@ -210,3 +210,16 @@ def test_from_a_fixture_copies_only_what_git_tracks(
     answers.id = "config-copy"
     codes = [d.code for d in authoring.check(answers).blocking]
     assert codes == ["context-source-unreadable"]
+
+
+def test_naming_a_drafts_source_on_the_command_line_confirms_that_entry(
+    ws: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--context-file .env` with `--resume`: the draft's entry for `.env` is now the person's
+    own choice (copied where the draft puts it), not a second copy beside it."""
+    plant(ws, "task-20250101-000000-abcdef", ".env")
+    monkeypatch.chdir(ws)
+    code, out, err = new(capsys, str(ws), "--resume", "--context-file", ".env", "--no-input")
+    assert (code, out) == (0, f"{NEW_FOLDER}/task.yaml\n"), err
+    assert (ws / NEW_FOLDER / "repo/config.sample").read_text() == SECRET
+    assert not (ws / NEW_FOLDER / ".env").exists()

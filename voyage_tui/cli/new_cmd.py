@@ -355,7 +355,16 @@ def _task_flags(
         if flag == "--context":
             answers.context.append(ContextEntry(text=stdin.text(flag, value)))
         else:
-            answers.context.append(_context_file(authoring, value))
+            named = _context_file(authoring, value)
+            # A source the draft (or --from) already copies is confirmed where it lands there,
+            # not copied a second time beside it.
+            earlier = next(
+                (e for e in answers.context if e.source == named.source and not e.named), None
+            )
+            if earlier is not None:
+                earlier.named = True
+            else:
+                answers.context.append(named)
     if args.adversarial_intent is not None:
         answers.adversarial_intent = stdin.text("--adversarial-intent", args.adversarial_intent)
     for note in args.scoring_note:
