@@ -180,10 +180,11 @@ CHANGES: list[Callable[[Path], None]] = [
 
 
 def _assert_warm_is_cold(runs: Runs, root: Path, fmt: str, *, changed: bool) -> str:
-    """Cold, then warm twice: the first warm run checks (nothing cached holds after a change),
-    the second replays; all three print the same bytes and exit alike."""
-    cold = runs.cold(root, fmt)
+    """Warm, cold, warm: the first warm run checks (nothing cached holds after a change), the
+    cold one (`--no-cache`) checks everything and writes what it found, the second warm run
+    replays that; all three print the same bytes and exit alike."""
     first = runs.warm(root, fmt)
+    cold = runs.cold(root, fmt)
     second = runs.warm(root, fmt)
     assert first[:2] == cold, f"{fmt}: the first warm run differs from the cold one"
     assert second[:2] == cold, f"{fmt}: the replayed run differs from the cold one"
@@ -288,8 +289,9 @@ def test_after_any_changes_the_cache_answers_what_a_cold_run_does(
         runs.warm(root, "json")
         for operation in operations:
             _operate(root, operation, original)
+            first = runs.warm(root, "json")
             cold = runs.cold(root, "json")
-            assert runs.warm(root, "json")[:2] == cold, operation
+            assert first[:2] == cold, operation
             replay = runs.warm(root, "json")
             assert replay[:2] == cold, operation
             assert replay[2]
@@ -321,17 +323,21 @@ def test_the_cache_is_one_file_in_the_user_cache_dir(runs: Runs, tmp_path: Path)
     assert cache_root().parent == Path(os.environ["XDG_CACHE_HOME"])
 
 
-def test_no_cache_neither_reads_nor_writes_it(runs: Runs, tmp_path: Path) -> None:
+def test_no_cache_reads_nothing_and_writes_what_it_found(runs: Runs, tmp_path: Path) -> None:
+    """`--no-cache` checks every file without asking the cache, then writes what it found
+    (issue 18: a cache it left as it was kept answering wrong), so the next run replays it."""
     root = sample(tmp_path)
     runs.cold(root, "text")
-    assert not cache_root().exists()
+    assert _cache_path(root).is_file()
     runs.warm(root, "text")
     planted = _cache_path(root).read_bytes()
     edit_one_file(root)
     _, out = runs.cold(root, "text")
-    assert runs.replayed == [False], "--no-cache asked the cache"
-    assert _cache_path(root).read_bytes() == planted
+    assert runs.replayed == [True], "--no-cache asked the cache"
+    assert _cache_path(root).read_bytes() != planted
     assert "expected_boundary" in out
+    _, again, replayed = runs.warm(root, "text")
+    assert replayed and again == out
 
 
 def test_a_run_with_git_writes_no_listing(runs: Runs, tmp_path: Path, capsys) -> None:

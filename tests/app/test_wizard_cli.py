@@ -196,3 +196,55 @@ async def test_a_head_that_does_not_resolve_is_said_in_the_wizard_not_dropped(
             pilot,
             lambda: any("--head:" in str(n.message) for n in app._notifications),
         )
+
+
+async def test_a_drafts_source_is_shown_and_not_copied_until_named_here(
+    sample_copy: Path, started: list[WizardStart]
+) -> None:
+    """A draft names `.env` (no git repository here to vouch for it): the context step and the
+    preview show the source and why it is refused; typed again in the context step, it is the
+    person's own choice and is copied."""
+    from textual.widgets import Input, OptionList, Static
+
+    from tests.authoring.test_check import complete_task
+    from voyage_tui.engine.authoring import ContextEntry
+    from voyage_tui.engine.authoring.drafts import DraftStore
+    from voyage_tui.engine.workspace.model import Workspace
+
+    (sample_copy / ".env").write_text("SECRET=1\n")
+    answers = complete_task(context=[ContextEntry(file="repo/config.sample", source=".env")])
+    DraftStore(Workspace.load(sample_copy)).save("task-planted", answers, "context")
+    start = start_of(sample_copy, started, "task", "--resume", "task-planted")
+    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    async with app.run_test(size=(100, 30)) as pilot:
+        wizard = await wizard_ready(pilot)
+        await at_step(pilot, wizard, "context")
+        await settled(pilot, wizard)
+        shown = wizard.query_one("#step-diagnostics").diagnostics  # type: ignore[attr-defined]
+        assert [d.code for d in shown] == ["context-source-unreadable"]
+        assert ".env" in shown[0].message and "no git repository" in shown[0].message
+        entries = wizard.query_one("#context-entries", OptionList)
+        assert "copied from .env" in str(entries.get_option_at_index(0).prompt)
+        await pilot.press("ctrl+s")
+        await at_step(pilot, wizard, "preview")
+        await settled(pilot, wizard)
+        assert wizard.checked is not None and not wizard.checked.writable
+        copies = str(wizard.query_one("#preview-copies", Static).render())
+        assert (
+            ".env" in copies and "fixtures/bug-diagnosis/login-timeout/repo/config.sample" in copies
+        )
+        await pilot.press("ctrl+s")  # refused: nothing is written
+        await pilot.pause()
+        assert not (sample_copy / "fixtures/bug-diagnosis/login-timeout").exists()
+        await wizard.goto("context")
+        await at_step(pilot, wizard, "context")
+        entries = wizard.query_one("#context-entries", OptionList)
+        entries.focus()
+        entries.highlighted = 0
+        await pilot.press("delete")
+        wizard.query_one("#context-file", Input).focus()
+        await paste(pilot, ".env")
+        await pilot.press("enter")
+        await settled(pilot, wizard)
+        assert wizard.query_one("#step-diagnostics").diagnostics == []  # type: ignore[attr-defined]
+    assert not (sample_copy / "fixtures/bug-diagnosis/login-timeout").exists()

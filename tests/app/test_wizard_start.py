@@ -19,6 +19,7 @@ from tests.app.wizard_support import (
     type_text,
     validate,
 )
+from tests.git.conftest import Repo, isolated_git  # noqa: F401  (the fixture applies here too)
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.wizard_modals import DraftPicker, FixturePicker
 from voyage_tui.engine.authoring import Authoring
@@ -29,6 +30,8 @@ SOURCE = "fixtures/bug-diagnosis/pagination-last-page-dropped"
 async def test_start_from_an_existing_fixture_copies_its_answers_with_a_new_id(
     sample_copy: Path,
 ) -> None:
+    # The fixture's context files are copied because git tracks them (issue 18).
+    Repo(sample_copy).init().commit(message="the sample")
     before = validate(sample_copy)
     original = (sample_copy / SOURCE / "task.yaml").read_text()
     app = make_app(sample_copy)

@@ -42,7 +42,7 @@ def task(answers: Answers) -> None:
     answers.canary = CANARY
     answers.context = [
         ContextEntry(text="Python 3.11 service; run the tests with `pytest -q`."),
-        ContextEntry(file="rubric.md", source="fixtures/rubric.md"),
+        ContextEntry(file="rubric.md", source="fixtures/rubric.md", named=True),
     ]
     answers.scoring_notes = {"verification": "Full marks need the cold-start test."}
 

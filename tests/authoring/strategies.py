@@ -101,6 +101,7 @@ def task_answers(draw: st.DrawFn) -> TaskAnswers:
             ContextEntry(
                 file="v1-example.toml",
                 source="fixtures/feature-change/config-v2-migration/v1-example.toml",
+                named=True,
             ),
         )
     dimensions = draw(st.lists(st.sampled_from(SAMPLE_DIMENSIONS), unique=True, max_size=4))

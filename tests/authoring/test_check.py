@@ -142,23 +142,30 @@ def test_scoring_notes_per_dimension(authoring: Authoring) -> None:
 def test_context_files_are_copied_in_and_checked_to_stay_inside(authoring: Authoring) -> None:
     source = "fixtures/feature-change/config-v2-migration/v1-example.toml"
     ok = complete_task(
-        context=[ContextEntry(text="inline"), ContextEntry(file="v1.toml", source=source)]
+        context=[
+            ContextEntry(text="inline"),
+            ContextEntry(file="v1.toml", source=source, named=True),
+        ]
     )
     checked = authoring.check(ok)
     assert checked.diagnostics == []
     assert "  - {file: v1.toml}" in checked.text.split("\n")
 
-    escaping = complete_task(context=[ContextEntry(file="../x.toml", source=source)])
+    escaping = complete_task(context=[ContextEntry(file="../x.toml", source=source, named=True)])
     assert codes_by_step(authoring, escaping) == {"context": ["context-path-escapes"]}
-    missing = complete_task(context=[ContextEntry(file="x.toml", source="fixtures/nope.toml")])
+    missing = complete_task(
+        context=[ContextEntry(file="x.toml", source="fixtures/nope.toml", named=True)]
+    )
     assert codes_by_step(authoring, missing) == {"context": ["context-source-unreadable"]}
-    outside = complete_task(context=[ContextEntry(file="passwd", source="../../etc/passwd")])
+    outside = complete_task(
+        context=[ContextEntry(file="passwd", source="../../etc/passwd", named=True)]
+    )
     assert codes_by_step(authoring, outside) == {"context": ["context-source-unreadable"]}
     clash = complete_task(
         context=[
-            ContextEntry(file="task.yaml", source=source),
-            ContextEntry(file="a.toml", source=source),
-            ContextEntry(file="a.toml", source=source),
+            ContextEntry(file="task.yaml", source=source, named=True),
+            ContextEntry(file="a.toml", source=source, named=True),
+            ContextEntry(file="a.toml", source=source, named=True),
         ]
     )
     assert codes_by_step(authoring, clash) == {

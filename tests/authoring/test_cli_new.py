@@ -90,6 +90,7 @@ def test_json_output(sample_copy: Path, capsys: pytest.CaptureFixture[str]) -> N
         "id": "login-timeout",
         "written": True,
         "diagnostics": [],
+        "copies": [],
     }
 
 

@@ -79,9 +79,9 @@ def test_context_files_and_folders_are_copied_in(authoring: Authoring, sample_co
     run.chmod(0o755)
     answers = complete_task(
         context=[
-            ContextEntry(file="v1-example.toml", source=V1),
+            ContextEntry(file="v1-example.toml", source=V1, named=True),
             ContextEntry(text="The repo is below."),
-            ContextEntry(file="repo", source=str(scripts.relative_to(sample_copy))),
+            ContextEntry(file="repo", source=str(scripts.relative_to(sample_copy)), named=True),
         ]
     )
     assert authoring.check(answers).diagnostics == []
@@ -99,7 +99,7 @@ def test_context_files_and_folders_are_copied_in(authoring: Authoring, sample_co
 def test_a_failed_write_removes_what_it_made(
     authoring: Authoring, sample_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    answers = complete_task(context=[ContextEntry(file="v1-example.toml", source=V1)])
+    answers = complete_task(context=[ContextEntry(file="v1-example.toml", source=V1, named=True)])
     real_write = write_module.write_file
 
     def disk_full(ws: object, path: object, data: bytes, **kwargs: object) -> str:
@@ -192,7 +192,7 @@ def test_the_workspace_writer_is_what_writes(
         return real(ws, path, data, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(write_module, "write_file", counting)
-    authoring.write(complete_task(context=[ContextEntry(file="v.toml", source=V1)]))
+    authoring.write(complete_task(context=[ContextEntry(file="v.toml", source=V1, named=True)]))
     assert calls == [
         "fixtures/bug-diagnosis/login-timeout/v.toml",
         "fixtures/bug-diagnosis/login-timeout/task.yaml",
@@ -205,8 +205,8 @@ def test_a_context_file_landing_inside_a_copied_folder_is_refused_before_writing
     repo = "fixtures/bug-diagnosis/pagination-last-page-dropped/repo"
     answers = complete_task(
         context=[
-            ContextEntry(file="repo", source=repo),
-            ContextEntry(file="repo/src/catalog/api.py", source=V1),
+            ContextEntry(file="repo", source=repo, named=True),
+            ContextEntry(file="repo/src/catalog/api.py", source=V1, named=True),
         ]
     )
     checked = authoring.check(answers)
@@ -222,13 +222,16 @@ def test_a_copy_that_meets_a_file_already_there_is_not_written_and_leaves_nothin
 ) -> None:
     """Whatever the check missed, the writer never replaces a file it did not make."""
     answers = complete_task(
-        context=[ContextEntry(file="a.toml", source=V1), ContextEntry(file="b.toml", source=V1)]
+        context=[
+            ContextEntry(file="a.toml", source=V1, named=True),
+            ContextEntry(file="b.toml", source=V1, named=True),
+        ]
     )
     checked = authoring.check(answers)
     monkeypatch.setattr(
         write_module,
         "_copies",
-        lambda ws, checked, answers, folder: [
+        lambda ws, checked, answers, folder, tracked: [
             (f"{folder}/a.toml", write_module.source_files(ws, V1)[0]),
             (f"{folder}/a.toml", write_module.source_files(ws, V1)[0]),
         ],
@@ -256,7 +259,7 @@ def test_a_context_source_in_git_or_tool_state_is_refused(
         "[remote]\n\turl = https://token@example.com/x\n"
     )
     authoring = Authoring.open(sample_copy, use_git=False)
-    answers = complete_task(context=[ContextEntry(file="copied", source=source)])
+    answers = complete_task(context=[ContextEntry(file="copied", source=source, named=True)])
     checked = authoring.check(answers)
     assert [d.code for d in checked.diagnostics] == ["context-source-unreadable"]
     assert ".git" in checked.diagnostics[0].message or ".voyage" in checked.diagnostics[0].message

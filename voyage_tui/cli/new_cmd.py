@@ -357,7 +357,16 @@ def _task_flags(
         if flag == "--context":
             answers.context.append(ContextEntry(text=stdin.text(flag, value)))
         else:
-            answers.context.append(_context_file(authoring, value))
+            named = _context_file(authoring, value)
+            # A source the draft (or --from) already copies is confirmed where it lands there,
+            # not copied a second time beside it.
+            earlier = next(
+                (e for e in answers.context if e.source == named.source and not e.named), None
+            )
+            if earlier is not None:
+                earlier.named = True
+            else:
+                answers.context.append(named)
     if args.adversarial_intent is not None:
         answers.adversarial_intent = stdin.text("--adversarial-intent", args.adversarial_intent)
     for note in args.scoring_note:
@@ -372,7 +381,7 @@ def _context_file(authoring: Authoring, value: str) -> ContextEntry:
     real = os.path.realpath(os.path.abspath(value))
     rel = os.path.relpath(real, ws.root_real).replace(os.sep, "/")
     name = os.path.basename(os.path.normpath(value)) or value
-    return ContextEntry(file=name, source=rel)
+    return ContextEntry(file=name, source=rel, named=True)
 
 
 def _trajectory_flags(
@@ -500,6 +509,7 @@ def _done(fmt: str, checked: Checked, answers: Answers, written: bool) -> int:
             "id": answers.id.strip(),
             "written": written,
             "diagnostics": [d.to_json() for d in notes],
+            "copies": [{"source": source, "target": target} for source, target in checked.copies],
         }
         if not written:
             payload["yaml"] = checked.text
@@ -511,6 +521,9 @@ def _done(fmt: str, checked: Checked, answers: Answers, written: bool) -> int:
         # The YAML writer quotes a value holding a control character with escapes already
         # (engine/authoring/render.py); this keeps it so for any line it did not write.
         sys.stdout.write(printable(checked.text))
+        # The YAML names only where a copy lands: say what is read, so nothing comes in unseen.
+        for source, target in checked.copies:
+            print(f"copies {printable(source)} to {printable(target)}", file=sys.stderr)
     for d in notes:
         print(_line(checked, d), file=sys.stderr)
     return EXIT_WRITTEN

@@ -38,7 +38,8 @@ def build_parser() -> Parser:
     parser.add_argument(
         "--no-cache",
         action="store_true",
-        help="check every file; neither read nor write the validation cache",
+        help="check every file without reading the validation cache; what it finds is written "
+        "to the cache for the next run",
     )
     return parser
 

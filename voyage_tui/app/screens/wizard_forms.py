@@ -307,7 +307,7 @@ def context_label(entry: ContextEntry) -> Text:
     if entry.is_file:
         text.append("file ", style="bold cyan")
         text.append(printable(entry.file or "", lines=False))
-        if entry.source is not None and entry.source != entry.file:
+        if entry.source is not None:  # always: no file is copied in unseen
             text.append(f"  ← copied from {printable(entry.source, lines=False)}", style="dim")
     else:
         first, _, rest = entry.text.strip().partition("\n")
@@ -392,7 +392,8 @@ class ContextForm(StepForm):
         else:
             source = os.path.normpath(value).replace(os.sep, "/")
         name = os.path.basename(os.path.normpath(value)) or value
-        return ContextEntry(file=name, source=source)
+        # typed here, in this session: the person's own choice (copied even if git ignores it)
+        return ContextEntry(file=name, source=source, named=True)
 
     def action_remove(self) -> None:
         listing = self.query_one("#context-entries", OptionList)
@@ -497,11 +498,24 @@ class PreviewText(PaintsSafely, MarkedTextArea):
     HELP = WIZARD_HELP
 
 
+def copies_text(copies: tuple[tuple[str, str], ...]) -> Text:
+    text = Text()
+    for index, (source, target) in enumerate(copies):
+        if index:
+            text.append("\n")
+        text.append("copies ", style="bold cyan")
+        text.append(printable(source, lines=False))
+        text.append(" → ", style="dim")
+        text.append(printable(target, lines=False))
+    return text
+
+
 class PreviewForm(StepForm):
     """The file as it will be written, its lines with problems tinted; every diagnostic below."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-target")
+        yield Static(id="preview-copies")
         yield PreviewText(
             "",
             language="yaml",
@@ -540,6 +554,10 @@ class PreviewForm(StepForm):
             else:
                 status.append("the class and the id are needed before it can be written")
         self.query_one("#preview-target", Static).update(status)
+        # The YAML names only where a copy lands: every file read into the fixture is shown.
+        copies = self.query_one("#preview-copies", Static)
+        copies.display = bool(checked.copies)
+        copies.update(copies_text(checked.copies))
         area = self.query_one("#preview-text", PreviewText)
         if area.text != checked.text:
             area.load_text(checked.text)

@@ -38,6 +38,10 @@ class ContextEntry:
     source: str | None = None
     """Workspace-relative path of what is copied to `file`; None for a reference to a file that
     is expected to be there already."""
+    named: bool = field(default=False, compare=False)
+    """The person named `source` in this session (a `--context-file` flag, or typed in the
+    wizard's context step), so it is copied as named. A source read from a draft or from a
+    copied fixture is not (drafts never store this): it is copied only when git tracks it."""
 
     @property
     def is_file(self) -> bool:

@@ -26,7 +26,7 @@ from voyage_tui.engine.authoring.render import (
     gate_complete,
     render,
 )
-from voyage_tui.engine.authoring.sources import source_problem
+from voyage_tui.engine.authoring.sources import TrackedFiles, source_problems
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER
 from voyage_tui.engine.git.checks import GitChecks
@@ -80,6 +80,9 @@ class Checked:
     answer still missing, or one that cannot name a folder."""
     rendered: Rendered
     findings: tuple[Finding, ...] = field(default_factory=tuple)
+    copies: tuple[tuple[str, str], ...] = ()
+    """(source, target) of every context copy, workspace-relative, in the answers' order: the
+    preview shows each, so no file is copied in unseen."""
 
     @property
     def text(self) -> str:
@@ -112,6 +115,8 @@ class SuiteFacts:
     """Fixture id -> its task.yaml, over the whole suite."""
     git: GitChecks | None = None
     """Asked about `final_head_sha`, caching each SHA's answer; None: no git checks."""
+    tracked: TrackedFiles | None = None
+    """Asked which files git tracks (for a source the person did not name); None: a new one."""
 
 
 def folder_name_ok(name: str) -> bool:
@@ -142,8 +147,9 @@ def check_answers(facts: SuiteFacts, answers: Answers) -> Checked:
     item = check_fixture(ws, facts.refs, rel, rendered.text)
     engine = list(item.diagnostics)
     extra: list[Placed] = []
+    copies: list[tuple[str, str]] = []
     if isinstance(answers, TaskAnswers):
-        engine, extra = _context(ws, rel, rendered, answers.context, engine)
+        engine, extra, copies = _context(facts, rel, rendered, answers.context, engine)
     else:
         extra += _gates(rel, rendered, answers)
     extra += _id(ws, facts.ids, rel, folder, rendered, answers.id.strip())
@@ -160,7 +166,7 @@ def check_answers(facts: SuiteFacts, answers: Answers) -> Checked:
         ]
         findings += [Finding(d, "final_head_sha", False) for d in git.workspace]
     findings.sort(key=lambda f: f.diagnostic.sort_key())
-    return Checked(rel, rendered, tuple(findings))
+    return Checked(rel, rendered, tuple(findings), tuple(copies))
 
 
 def _field_of(d: Diagnostic, rendered: Rendered, order: tuple[str, ...]) -> str | None:
@@ -228,32 +234,39 @@ def _value_position(rendered: Rendered, key: str) -> tuple[int, int] | None:
 
 
 def _context(
-    ws: Workspace,
+    facts: SuiteFacts,
     rel: str,
     rendered: Rendered,
     entries: list[ContextEntry],
     engine: list[Diagnostic],
-) -> tuple[list[Diagnostic], list[Placed]]:
+) -> tuple[list[Diagnostic], list[Placed], list[tuple[str, str]]]:
     """The engine's diagnostics, less `context-file-missing` for a file the write will copy in
     (the folder does not exist yet, so the engine cannot see it); plus what is wrong with the
-    files to copy and with where they would land."""
+    files to copy and with where they would land; and every (source, target) copy."""
+    ws = facts.ws
+    folder = rel.rsplit("/", 1)[0]
     rendered_entries = [e for e in entries if e.is_file or clean_text(e.text)]
     line_of = {index: line for line, index in rendered.context_lines.items()}
     copied_lines: set[int] = set()
     extra: list[Diagnostic] = []
     landing: dict[str, int] = {}
+    copies: list[tuple[str, str]] = []
+    sourced = [e for e in rendered_entries if e.file is not None and e.source is not None]
+    problems = source_problems(ws, [(e.source or "", e.named) for e in sourced], facts.tracked)
+    problem_of = {id(e): p for e, p in zip(sourced, problems, strict=True)}
     for index, entry in enumerate(rendered_entries):
         if entry.file is None:
             continue
         line = line_of.get(index)
         where = (line, 5) if line is not None else None
+        target = os.path.normpath(entry.file.strip()).replace(os.sep, "/")
         if entry.source is not None:
             if line is not None:
                 copied_lines.add(line)
-            problem = source_problem(ws, entry.source)
+            copies.append((entry.source, os.path.normpath(f"{folder}/{target}")))
+            problem = problem_of.get(id(entry))
             if problem:
                 extra.append(dg.error(rel, where, CONTEXT_SOURCE_UNREADABLE, problem))
-        target = os.path.normpath(entry.file.strip()).replace(os.sep, "/")
         if target in (TASK_FILE, ".") or target.startswith("runs/") or target == "runs":
             extra.append(
                 dg.error(
@@ -279,7 +292,7 @@ def _context(
         else:
             landing[target] = index
     kept = [d for d in engine if not (d.code == "context-file-missing" and d.line in copied_lines)]
-    return kept, [(d, "context") for d in extra]
+    return kept, [(d, "context") for d in extra], copies
 
 
 def _overlap(a: str, b: str) -> bool:

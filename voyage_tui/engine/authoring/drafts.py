@@ -5,6 +5,11 @@ One JSON file per draft, written atomically and only inside the workspace (works
 draft is workspace content like any other (anyone may have written it): it is read as a bounded
 regular file, never through a symlink, and one that cannot be read or is not in this format is a
 `draft-corrupt` diagnostic, never a crash. `.voyage/` is personal state: git-ignore it.
+
+Its `saved_at` is the draft's own word, so "the newest" (what `--resume` alone reopens) counts
+only drafts dated at most MAX_CLOCK_SKEW after now: a draft dated 2999, or not dated at all, is
+listed last and resumed only by its name. What a draft names to copy is copied only when git
+tracks it (sources.py).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import os
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from voyage_tui.engine import diagnostics as dg
@@ -36,6 +41,9 @@ DRAFT_FORMAT = "voyage-draft/1"
 DRAFT_CORRUPT = "draft-corrupt"
 MAX_DRAFT_BYTES = 8 << 20
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
+MAX_CLOCK_SKEW = timedelta(minutes=5)
+"""How far ahead of this machine's clock a draft may be dated and still be the newest: clocks of
+two machines sharing a folder differ by a little, never by years."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,12 +145,26 @@ class DraftStore:
             )
         finally:
             os.close(folder)
-        found.sort(key=lambda d: (d.saved_at, d.name), reverse=True)
-        return found, problems
+        now = datetime.now(UTC)
+        dated = [(saved_time(d.saved_at, now), d) for d in found]
+        # Newest first; the undated and those from the future after them, by name.
+        dated.sort(key=lambda td: (td[0] is not None, td[0] or now, td[1].name), reverse=True)
+        undated = sorted((d for t, d in dated if t is None), key=lambda d: d.name)
+        return [d for t, d in dated if t is not None] + undated, problems
 
     def latest(self, kind: str | None = None) -> Draft | None:
+        """The newest draft (of `kind`) dated no later than a moment from now; a draft dated in
+        the future or not dated is never "the newest" (resume it by name)."""
         drafts, _ = self.drafts()
-        return next((d for d in drafts if kind is None or d.kind == kind), None)
+        now = datetime.now(UTC)
+        return next(
+            (
+                d
+                for d in drafts
+                if (kind is None or d.kind == kind) and saved_time(d.saved_at, now) is not None
+            ),
+            None,
+        )
 
     def delete(self, name: str) -> None:
         """Remove the draft (done once its fixture is written); a missing one is no error."""
@@ -189,6 +211,24 @@ class DraftStore:
         if data is None:
             raise corrupt("it does not exist")
         return _parse(data, name, corrupt)
+
+
+def saved_time(saved_at: str, now: datetime) -> datetime | None:
+    """When the draft says it was saved, if that is a time no later than MAX_CLOCK_SKEW after
+    `now` (UTC); None for a date in the future or anything that is not a date. A time without a
+    zone is taken as UTC, as drafts are saved."""
+    if len(saved_at) > 64:
+        return None
+    try:
+        when = datetime.fromisoformat(saved_at)
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    try:
+        return when if when <= now + MAX_CLOCK_SKEW else None
+    except OverflowError:  # pragma: no cover - a comparison near datetime.max
+        return None
 
 
 def _parse(data: bytes, name: str, corrupt: Any) -> Draft:

@@ -27,6 +27,7 @@ from voyage_tui.engine.authoring.copying import answers_from_fixture
 from voyage_tui.engine.authoring.drafts import DraftStore
 from voyage_tui.engine.authoring.ids import propose_id
 from voyage_tui.engine.authoring.render import HOLDOUT
+from voyage_tui.engine.authoring.sources import TrackedFiles
 from voyage_tui.engine.authoring.steps import Step, steps_for
 from voyage_tui.engine.authoring.write import Written, write_fixture
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -172,20 +173,21 @@ class Authoring:
 
     # --- checking and writing ----------------------------------------------------------------
 
-    def check(self, answers: Answers) -> Checked:
+    def check(self, answers: Answers, tracked: TrackedFiles | None = None) -> Checked:
         """The document the answers produce, and its diagnostics, each tied to its field.
         A holdout without a canary is given one here (kept in the answers, so the preview, the
         draft and the written file all carry the same)."""
         if answers.visibility.strip() == HOLDOUT and not answers.canary.strip():
             answers.canary = str(uuid.uuid4())
-        facts = SuiteFacts(self.ws, self.suite.refs, self.ids(), self.git)
+        facts = SuiteFacts(self.ws, self.suite.refs, self.ids(), self.git, tracked)
         return check_answers(facts, answers)
 
     def write(self, answers: Answers, draft: str | None = None) -> Written:
         """Check once more and write. Raises NotWritten (nothing was written) or the OSError of
         a failed write (what was made is removed). The draft, when named, is deleted after."""
-        checked = self.check(answers)
-        written = write_fixture(self.ws, checked, answers)
+        tracked = TrackedFiles(self.ws)  # asked afresh: a file may have been added since
+        checked = self.check(answers, tracked)
+        written = write_fixture(self.ws, checked, answers, tracked)
         if draft:
             self.drafts.delete(draft)
         return written

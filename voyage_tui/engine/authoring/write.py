@@ -23,7 +23,12 @@ from voyage_tui.engine.authoring.check import (
     FIXTURE_EXISTS,
     Checked,
 )
-from voyage_tui.engine.authoring.sources import SourceFile, SourceRefused, source_files
+from voyage_tui.engine.authoring.sources import (
+    SourceFile,
+    SourceRefused,
+    TrackedFiles,
+    source_files,
+)
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.workspace.model import Workspace
@@ -54,17 +59,19 @@ class Written:
     """Every file written (task.yaml last), workspace-relative."""
 
 
-def write_fixture(ws: Workspace, checked: Checked, answers: Answers) -> Written:
+def write_fixture(
+    ws: Workspace, checked: Checked, answers: Answers, tracked: TrackedFiles | None = None
+) -> Written:
     """Write the checked document and copy the context files in. Raises NotWritten (nothing was
-    written: a blocking diagnostic, a folder that exists) or the OSError of a failed write (what
-    was made is removed again)."""
+    written: a blocking diagnostic, a source the person did not name that git does not track, a
+    folder that exists) or the OSError of a failed write (what was made is removed again)."""
     if not checked.writable:
         problems = checked.blocking or [
             dg.error(checked.rel, None, "missing-field", "the class and the id are needed first")
         ]
         raise NotWritten(problems)
     folder = checked.rel.rsplit("/", 1)[0]
-    copies = _copies(ws, checked, answers, folder)
+    copies = _copies(ws, checked, answers, folder, tracked or TrackedFiles(ws))
     try:
         created = claim_folder(ws, folder)
     except FileExistsError:
@@ -114,9 +121,11 @@ def write_fixture(ws: Workspace, checked: Checked, answers: Answers) -> Written:
 
 
 def _copies(
-    ws: Workspace, checked: Checked, answers: Answers, folder: str
+    ws: Workspace, checked: Checked, answers: Answers, folder: str, tracked: TrackedFiles
 ) -> list[tuple[str, SourceFile]]:
-    """(workspace-relative target, source file) for every file the context copies in."""
+    """(workspace-relative target, source file) for every file the context copies in. Asked
+    again here, whatever `checked` said: what a source reads, and whether git tracks it, is
+    decided at the write."""
     if not isinstance(answers, TaskAnswers):
         return []
     out: list[tuple[str, SourceFile]] = []
@@ -129,6 +138,10 @@ def _copies(
         except SourceRefused as exc:
             problem = dg.error(checked.rel, None, CONTEXT_SOURCE_UNREADABLE, str(exc))
             raise NotWritten([problem]) from None
+        untracked = None if entry.named else tracked.problem(entry.source, [f.rel for f in files])
+        if untracked:
+            problem = dg.error(checked.rel, None, CONTEXT_SOURCE_UNREADABLE, untracked)
+            raise NotWritten([problem])
         for source in files:
             target = f"{folder}/{ref}/{source.sub}" if source.sub else f"{folder}/{ref}"
             target = os.path.normpath(target).replace(os.sep, "/")

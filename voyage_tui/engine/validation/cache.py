@@ -10,7 +10,8 @@ the file are checked before a byte is read, and written without following plante
 
 An item is reused only when its file and every file it depends on (context files, the README
 beside a gold file, a run's gold file) have the same stamp (loading/stamps.py) as when it was
-checked. The whole cache is dropped when anything global changes (cache_key.py): voyage-tui's
+checked, each with the identity of every folder on the way to it from the workspace root
+(PathStamper: a folder moved and linked back changes what is found below it, not the files). The whole cache is dropped when anything global changes (cache_key.py): voyage-tui's
 code, voyage.toml, journey.md, the rubric, the rule catalogue, the routing table.
 
 The file: [MAGIC, CACHE_FORMAT, key, summaries, details, [references, max_bytes], listing]:
@@ -35,7 +36,7 @@ import msgpack
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.items import Item
-from voyage_tui.engine.loading.stamps import Stamp, same_stamp, stamp
+from voyage_tui.engine.loading.stamps import PathStamper, Stamp, same_stamp, stamp
 from voyage_tui.engine.validation.cache_key import key_of
 from voyage_tui.engine.validation.cache_store import (
     cache_root,
@@ -52,7 +53,8 @@ if TYPE_CHECKING:
 __all__ = ["CACHE_FORMAT", "ItemCache", "cache_root", "decode_item", "encode_item", "stamp"]
 
 MAGIC = "voyage-tui item cache"
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
+"""4: a stamp ends with the chain of the folders above the file (PathStamper)."""
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """One workspace's cache file at most: a bigger one is neither written (the old one is removed)
 nor read. 12,100 files take about 14 MB."""
@@ -329,12 +331,23 @@ def unpack(data: bytes, key: str) -> dict[str, list[Any]] | None:
 
 
 class ItemCache:
-    def __init__(self, ws: Workspace, *, root: Path | None = None, listing: bool = False) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        *,
+        root: Path | None = None,
+        listing: bool = False,
+        reuse: bool = True,
+    ) -> None:
         """The cache of `ws` in `root` (the user's cache dir by default). The key is computed
         here, before the references are read for the check: a reference edited in between then
         changes the key of the next run instead of being recorded as seen. `listing`: the walk
-        that follows stamps the folders it lists, for validate's listing."""
+        that follows stamps the folders it lists, for validate's listing. `reuse=False`
+        (`validate --no-cache`): nothing is read, every file is checked, and what was found is
+        written, so the next run with the cache starts from it."""
         self.ws = ws
+        self.reuse = reuse
+        self.stamper = PathStamper(str(ws.root))
         self.key, self.references = key_of(ws)
         self.max_bytes = ws.max_file_bytes
         self.listing = listing
@@ -348,6 +361,9 @@ class ItemCache:
         self._dep_stamps: dict[str, dict[str, Stamp]] = {}
 
     def load(self) -> None:
+        if not self.reuse:
+            self.entries = {}
+            return
         data = read_private(self.folder, self.path.name, MAX_CACHE_BYTES)
         self.entries = (unpack(data, self.key) if data is not None else None) or {}
 
@@ -367,8 +383,8 @@ class ItemCache:
         return self._unchanged_entry(rel, remember=False) is not None
 
     def _unchanged_entry(self, rel: str, *, remember: bool) -> list[Any] | None:
-        abs_ = self.ws.abs
-        current = stamp(abs_(rel))
+        stamp_of = self.stamper.stamp
+        current = stamp_of(rel)
         if remember:
             self._stamps[rel] = current
         raw = self.entries.get(rel)
@@ -381,7 +397,7 @@ class ItemCache:
             if deps:
                 seen: dict[str, Stamp] = {}
                 for dep, dep_stamp in deps:
-                    now = stamp(abs_(_text(dep)))
+                    now = stamp_of(_text(dep))
                     if not same_stamp(dep_stamp, now):
                         return None
                     seen[dep] = now
@@ -395,15 +411,21 @@ class ItemCache:
         """The stamp of `rel` taken before it was checked (or now, if fresh() never saw it), and
         its `deps` as [dep, stamp] pairs. A freshly checked item's deps are stamped now, after
         its check: an edit to one in between is missed until the next edit to it."""
-        abs_ = self.ws.abs
-        own = self._stamps[rel] if rel in self._stamps else stamp(abs_(rel))
+        stamp_of = self.stamper.stamp
+        own = self._stamps[rel] if rel in self._stamps else stamp_of(rel)
         seen = self._dep_stamps.get(rel, {})
-        return own, [[dep, seen[dep] if dep in seen else stamp(abs_(dep))] for dep in deps]
+        return own, [[dep, seen[dep] if dep in seen else stamp_of(dep)] for dep in deps]
+
+    def new_run(self) -> None:
+        """Look at every folder again: for stamps taken later than the load (the app's record
+        at quit, its check of what changed since the load), not with what they were then."""
+        self.stamper = PathStamper(str(self.ws.root))
 
     def record(self, items: dict[str, Item]) -> None:
         """Make `items` the entries to save, as checked now. Git diagnostics are left out: they
         are recomputed."""
         entries: dict[str, list[Any]] = {}
+        self.new_run()
         for rel, item in items.items():
             own, deps = self.stamps_of(rel, item.deps)
             if own is None:

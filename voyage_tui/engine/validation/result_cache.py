@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.items import RATING
-from voyage_tui.engine.loading.stamps import Stamp, pack_stat, same_stamp, stamp
+from voyage_tui.engine.loading.stamps import PathStamper, Stamp, pack_stat, same_stamp, stamp_of
 from voyage_tui.engine.validation.cache import (
     MAX_CACHE_BYTES,
     ItemCache,
@@ -92,16 +92,15 @@ def _check(root: Path, *, use_git: bool, use_cache: bool) -> ValidationResult:
 
     ws = Workspace.from_root(root)
     suite = Suite(ws, use_git=use_git, parallel=True)
-    if not use_cache:
-        suite.validate_all()
-        return _result_of(suite)
-    cache = ItemCache(ws, listing=not use_git)
+    # Without the cache (--no-cache) nothing is read from it, every file is checked, and what
+    # was found is written: a cache that was wrong for a reason no stamp sees is put right.
+    cache = ItemCache(ws, listing=not use_git, reuse=use_cache)
     # The collector would walk the whole suite again and again as the stamps and the cache's
     # lists are made: nothing made here forms a cycle (engine/bulk.py).
     with gc_paused():
         prepared = suite.prepare(fork=suite.parallel, cache=cache)
         # Stamped before validate_all reads them: an edit in between moves the stamp.
-        ratings = {rel: stamp(ws.abs(rel)) for rel in prepared.layout.ratings}
+        ratings = {rel: cache.stamper.stamp(rel) for rel in prepared.layout.ratings}
         suite.validate_all(prepared=prepared)
         cache.record({rel: i for rel, i in suite.items.items() if i.kind != RATING})
         cache.write(None if use_git else _listing(suite, prepared.layout, cache, ratings))
@@ -206,20 +205,38 @@ def _replay(root: Path, root_real: str, data: bytes) -> ValidationResult | None:
     # lstat (TypeError, ValueError), and replay() answers None.
     prefix = base if base.endswith(os.sep) else base + os.sep
     lstat, is_link, pack = os.lstat, stat.S_ISLNK, pack_stat
+    stamper = PathStamper(base)
+    seen_folder, chains, chain = stamper.seen_folder, stamper.chains, stamper.chain
+    stamp_with = stamper.stamp_with
+
+    def folder_unchanged(rel: str, recorded: object) -> bool:
+        """stamp() and same_stamp() inline: this runs for every folder of the suite. Its lstat
+        is kept for the chains of the files below it (each folder is asked once)."""
+        path = prefix + rel if rel else base
+        try:
+            st = lstat(path)
+        except OSError:
+            return recorded is None
+        seen_folder(rel, path, st)
+        if is_link(st.st_mode):
+            return same_stamp(recorded, stamp_of(path, st))
+        return pack(st) == recorded
 
     def unchanged(rel: str, recorded: object) -> bool:
-        """stamp() and same_stamp() inline: this runs for every file and folder of the suite."""
+        """PathStamper.stamp() and same_stamp() inline: this runs for every file."""
         path = prefix + rel if rel else base
         try:
             st = lstat(path)
         except OSError:
             return recorded is None
         if is_link(st.st_mode):
-            return same_stamp(recorded, stamp(path))
-        return pack(st) == recorded
+            return same_stamp(recorded, stamp_with(rel, path, st))
+        folder = rel.rpartition("/")[0]
+        above = chains[folder] if folder in chains else chain(folder)
+        return above is not None and pack(st) + above == recorded
 
     for rel, recorded in listing["folders"]:
-        if not unchanged(rel, recorded):
+        if not folder_unchanged(rel, recorded):
             return None
     others = {rel: recorded for rel, recorded in listing["others"]}
     summaries = read.summaries

@@ -274,6 +274,7 @@ class Suite:
             return None
         listed = {*layout.tasks, *layout.agent_runs, *layout.json_candidates}
         checked = {p for p, i in self.items.items() if i.kind != RATING}
+        cache.new_run()  # the folders as they are now, not as the load saw them
         changed = listed ^ checked
         changed.update(p for p in listed & checked if not cache.unchanged(p))
         changed.update(layout.ratings)
