@@ -65,6 +65,13 @@ def describe(value: Any, json: bool = False, *, quote_hint: bool = True) -> str:
             f"the boolean {str(value).lower()} (YAML reads yes/no/on/off/true/false as booleans"
             + ("; quote the value to make it text)" if quote_hint else ")")
         )
+    if isinstance(value, int) and not -(10**30) < value < 10**30:
+        # counted, not written out: a file's number may have thousands of digits
+        try:
+            written = f"a number of {len(str(abs(value))):,} digits"
+        except ValueError:  # past Python's 4,300-digit limit for str()
+            written = "a number too long to show"
+        return written + (" (quote it to make it text)" if quote_hint and not json else "")
     if isinstance(value, (int, float)):
         return f"the number {value!r}" + (
             " (quote it to make it text)" if quote_hint and not json else ""

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.schema_errors import plain_error
+from voyage_tui.engine.loading.text import position_of_index
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME
 
@@ -87,6 +88,9 @@ _SECTIONS: dict[str, type[BaseModel]] = {
 }
 
 
+_LONG_NUMBER = re.compile(r"[0-9][0-9_]{4000,}")
+
+
 def _locate(text: str, section: str | None, key: str | None) -> tuple[int, int] | None:
     """Line of `[section]` or of `key =` inside it. tomllib keeps no positions, and a config
     file is small, so a scan of its lines is enough to point at the right one."""
@@ -158,6 +162,23 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
         return VoyageConfig(), [
             dg.error(
                 rel, pos, "config-syntax", f"voyage.toml is not valid TOML: {exc}; defaults used"
+            )
+        ]
+    except ValueError as exc:
+        # tomllib converts an integer with int(), which refuses more than 4,300 digits
+        # ("Exceeds the limit") instead of raising its own error with a place.
+        long_number = _LONG_NUMBER.search(text)
+        problem = (
+            "holds a number with too many digits to read"
+            if "integer string conversion" in str(exc)
+            else f"could not be read: {exc}"
+        )
+        return VoyageConfig(), [
+            dg.error(
+                rel,
+                position_of_index(text, long_number.start()) if long_number else None,
+                "config-syntax",
+                f"voyage.toml {problem}; defaults used",
             )
         ]
     diagnostics: list[Diagnostic] = []
