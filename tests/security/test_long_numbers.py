@@ -231,3 +231,19 @@ async def test_the_app_loads_a_workspace_with_a_long_number(attack: str, sample_
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
         assert "error" in header_text(app)
+
+
+@pytest.mark.parametrize(
+    "stamp", ["4611686018427387904", "99999999999999", "9" * 5000, "-99999999999999"]
+)
+def test_a_commit_dated_beyond_any_calendar_is_blamed_without_a_date(stamp: str) -> None:
+    """git accepts `GIT_AUTHOR_DATE=@4611686018427387904`; `git blame --porcelain` gives it back
+    as `author-time`, and datetime raised OSError (or ValueError past year 9999) in exposure."""
+    from voyage_tui.engine.git.exposure import _parse_blame
+
+    sha = "a" * 40
+    out = (
+        f"{sha} 1 1 1\nauthor mallory\nauthor-mail <m@x>\nauthor-time {stamp}\n"
+        "author-tz +0000\nfilename f\n\tthe leaked line\n"
+    ).encode()
+    assert _parse_blame(out) == {1: (sha, "mallory <m@x>", None)}
