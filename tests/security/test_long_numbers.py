@@ -131,6 +131,14 @@ ATTACKS = {
         "fixtures/gold/jwt-auth/runs/run-perfect.json",
         "json-syntax",
     ),
+    # 4,000 digits: tomllib reads it, and it was the file size limit as it stood
+    "voyage-toml-under-the-limit": (
+        lambda root: _replace(
+            root, "voyage.toml", r"^max_file_bytes = \d+", f"max_file_bytes = {'9' * 4000}"
+        ),
+        "voyage.toml",
+        "config-invalid",
+    ),
     "voyage-toml": (
         lambda root: _replace(
             root, "voyage.toml", r"^max_file_bytes = \d+", f"max_file_bytes = {BIG}"

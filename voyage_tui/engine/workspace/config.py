@@ -53,7 +53,8 @@ class HoldoutConfig(BaseModel):
 class LimitsConfig(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    max_file_bytes: int = Field(default=1_048_576, gt=0)
+    # Bounded like every number read from a file: 1 TiB is past any file voyage-tui reads.
+    max_file_bytes: int = Field(default=1_048_576, gt=0, le=1 << 40)
 
 
 class TriageConfig(BaseModel):
@@ -61,7 +62,7 @@ class TriageConfig(BaseModel):
 
     min_f1: float = Field(default=0.5, ge=0.0, le=1.0, allow_inf_nan=False)
     """A recorded run of a gold file scoring below this F1 is a `low-score` item."""
-    ratings_per_run: int = Field(default=2, ge=0)
+    ratings_per_run: int = Field(default=2, ge=0, le=1_000_000)
     """An agent run with fewer ratings in force than this is an `unrated` item (0: never)."""
 
 
