@@ -50,9 +50,10 @@ says little, and there are thousands of such pairs."""
 TOP_PAIRS = 50
 """Past LIST_EVERY_PAIR, the pairs listed per dimension: the lowest kappas (the raters to talk
 to), then pairs whose kappa is undefined while room is left."""
-DENSE_CELLS = 20_000_000
-"""Raters x items of one dimension up to which the sums are matrix products (blocked by rows);
-past it, the few pairs a sparse campaign has are summed item by item."""
+DENSE_CELLS = 4_000_000
+"""Raters x items of one dimension up to which the sums are matrix products (blocked by rows;
+three float arrays of that many cells, about 100 MB at the bound); past it, the pairs a sparse
+campaign has are summed item by item (4 million scores is past any real campaign)."""
 
 
 @dataclass(frozen=True, slots=True)
