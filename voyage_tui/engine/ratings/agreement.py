@@ -354,7 +354,15 @@ def pair_sums(
     units = [u for u in per_item.values() if len(u) >= 2]
     used = sorted({index[r] for u in units for r in u})
     if dense is None:
-        dense = len(used) * len(units) <= DENSE_CELLS
+        # The matrix products cost raters² x items multiply-adds (in BLAS, a few hundred
+        # times cheaper each than a step of Python); item by item costs one Python step per
+        # pair of raters per item they share. Dense ratings (everyone scores everything)
+        # favour the first, a sparse campaign the second.
+        pair_steps = sum(len(u) * (len(u) - 1) // 2 for u in units)
+        dense = (
+            len(used) * len(units) <= DENSE_CELLS
+            and len(used) ** 2 * len(units) * 6 <= pair_steps * 300
+        )
     if not units:
         empty = np.zeros(0, dtype=np.int64)
         return PairSums(*([empty] * 8))
