@@ -375,13 +375,10 @@ def test_a_team_still_sees_every_pair():
     }
 
 
-def test_a_thousand_raters_in_the_engine_is_quick():
-    """The issue's case, on a smaller scale for CI (the benchmark times 1,000 raters)."""
-    import time
-
-    start = time.perf_counter()
+def test_three_hundred_raters_are_summarised():
+    """The issue's case on a smaller scale for CI (the benchmark times 1,000 raters; no
+    timing here)."""
     report = compute_agreement(crowd(300, 12), rubric())
-    elapsed = time.perf_counter() - start
-    assert len(report.pairs) <= TOP_PAIRS * 2
+    assert len(report.pairs) == TOP_PAIRS * 2
     assert report.pairs_omitted.count == 300 * 299 // 2 * 2 - len(report.pairs)
-    assert elapsed < 60  # a loose guard only; the benchmark measures
+    assert len(json.dumps(report.to_json())) < 300_000
