@@ -347,7 +347,8 @@ def pair_sums(
     per_item: dict[PairKey, dict[str, int]], raters: list[str], low: int, *, dense: bool | None
 ) -> PairSums:
     """The sums of every pair of raters sharing an item. `dense` forces the matrix products
-    (True) or the item-by-item sums (False); None chooses by size (DENSE_CELLS)."""
+    (True) or the item-by-item sums (False); None takes the cheaper by an estimate of their
+    steps (the matrix path only up to DENSE_CELLS)."""
     import numpy as np
 
     index = {name: i for i, name in enumerate(raters)}
