@@ -8,7 +8,8 @@ trajectories, 100 gold files with 10 runs each) is generated into a temporary fo
 afterwards; --quick generates one 10x smaller, for a smoke run.
 
 Benchmarks are looked up by module and function name: `bench_validate.bench_validate`, and where
-they import, `bench_score.bench_score`, `bench_exposure.bench_exposure`, `bench_app.bench_app`.
+they import, `bench_score.bench_score`, `bench_exposure.bench_exposure`, `bench_app.bench_app`,
+`bench_agreement.bench_agreement` (1,000 raters x 12 items; its own generated workspace).
 Each returns a list of (label, value) rows; one that is missing is skipped with a note. A
 benchmark module may define HEADER (its column names) when its values hold several cells joined
 by ' | '.
@@ -40,6 +41,7 @@ BENCHMARKS = (
     ("bench_score", "bench_score"),
     ("bench_exposure", "bench_exposure"),
     ("bench_app", "bench_app"),
+    ("bench_agreement", "bench_agreement"),
     ("bench_100k", "bench_100k"),
 )
 

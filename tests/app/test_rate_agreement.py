@@ -144,3 +144,28 @@ async def test_a_rating_written_elsewhere_counts_once_the_file_is_checked_again(
         await wait_until(pilot, lambda: screen.report is not before)
         assert screen.report is not None and before is not None
         assert screen.report.dimensions != before.dimensions
+
+
+async def test_many_raters_show_the_lowest_kappas_and_say_what_is_not_shown(root: Path) -> None:
+    """Past ten raters the table holds the 50 lowest kappas per dimension (issue 18, item 8):
+    one column per pair of 60 raters would be 1,770 columns."""
+    ratings = root / "fixtures" / "ratings"
+    records = [json.loads(line) for line in (ratings / "alice.jsonl").read_text().splitlines()]
+    for r in range(60):
+        name = f"rater-{r:02d}"
+        lines = []
+        for i, record in enumerate(records):
+            if record.get("scores") is None:
+                continue
+            scores = {k: min(5, max(1, v + (r + i) % 3 - 1)) for k, v in record["scores"].items()}
+            lines.append(json.dumps({**record, "rater": name, "scores": scores}))
+        (ratings / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
+    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await agreement(pilot)
+        report = screen.report
+        assert report is not None and len(report.raters) == 63
+        assert report.pairs_omitted.count > 0
+        assert len({p.raters for p in report.pairs}) <= 50 * len(report.dimensions)
+        reasons = str(screen.query_one("#agreement-reasons").content)
+        assert f"{report.pairs_omitted.count:,} pair figures not shown" in reasons

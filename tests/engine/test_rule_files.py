@@ -162,6 +162,23 @@ CASES: dict[tuple[str, str], list[Expect]] = {
     ("rubric-no-anchors", "prose-dimension"): [
         w("rubric-no-anchors", "rubric.md", 6, 1, "'Scope'")
     ],
+    # a scale is at most 20 values, anchors 0..100 (SPEC 3.7): the others are left out of it
+    ("rubric-anchor-out-of-range", "above-100"): [
+        e("rubric-anchor-out-of-range", "rubric.md", 4, 1, "anchor 100000", "0 to 100")
+    ],
+    ("rubric-scale-too-large", "typo"): [
+        e("rubric-scale-too-large", "rubric.md", 6, 1, "1 to 50, 50 values", "the scale is 1 to 5")
+    ],
+    # a number over nine digits is never converted (int() refuses 4,300): counted, not read
+    ("number-too-long", "rubric-anchor"): [
+        e("number-too-long", "rubric.md", 4, 1, "5,000 digits", "left out of the scale")
+    ],
+    ("number-too-long", "journey-gate"): [
+        e("number-too-long", "references/journey.md", 8, 1, "a gate has 11 digits")
+    ],
+    ("number-too-long", "trajectory-phase"): [
+        e("number-too-long", TR, 5, 74, "the phase's number has 11 digits")
+    ],
     ("catalogue-empty", "empty-list"): [
         e("catalogue-empty", "references/rule-catalogue.yaml", 1, 1)
     ],

@@ -14,13 +14,18 @@ from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
 from tests.ratings.common import rating, rubric
+from voyage_tui.engine.ratings import agreement as agreement_mod
 from voyage_tui.engine.ratings.agreement import (
     ALL_SAME,
+    LIST_EVERY_PAIR,
+    MIN_SHARED_ITEMS,
     NO_OVERLAP,
     NO_SHARED_ITEM,
     ONE_RATER,
+    TOP_PAIRS,
     compute_agreement,
     ordinal_alpha,
+    pair_sums,
     quadratic_kappa,
 )
 
@@ -199,7 +204,7 @@ def test_the_report_counts_items_and_ratings_and_lists_pairs_in_order():
         (("bob", "carol"), "scope", 1),
     ]
     payload = report.to_json()
-    assert set(payload) == {"raters", "dimensions", "pairs", "disputed"}
+    assert set(payload) == {"raters", "dimensions", "pairs", "pairs_omitted", "disputed"}
     assert set(payload["dimensions"]["scope"]) == {"alpha", "items", "ratings", "reason"}
     assert set(payload["pairs"][0]) == {"raters", "dimension", "kappa", "items", "reason"}
 
@@ -258,3 +263,122 @@ def test_the_report_never_holds_a_nan(data):
         assert (d.alpha is None) == (d.reason is not None)
     for p in report.pairs:
         assert (p.kappa is None) == (p.reason is not None)
+
+
+# --- many raters (issue 18, item 8) -------------------------------------------------------------
+
+
+@st.composite
+def campaigns(draw: st.DrawFn) -> tuple[dict[tuple[str, str], dict[str, int]], list[int]]:
+    values = draw(st.sampled_from(SCALES))
+    raters = [f"r{i}" for i in range(draw(st.integers(min_value=2, max_value=8)))]
+    units = draw(
+        st.lists(
+            st.dictionaries(st.sampled_from(raters), st.sampled_from(values), max_size=len(raters)),
+            min_size=1,
+            max_size=20,
+        )
+    )
+    return {("t1", f"run-{i}"): u for i, u in enumerate(units)}, values
+
+
+@settings(max_examples=200, deadline=None)
+@given(campaigns(), st.booleans())
+def test_pair_sums_give_quadratic_kappa_exactly(data, dense):
+    """The sums (matrix products or item by item) give the very figure quadratic_kappa gives
+    on the shared items: same integers, same one division."""
+    per_item, values = data
+    raters = sorted({r for u in per_item.values() for r in u})
+    sums = pair_sums(per_item, raters, values[0], dense=dense)
+    found = {}
+    for i in range(len(sums.n)):
+        figures = [int(v[i]) for v in (sums.n, sums.a1, sums.b1, sums.a2, sums.b2, sums.ab)]
+        found[(raters[int(sums.first[i])], raters[int(sums.second[i])])] = figures
+    for a_index, first in enumerate(raters):
+        for second in raters[a_index + 1 :]:
+            shared = [
+                (u[first], u[second])
+                for _, u in sorted(per_item.items())
+                if first in u and second in u
+            ]
+            if not shared:
+                assert (first, second) not in found
+                continue
+            assert found[(first, second)][0] == len(shared)
+            want = quadratic_kappa([x for x, _ in shared], [y for _, y in shared], values)
+            assert agreement_mod._kappa_of(*found[(first, second)]) == want
+
+
+def crowd(raters: int, items: int, seed: int = 7) -> list:
+    """`raters` raters scoring `items` runs, each rater with a bias, so kappas differ."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for r in range(raters):
+        bias = rng.choice((-1, 0, 0, 1))
+        for i in range(items):
+            truth = 1 + (i * 7) % 5
+            c = min(5, max(1, truth + bias + rng.choice((-1, 0, 0, 0, 1))))
+            s = rng.choice((1, 3, 5))
+            out.append(R(f"rater-{r:04d}", f"run-{i:02d}", c, s))
+    return out
+
+
+def test_many_raters_list_the_lowest_kappas_and_count_the_rest():
+    ratings = crowd(40, 12)
+    # one late rater shares only two items with anyone: never listed
+    ratings += [R("zz-late", "run-00", 3, 3), R("zz-late", "run-01", 1, 1)]
+    report = compute_agreement(ratings, rubric())
+    raters = report.raters
+    total = len(raters) * (len(raters) - 1) // 2
+    assert total > LIST_EVERY_PAIR
+    dims = ["correctness", "scope"]
+    listed = {(p.raters, p.dimension): p for p in report.pairs}
+    assert len(listed) == len(report.pairs) <= TOP_PAIRS * len(dims)
+    assert report.pairs_omitted.count == total * len(dims) - len(report.pairs)
+    assert report.pairs_omitted.few_items == (len(raters) - 1) * len(dims)  # zz-late's pairs
+    assert not any("zz-late" in p.raters for p in report.pairs)
+    assert report.pairs == sorted(report.pairs, key=lambda p: (p.raters, dims.index(p.dimension)))
+    by_rater: dict[str, dict] = {}
+    for r in ratings:
+        by_rater.setdefault(r.rater, {})[r.pair] = r.scores
+    for dim in dims:
+        # brute force: every pair's kappa over its shared items
+        everything = []
+        for a_index, first in enumerate(raters):
+            for second in raters[a_index + 1 :]:
+                mine, theirs = by_rater[first], by_rater[second]
+                shared = [(mine[k][dim], theirs[k][dim]) for k in sorted(mine) if k in theirs]
+                if len(shared) >= MIN_SHARED_ITEMS:
+                    kappa = quadratic_kappa(*zip(*shared, strict=True), [1, 2, 3, 4, 5])
+                    everything.append(((first, second), kappa, len(shared)))
+        defined = sorted(k for _, k, _ in everything if k is not None)
+        ours = [p for p in report.pairs if p.dimension == dim]
+        assert len(ours) == min(TOP_PAIRS, len(everything))
+        assert sorted(p.kappa for p in ours if p.kappa is not None) == defined[: len(ours)]
+        for p in ours:
+            [(_, kappa, items)] = [e for e in everything if e[0] == p.raters]
+            assert (p.kappa, p.items) == (kappa, items)  # the very figure, not a float twin
+    payload = report.to_json()
+    assert payload["pairs_omitted"]["count"] == report.pairs_omitted.count
+    assert "fewer than 3 items" in payload["pairs_omitted"]["reason"]
+    json.dumps(payload, allow_nan=False)
+
+
+def test_a_team_still_sees_every_pair():
+    report = compute_agreement(crowd(10, 4), rubric())
+    assert len(report.pairs) == 45 * 2
+    assert report.pairs_omitted.count == 0 and report.to_json()["pairs_omitted"] == {
+        "count": 0,
+        "reason": None,
+    }
+
+
+def test_three_hundred_raters_are_summarised():
+    """The issue's case on a smaller scale for CI (the benchmark times 1,000 raters; no
+    timing here)."""
+    report = compute_agreement(crowd(300, 12), rubric())
+    assert len(report.pairs) == TOP_PAIRS * 2
+    assert report.pairs_omitted.count == 300 * 299 // 2 * 2 - len(report.pairs)
+    assert len(json.dumps(report.to_json())) < 300_000

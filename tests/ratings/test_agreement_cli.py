@@ -43,7 +43,7 @@ def test_json_has_the_spec_shape(make_workspace, capsys):
     code, out, _ = run(capsys, str(root), "--format", "json")
     assert code == 0
     payload = json.loads(out)
-    assert set(payload) == {"raters", "dimensions", "pairs", "disputed"}
+    assert set(payload) == {"raters", "dimensions", "pairs", "pairs_omitted", "disputed"}
     assert payload["raters"] == ["alice", "bob"]
     assert list(payload["dimensions"]) == ["correctness", "scope"]
     for figures in payload["dimensions"].values():
@@ -176,3 +176,52 @@ def test_agreement_loads_no_textual_module(make_workspace):
     assert result["code"] == 0
     assert result["printed"]
     assert result["textual"] == []
+
+
+# --- many raters (issue 18, item 8) -------------------------------------------------------------
+
+
+def crowd_workspace(make_workspace, raters: int, items: int = 12):
+    """`raters` raters, each scoring every one of `items` runs; each rater with a bias."""
+    import random
+
+    rng = random.Random(18)
+    runs = [f"run-{i:02d}" for i in range(items)]
+    files = workspace_files({"t1": runs})
+    for r in range(raters):
+        name = f"rater-{r:04d}"
+        bias = rng.choice((-1, 0, 0, 1))
+        files[f"ratings/{name}.jsonl"] = jsonl(
+            *(
+                record(
+                    "t1",
+                    run,
+                    name,
+                    {
+                        "correctness": min(5, max(1, 1 + i % 5 + bias)),
+                        "scope": rng.choice((1, 3, 5)),
+                    },
+                )
+                for i, run in enumerate(runs)
+            )
+        )
+    return make_workspace(files)
+
+
+def test_many_raters_are_summarised_not_listed(make_workspace, capsys):
+    """The issue's 1,000 raters printed 458 MB of JSON: every pair of raters, listed. Past ten
+    raters the pairs are the 50 lowest kappas per dimension, and the rest is counted."""
+    root = crowd_workspace(make_workspace, 120)
+    code, out, _ = run(capsys, str(root), "--format", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert len(out) < 200_000  # every pair listed would be ~1.7 MB
+    assert len(payload["pairs"]) <= 100
+    pairs = 120 * 119 // 2
+    assert payload["pairs_omitted"]["count"] == pairs * 2 - len(payload["pairs"])
+    assert "50 lowest kappas" in payload["pairs_omitted"]["reason"]
+    assert set(payload["dimensions"]) == {"correctness", "scope"}
+    code, text, _ = run(capsys, str(root))
+    assert code == 0
+    assert f"{pairs * 2 - len(payload['pairs']):,} (pair, dimension) figures not listed" in text
+    assert len(text) < 200_000

@@ -159,6 +159,13 @@ def text_lines(report: AgreementReport, ratings_folder: str) -> list[str]:
                 f"{_figure(p.kappa):>6}  {p.items:>5}"
             )
             lines.append(row + (f"  {p.reason}" if p.reason else ""))
+    omitted = report.pairs_omitted
+    if omitted.count:
+        lines += [
+            "",
+            f"{omitted.count:,} (pair, dimension) figures not listed: {omitted.reason}.",
+            "  (`--format json` has the same list; `pairs_omitted` counts the rest)",
+        ]
     if report.disputed:
         lines += ["", "Most disputed items (largest spread of one dimension's scores)"]
         for item in report.disputed:

@@ -9,6 +9,7 @@ from typing import Any
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, TRAJECTORY, Item
 from voyage_tui.engine.loading.json_doc import load_json
+from voyage_tui.engine.loading.numbers import small_int
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.references.journey import Journey
 from voyage_tui.engine.rules.pipes import split_pipes
@@ -66,13 +67,15 @@ def journey_checklist(
     if isinstance(data.get("phases"), str):
         for entry in split_pipes(data["phases"]):
             match = PHASE_ENTRY.match(entry.text)
-            if match:
-                traversed.add(int(match.group(1)))
+            number = small_int(match.group(1)) if match else None
+            if number is not None:
+                traversed.add(number)
     if isinstance(data.get("skipped_phases"), str):
         for entry in split_pipes(data["skipped_phases"]):
             match = SKIPPED_PHASE_ENTRY.match(entry.text)
-            if match:
-                skipped[int(match.group(1))] = match.group(3).strip()
+            number = small_int(match.group(1)) if match else None
+            if match and number is not None:
+                skipped[number] = match.group(3).strip()
     phases = []
     for number in sorted(journey.phases):
         phase = journey.phases[number]
@@ -87,15 +90,15 @@ def journey_checklist(
     if isinstance(data.get("gates"), str):
         for entry in split_pipes(data["gates"]):
             match = GATE_ENTRY.match(entry.text)
-            if match:
-                recorded.setdefault(
-                    int(match.group(1)), (match.group(2).strip(), match.group(3).strip())
-                )
+            number = small_int(match.group(1)) if match else None
+            if match and number is not None:
+                recorded.setdefault(number, (match.group(2).strip(), match.group(3).strip()))
     if isinstance(data.get("skipped_gates"), str):
         for entry in split_pipes(data["skipped_gates"]):
             match = SKIPPED_GATE_ENTRY.match(entry.text)
-            if match:
-                skipped_gates[int(match.group(1))] = match.group(2).strip()
+            number = small_int(match.group(1)) if match else None
+            if match and number is not None:
+                skipped_gates[number] = match.group(2).strip()
     gates = []
     for number in journey.gate_numbers:
         known = journey.gates.get(number)

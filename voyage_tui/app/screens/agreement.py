@@ -139,6 +139,11 @@ def reasons_text(report: AgreementReport) -> Text:
         shown = ", ".join(where[:4]) + (f" and {len(where) - 4} more" if len(where) > 4 else "")
         text.append("— ", style="bold")
         text.append(f"{reason} ({shown})\n", style="dim")
+    omitted = report.pairs_omitted
+    if omitted.count:
+        # many raters: the table holds the lowest kappas only (the engine's choice, said here)
+        text.append(f"{omitted.count:,} pair figures not shown: ", style="bold")
+        text.append(f"{omitted.reason}\n", style="dim")
     text.rstrip()
     return text
 

@@ -25,6 +25,7 @@ from voyage_tui.engine.authoring.answers import (
 )
 from voyage_tui.engine.authoring.choices import gate_title, merge_phases
 from voyage_tui.engine.formats.vocabulary import TRAJECTORY_KIND
+from voyage_tui.engine.loading.numbers import small_int
 from voyage_tui.engine.references.journey import Journey
 from voyage_tui.engine.rules.pipes import split_pipes
 from voyage_tui.engine.rules.trajectory_rules import (
@@ -117,34 +118,41 @@ def _trajectory(data: dict[Any, Any], journey: Journey) -> TrajectoryAnswers:
         final_head_sha=_text(data, "final_head_sha").strip(),
         visibility=_text(data, "visibility") or "public",
     )
+    # An entry whose number cannot be read (over MAX_DIGITS digits) is left out like a value of
+    # the wrong type: the wizard asks about that phase or gate again, and validate reports it.
     marks: list[PhaseMark] = []
     for entry in split_pipes(_text(data, "phases")):
         match = PHASE_ENTRY.match(entry.text)
-        if match:
-            marks.append(PhaseMark(int(match.group(1)), match.group(2).strip()))
+        number = small_int(match.group(1)) if match else None
+        if match and number is not None:
+            marks.append(PhaseMark(number, match.group(2).strip()))
     for entry in split_pipes(_text(data, "skipped_phases")):
         match = SKIPPED_PHASE_ENTRY.match(entry.text)
         if match:
-            number, name, reason = int(match.group(1)), match.group(2), match.group(3)
-            marks.append(PhaseMark(number, name.strip(), traversed=False, reason=reason.strip()))
+            number, name, reason = small_int(match.group(1)), match.group(2), match.group(3)
+            if number is not None:
+                marks.append(
+                    PhaseMark(number, name.strip(), traversed=False, reason=reason.strip())
+                )
         elif ":" in entry.text:
             number_text, _, name = entry.text.partition(":")
-            if number_text.strip().isdigit():
-                marks.append(PhaseMark(int(number_text), name.strip(), traversed=False))
+            number = small_int(number_text.strip())
+            if number is not None:
+                marks.append(PhaseMark(number, name.strip(), traversed=False))
     answers.phases = merge_phases(journey, marks)
 
     gates: dict[int, GateMark] = {}
     for entry in split_pipes(_text(data, "gates")):
         match = GATE_ENTRY.match(entry.text)
-        if match:
-            number = int(match.group(1))
+        number = small_int(match.group(1)) if match else None
+        if match and number is not None:
             gates.setdefault(
                 number, GateMark(number, description=match.group(2), verdict=match.group(3))
             )
     for entry in split_pipes(_text(data, "skipped_gates")):
         match = SKIPPED_GATE_ENTRY.match(entry.text)
-        if match:
-            number = int(match.group(1))
+        number = small_int(match.group(1)) if match else None
+        if match and number is not None:
             gates.setdefault(number, GateMark(number, recorded=False, reason=match.group(2)))
     for number in journey.gate_numbers:
         gates.setdefault(number, GateMark(number, description=gate_title(journey, number)))

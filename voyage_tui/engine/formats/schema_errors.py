@@ -52,6 +52,17 @@ _EXPECTED = {
 _TYPE_STEP = re.compile(r"^(?:str|int|float|bool|bytes|none|any|[a-z-]+\[.*\])$")
 
 
+def _long_number(value: Any) -> str | None:
+    """A whole number of 30 digits or more, counted rather than written out (a file's number
+    may have thousands of digits); None for anything else."""
+    if not isinstance(value, int) or isinstance(value, bool) or -(10**30) < value < 10**30:
+        return None
+    try:
+        return f"a number of {len(str(abs(value))):,} digits"
+    except ValueError:  # past Python's 4,300-digit limit for str()
+        return "a number too long to show"
+
+
 def describe(value: Any, json: bool = False, *, quote_hint: bool = True) -> str:
     """How a person would name the value they wrote, in YAML's words (with a hint where YAML's
     typing surprises) or, with `json`, in JSON's. `quote_hint=False` leaves out the advice to
@@ -65,6 +76,9 @@ def describe(value: Any, json: bool = False, *, quote_hint: bool = True) -> str:
             f"the boolean {str(value).lower()} (YAML reads yes/no/on/off/true/false as booleans"
             + ("; quote the value to make it text)" if quote_hint else ")")
         )
+    long_number = _long_number(value)
+    if long_number is not None:
+        return long_number + (" (quote it to make it text)" if quote_hint and not json else "")
     if isinstance(value, (int, float)):
         return f"the number {value!r}" + (
             " (quote it to make it text)" if quote_hint and not json else ""
@@ -167,7 +181,8 @@ def plain_problem(
             "less_than_equal": f"{ctx.get('le')} or less",
             "less_than": f"less than {ctx.get('lt')}",
         }[kind]
-        return f"`{where}` is {value!r}; it must be {bound}"
+        shown = _long_number(value) or repr(value)
+        return f"`{where}` is {shown}; it must be {bound}"
     if kind in ("string_too_short", "too_short"):
         return f"`{where}` is empty; fill it in"
     if kind in ("string_too_long", "too_long"):

@@ -686,6 +686,11 @@ def _clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
 
 
+MAX_STAMP_DIGITS = 12
+"""A commit time read from git is converted only up to this many digits (year 33,658 and
+beyond is no date anyone committed on)."""
+
+
 def _parse_blame(out: bytes) -> dict[int, tuple[str | None, str, str | None]]:
     """Final line number -> (commit, author, date) from `git blame --porcelain`."""
     import datetime
@@ -718,10 +723,15 @@ def _parse_blame(out: bytes) -> dict[int, tuple[str | None, str, str | None]]:
         elif raw.startswith("author-mail "):
             mail = raw[12:]
         elif raw.startswith("author-time "):
+            # A commit's date is the committer's to choose: git keeps @4611686018427387904,
+            # which datetime refuses with OSError (past time_t) or ValueError (past 9999).
+            stamp = raw[12:].strip()
             try:
                 when = (
-                    datetime.datetime.fromtimestamp(int(raw[12:]), datetime.UTC).date().isoformat()
+                    datetime.datetime.fromtimestamp(int(stamp), datetime.UTC).date().isoformat()
+                    if len(stamp) <= MAX_STAMP_DIGITS
+                    else None
                 )
-            except ValueError:
+            except (ValueError, OverflowError, OSError):
                 when = None
     return result

@@ -32,6 +32,11 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 
     HAS_LIBYAML = False
 
+MAX_INT_CHARS = 1000
+"""The longest integer scalar read as a number (a longer one is `yaml-invalid-value`): far past
+any count, line or size a fixture holds, and short enough that every int built from it prints
+(1,000 hex digits are 1,205 decimal ones; Python prints at most 4,300)."""
+
 MAX_EXPANDED_NODES = 100_000
 """A document whose aliases expand to more nodes than this is an alias bomb, not a fixture."""
 
@@ -119,6 +124,18 @@ class _Loader(_BaseLoader):
         data.extend(self.construct_sequence(node))
         self.marks[id(data)] = [(n.start_mark, n.start_mark, n.end_mark) for n in node.value]
 
+    def construct_yaml_int(self, node: ScalarNode) -> int:
+        # Bounded before it is converted: int() refuses over 4,300 decimal digits, but YAML 1.1
+        # also reads `0x…` (no limit in a power-of-two base) and sexagesimal `1:00:00:…`
+        # (PyYAML multiplies it out), either of which builds an int no str() can print.
+        if len(node.value) > MAX_INT_CHARS:
+            raise ValueError(
+                f"a number of {len(node.value):,} characters exceeds the limit for integer "
+                "string conversion"
+            )
+        value: int = super().construct_yaml_int(node)
+        return value
+
     # The base returns a date; a date here stays text on purpose (below), hence the override.
     def construct_yaml_timestamp(self, node: ScalarNode) -> str:  # type: ignore[override]
         # Fixture fields are text: a date stays the string it was written as, never a datetime
@@ -126,6 +143,7 @@ class _Loader(_BaseLoader):
         return str(node.value)
 
 
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_yaml_map)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_yaml_seq)
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)

@@ -8,6 +8,13 @@
 - the items the raters disagree on most (the largest spread of one dimension's scores), with
   every rater's scores and notes, for a calibration discussion.
 
+With many raters the pairs are summarised, not all listed: past LIST_EVERY_PAIR pairs of raters
+per dimension, a pair that shares fewer than MIN_SHARED_ITEMS items is left out, and of the
+others only the TOP_PAIRS lowest kappas per dimension are listed; `pairs_omitted` counts the
+rest and says why. Kappa is then computed for all pairs at once from five sums per pair (numpy,
+over the items each rater scored), never rater pair by rater pair over every item: 1,000 raters
+make 499,500 pairs.
+
 A figure that is undefined (one rater, no item two raters share, every score the same) is None
 with the reason, never a NaN. numpy and krippendorff are imported only here, and only when an
 alpha is computed, so `validate` never loads them.
@@ -33,6 +40,20 @@ NO_SHARED_ITEM = "no item was scored by two raters"
 NO_OVERLAP = "the two raters scored no item in common"
 ALL_SAME = "every score given is the same, so agreement beyond chance is undefined"
 ONE_VALUE_SCALE = "the dimension's scale has a single value"
+
+LIST_EVERY_PAIR = 45
+"""Up to this many pairs of raters (10 raters), every pair is listed for every dimension, with
+or without items in common, as a team's report always was."""
+MIN_SHARED_ITEMS = 3
+"""Past LIST_EVERY_PAIR, a pair sharing fewer items is not listed: a kappa over one or two items
+says little, and there are thousands of such pairs."""
+TOP_PAIRS = 50
+"""Past LIST_EVERY_PAIR, the pairs listed per dimension: the lowest kappas (the raters to talk
+to), then pairs whose kappa is undefined while room is left."""
+DENSE_CELLS = 4_000_000
+"""Raters x items of one dimension up to which the sums are matrix products (blocked by rows;
+three float arrays of that many cells, about 100 MB at the bound); past it, the pairs a sparse
+campaign has are summed item by item (4 million scores is past any real campaign)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +137,8 @@ class AgreementReport:
     """By rater pair (names sorted), then dimension in the rubric's order."""
     disputed: list[DisputedItem] = field(default_factory=list)
     """Largest spread first."""
+    pairs_omitted: PairsOmitted = field(default_factory=lambda: PairsOmitted())
+    """The (pair, dimension) figures not in `pairs`, and why."""
 
     def below(self, min_alpha: float) -> list[DimensionAgreement]:
         """Dimensions whose alpha is below `min_alpha` (an undefined alpha is not below)."""
@@ -126,8 +149,41 @@ class AgreementReport:
             "raters": list(self.raters),
             "dimensions": {name: d.to_json() for name, d in self.dimensions.items()},
             "pairs": [p.to_json() for p in self.pairs],
+            "pairs_omitted": self.pairs_omitted.to_json(),
             "disputed": [d.to_json() for d in self.disputed],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class PairsOmitted:
+    few_items: int = 0
+    """(pair, dimension) figures left out for sharing fewer than MIN_SHARED_ITEMS items."""
+    beyond_top: int = 0
+    """Those left out for not being among the TOP_PAIRS lowest kappas of their dimension."""
+
+    @property
+    def count(self) -> int:
+        return self.few_items + self.beyond_top
+
+    @property
+    def reason(self) -> str | None:
+        if not self.count:
+            return None
+        parts = []
+        if self.few_items:
+            parts.append(f"{self.few_items:,} share fewer than {MIN_SHARED_ITEMS} items")
+        if self.beyond_top:
+            parts.append(
+                f"{self.beyond_top:,} are beyond the {TOP_PAIRS} lowest kappas of their dimension"
+            )
+        return (
+            f"with more than {LIST_EVERY_PAIR} pairs of raters, only pairs sharing at least "
+            f"{MIN_SHARED_ITEMS} items and among the {TOP_PAIRS} lowest kappas per dimension are "
+            f"listed; of the pairs per dimension not listed, {' and '.join(parts)}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"count": self.count, "reason": self.reason}
 
 
 # --- the statistics -------------------------------------------------------------------------------
@@ -236,7 +292,20 @@ def compute_agreement(
             ratings=sum(len(u) for u in pairable),
             reason=reason,
         )
-    for first, second in combinations(report.raters, 2):
+    if len(report.raters) * (len(report.raters) - 1) // 2 <= LIST_EVERY_PAIR:
+        report.pairs = _every_pair(report.raters, rubric, scores)
+    else:
+        report.pairs, report.pairs_omitted = _lowest_pairs(report.raters, rubric, scores)
+    report.disputed = most_disputed(by_item, scores, limit=disputed)
+    return report
+
+
+def _every_pair(
+    raters: list[str], rubric: Rubric, scores: dict[str, dict[PairKey, dict[str, int]]]
+) -> list[PairAgreement]:
+    """Every pair of a few raters, on every dimension, by pair then dimension."""
+    pairs = []
+    for first, second in combinations(raters, 2):
         for dimension in rubric.dimensions:
             shared = [
                 (unit[first], unit[second])
@@ -252,11 +321,174 @@ def compute_agreement(
                 why = ALL_SAME
             else:
                 why = None
-            report.pairs.append(
-                PairAgreement((first, second), dimension.name, kappa, len(shared), why)
+            pairs.append(PairAgreement((first, second), dimension.name, kappa, len(shared), why))
+    return pairs
+
+
+@dataclass(frozen=True, slots=True)
+class PairSums:
+    """For every pair of raters (first < second, as indices into the sorted raters) that shares
+    an item: the items shared and, over them, the sums that make quadratic kappa. Positions
+    (a score less the scale's lowest value) are what kappa's weights count, so
+    observed = Σ(a - b)² = a2 + b2 - 2·ab and, from the margins,
+    expected = Σ_k Σ_l rows_k · cols_l · (k - l)² = n·a2 + n·b2 - 2·a1·b1."""
+
+    first: Any
+    second: Any
+    n: Any
+    a1: Any
+    b1: Any
+    a2: Any
+    b2: Any
+    ab: Any
+
+
+def pair_sums(
+    per_item: dict[PairKey, dict[str, int]], raters: list[str], low: int, *, dense: bool | None
+) -> PairSums:
+    """The sums of every pair of raters sharing an item. `dense` forces the matrix products
+    (True) or the item-by-item sums (False); None takes the cheaper by an estimate of their
+    steps (the matrix path only up to DENSE_CELLS)."""
+    import numpy as np
+
+    index = {name: i for i, name in enumerate(raters)}
+    units = [u for u in per_item.values() if len(u) >= 2]
+    used = sorted({index[r] for u in units for r in u})
+    if dense is None:
+        # The matrix products cost raters² x items multiply-adds (in BLAS, a few hundred
+        # times cheaper each than a step of Python); item by item costs one Python step per
+        # pair of raters per item they share. Dense ratings (everyone scores everything)
+        # favour the first, a sparse campaign the second.
+        pair_steps = sum(len(u) * (len(u) - 1) // 2 for u in units)
+        dense = (
+            len(used) * len(units) <= DENSE_CELLS
+            and len(used) ** 2 * len(units) * 6 <= pair_steps * 300
+        )
+    if not units:
+        empty = np.zeros(0, dtype=np.int64)
+        return PairSums(*([empty] * 8))
+    if dense:
+        return _dense_sums(np, units, index, used, low)
+    return _sparse_sums(np, units, index, low)
+
+
+def _dense_sums(
+    np: Any, units: list[dict[str, int]], index: dict[str, int], used: list[int], low: int
+) -> PairSums:
+    # Raters x items: M (1 where scored), X (the position), X2 (its square). Every sum is a
+    # matrix product over the items, done in blocks of rows so memory stays rows x raters.
+    # float64 holds these integer sums exactly (far below 2**53).
+    row = {rater: i for i, rater in enumerate(used)}
+    m = np.zeros((len(used), len(units)))
+    x = np.zeros((len(used), len(units)))
+    for column, unit in enumerate(units):
+        for rater, score in unit.items():
+            r = row[index[rater]]
+            m[r, column] = 1.0
+            x[r, column] = score - low
+    x2 = x * x
+    ids = np.asarray(used, dtype=np.int64)
+    block = max(1, 2_000_000 // max(1, len(used)))
+    parts: list[tuple[Any, ...]] = []
+    for start in range(0, len(used), block):
+        stop = min(start + block, len(used))
+        # each pair once: the block's rows against the raters from its own first row on,
+        # above the diagonal (first < second)
+        rows, cols = np.triu_indices(stop - start, 1, len(used) - start)
+        sums = [
+            (left[start:stop] @ right[start:].T)[rows, cols]
+            for left, right in ((m, m), (x, m), (m, x), (x2, m), (m, x2), (x, x))
+        ]
+        shared = np.nonzero(sums[0])[0]
+        parts.append(
+            (
+                ids[rows[shared] + start],
+                ids[cols[shared] + start],
+                *(v[shared].astype(np.int64) for v in sums),
             )
-    report.disputed = most_disputed(by_item, scores, limit=disputed)
-    return report
+        )
+    return PairSums(*(np.concatenate([p[i] for p in parts]) for i in range(8)))
+
+
+def _sparse_sums(np: Any, units: list[dict[str, int]], index: dict[str, int], low: int) -> PairSums:
+    sums: dict[tuple[int, int], list[int]] = {}
+    for unit in units:
+        scored = sorted((index[r], s - low) for r, s in unit.items())
+        for i, (a, x) in enumerate(scored):
+            for b, y in scored[i + 1 :]:
+                acc = sums.get((a, b))
+                if acc is None:
+                    acc = sums[(a, b)] = [0, 0, 0, 0, 0, 0]
+                acc[0] += 1
+                acc[1] += x
+                acc[2] += y
+                acc[3] += x * x
+                acc[4] += y * y
+                acc[5] += x * y
+    keys = list(sums)
+    columns = list(zip(*(sums[k] for k in keys), strict=True)) if keys else [()] * 6
+    return PairSums(
+        np.asarray([k[0] for k in keys], dtype=np.int64),
+        np.asarray([k[1] for k in keys], dtype=np.int64),
+        *(np.asarray(c, dtype=np.int64) for c in columns),
+    )
+
+
+def _kappa_of(n: int, a1: int, b1: int, a2: int, b2: int, ab: int) -> float | None:
+    """quadratic_kappa's figure from the sums, with its integer arithmetic and one division."""
+    observed = a2 + b2 - 2 * ab
+    expected = n * a2 + n * b2 - 2 * a1 * b1
+    if n == 0 or expected == 0:
+        return None
+    return 1.0 - (observed * n) / expected
+
+
+def _lowest_pairs(
+    raters: list[str], rubric: Rubric, scores: dict[str, dict[PairKey, dict[str, int]]]
+) -> tuple[list[PairAgreement], PairsOmitted]:
+    import numpy as np
+
+    total = len(raters) * (len(raters) - 1) // 2
+    few = beyond = 0
+    chosen: list[PairAgreement] = []
+    for dimension in rubric.dimensions:
+        low = scale_values(dimension)[0]
+        sums = pair_sums(scores[dimension.name], raters, low, dense=None)
+        enough = np.nonzero(sums.n >= MIN_SHARED_ITEMS)[0]
+        few += total - len(enough)
+        n, a1, b1 = sums.n[enough], sums.a1[enough], sums.b1[enough]
+        a2, b2, ab = sums.a2[enough], sums.b2[enough], sums.ab[enough]
+        expected = n * a2 + n * b2 - 2 * a1 * b1
+        observed = a2 + b2 - 2 * ab
+        defined = np.nonzero(expected != 0)[0]
+        # kappa = 1 - observed·n/expected: the lowest kappas are the highest ratios
+        ratio = (observed[defined] * n[defined]) / expected[defined]
+        if len(defined) > TOP_PAIRS:
+            top = np.argpartition(-ratio, TOP_PAIRS - 1)[:TOP_PAIRS]
+            picked = list(defined[top])
+        else:
+            picked = list(defined)
+        if len(picked) < TOP_PAIRS:
+            undefined = np.nonzero(expected == 0)[0]
+            picked += list(undefined[: TOP_PAIRS - len(picked)])
+        beyond += len(enough) - len(picked)
+        for at in picked:
+            i = int(enough[at])
+            figures = [int(v[i]) for v in (sums.n, sums.a1, sums.b1, sums.a2, sums.b2, sums.ab)]
+            kappa = _kappa_of(*figures)
+            first, second = raters[int(sums.first[i])], raters[int(sums.second[i])]
+            chosen.append(
+                PairAgreement(
+                    (first, second),
+                    dimension.name,
+                    kappa,
+                    figures[0],
+                    None if kappa is not None else ALL_SAME,
+                )
+            )
+    order = {d.name: i for i, d in enumerate(rubric.dimensions)}
+    chosen.sort(key=lambda p: (p.raters, order[p.dimension]))
+    return chosen, PairsOmitted(few, beyond)
 
 
 def _score_of(rating: Rating, dimension: str, rubric: Rubric) -> int | None:

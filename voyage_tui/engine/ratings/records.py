@@ -24,6 +24,8 @@ from voyage_tui.engine.suggest import hint
 
 REQUIRED_FIELDS = ("fixture_id", "run_id", "rater", "scores", "rated_at", "blind")
 OPTIONAL_FIELDS = ("note", "duration_s")
+MAX_DURATION_S = 1_000_000_000
+"""About 31 years: any time spent on one item is below it, and a float holds it exactly."""
 FIELDS = REQUIRED_FIELDS + OPTIONAL_FIELDS
 
 INVALID_JSON = "rating-invalid-json"
@@ -183,7 +185,7 @@ _FIELD_HELP = {
     "rated_at": "when the rating was made, ISO 8601 in UTC, like 2026-11-20T14:03:11Z",
     "blind": "true when the agent's name was hidden from the rater, else false",
     "note": "the rater's note, text",
-    "duration_s": "the seconds spent on the item, a number of 0 or more",
+    "duration_s": "the seconds spent on the item, a number from 0 to 1,000,000,000",
 }
 
 
@@ -400,8 +402,10 @@ def _check_fields(
     if duration is not None and not (
         isinstance(duration, (int, float))
         and not isinstance(duration, bool)
+        # bounded before anything converts it: math.isfinite (and any mean of it) turns an int
+        # into a float, which raises OverflowError past 1e308; NaN fails the comparison
+        and 0 <= duration <= MAX_DURATION_S
         and math.isfinite(duration)
-        and duration >= 0
     ):
         wrong(
             ("duration_s",),

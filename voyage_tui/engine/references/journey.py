@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.vocabulary import DEFAULT_GATES
+from voyage_tui.engine.loading.numbers import NUMBER_TOO_LONG, small_int, too_long
 from voyage_tui.engine.references.markdown import line_of, parse, plain
 
 _PHASE_HEADING = re.compile(r"^(?:phase\s+)?(\d+)\s*[.:)]\s*(.+)$", re.IGNORECASE)
@@ -70,7 +71,23 @@ def parse_journey(text: str, rel: str) -> tuple[Journey, list[Diagnostic]]:
     heading_mentions_phase = False
     in_item_depth = 0
 
-    def add_phase(number: int, name: str, line: int | None) -> None:
+    def readable(digits: str, what: str, line: int | None) -> int | None:
+        number = small_int(digits)
+        if number is None:
+            diagnostics.append(
+                dg.error(
+                    rel,
+                    (line, 1) if line else None,
+                    NUMBER_TOO_LONG,
+                    f"{too_long(digits, what)}; this {what.split()[-1]} is left out of the journey",
+                )
+            )
+        return number
+
+    def add_phase(digits: str, name: str, line: int | None) -> None:
+        number = readable(digits, "the number of a phase", line)
+        if number is None:
+            return
         if number in journey.phases:
             first = journey.phases[number]
             diagnostics.append(
@@ -85,7 +102,10 @@ def parse_journey(text: str, rel: str) -> tuple[Journey, list[Diagnostic]]:
             return
         journey.phases[number] = Phase(number, name, line)
 
-    def add_gate(number: int, description: str, line: int | None) -> None:
+    def add_gate(digits: str, description: str, line: int | None) -> None:
+        number = readable(digits, "the number of a gate", line)
+        if number is None:
+            return
         if number in journey.gates:
             diagnostics.append(
                 dg.error(
@@ -105,11 +125,11 @@ def parse_journey(text: str, rel: str) -> tuple[Journey, list[Diagnostic]]:
             line = line_of(token)
             gate = _GATE.match(content)
             if gate:
-                add_gate(int(gate.group(1)), (gate.group(2) or "").strip(), line)
+                add_gate(gate.group(1), (gate.group(2) or "").strip(), line)
                 continue
             phase = _PHASE_HEADING.match(content)
             if phase:
-                add_phase(int(phase.group(1)), _first_line(phase.group(2)), line)
+                add_phase(phase.group(1), _first_line(phase.group(2)), line)
                 continue
             heading_mentions_phase = "phase" in content.lower()
         elif token.type == "list_item_open":
@@ -122,16 +142,16 @@ def parse_journey(text: str, rel: str) -> tuple[Journey, list[Diagnostic]]:
             line = line_of(token)
             gate = _GATE.match(_first_line(content))
             if gate:
-                add_gate(int(gate.group(1)), (gate.group(2) or "").strip(), line)
+                add_gate(gate.group(1), (gate.group(2) or "").strip(), line)
                 continue
             if not heading_mentions_phase or in_item_depth > 1:
                 continue
             if token.info.isdigit():
-                add_phase(int(token.info), _first_line(content), line)
+                add_phase(token.info, _first_line(content), line)
                 continue
             phase = _PHASE_ITEM.match(_first_line(content))
             if phase:
-                add_phase(int(phase.group(1)), _first_line(phase.group(2)), line)
+                add_phase(phase.group(1), _first_line(phase.group(2)), line)
         elif token.type == "list_item_close":
             in_item_depth -= 1
     journey.gates_from_file = bool(journey.gates)

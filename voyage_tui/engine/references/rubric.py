@@ -8,9 +8,22 @@ from functools import lru_cache
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.numbers import NUMBER_TOO_LONG, small_int, too_long
 from voyage_tui.engine.references.markdown import line_of, parse, plain
 
 _ANCHOR = re.compile(r"^(\d+)\s*[:.)\-\u2013\u2014]\s*(.+)$", re.DOTALL)
+
+LOWEST_ANCHOR = 0
+HIGHEST_ANCHOR = 100
+MAX_SCALE_VALUES = 20
+"""SPEC 3.7: a scale is at most 20 values (every whole number from its lowest anchor to its
+highest is a score), with anchors from 0 to 100. Whatever the rubric says, a Dimension's anchors
+stay inside these bounds (the others are reported and left out), so nothing that walks a scale
+(the rater's keypad and panel, agreement's value domain, the kappa matrices) can be made to
+allocate by an anchor's value."""
+
+SCALE_TOO_LARGE = "rubric-scale-too-large"
+ANCHOR_OUT_OF_RANGE = "rubric-anchor-out-of-range"
 
 
 @lru_cache(maxsize=4096)
@@ -61,6 +74,8 @@ def parse_rubric(text: str, rel: str) -> tuple[Rubric, list[Diagnostic]]:
     tokens = parse(text)
     current: Dimension | None = None
     depth = 0
+    lines: dict[int, dict[int, int]] = {}
+    """id(dimension) -> anchor -> its line, for the scale check below."""
     for index, token in enumerate(tokens):
         if token.type == "heading_open":
             if token.tag == "h2":
@@ -92,13 +107,38 @@ def parse_rubric(text: str, rel: str) -> tuple[Rubric, list[Diagnostic]]:
                 continue
             content = plain(inline)
             if token.info.isdigit():
-                number, anchor = int(token.info), content
+                digits, anchor = token.info, content
             else:
                 match = _ANCHOR.match(content)
                 if not match:
                     continue
-                number, anchor = int(match.group(1)), match.group(2).strip()
+                digits, anchor = match.group(1), match.group(2).strip()
+            line = line_of(token) or current.line or 1
+            number = small_int(digits)
+            if number is None:
+                diagnostics.append(
+                    dg.error(
+                        rel,
+                        (line, 1),
+                        NUMBER_TOO_LONG,
+                        f"{too_long(digits, 'an anchor of ' + repr(current.name))}; anchors are "
+                        f"{LOWEST_ANCHOR} to {HIGHEST_ANCHOR}, so it is left out of the scale",
+                    )
+                )
+                continue
+            if not LOWEST_ANCHOR <= number <= HIGHEST_ANCHOR:
+                diagnostics.append(
+                    dg.error(
+                        rel,
+                        (line, 1),
+                        ANCHOR_OUT_OF_RANGE,
+                        f"anchor {number} of {current.name!r} is outside {LOWEST_ANCHOR} to "
+                        f"{HIGHEST_ANCHOR}; it is left out of the scale",
+                    )
+                )
+                continue
             current.anchors[number] = " ".join(anchor.split())
+            lines.setdefault(id(current), {})[number] = line
         elif token.type == "list_item_close":
             depth -= 1
     if not rubric.dimensions:
@@ -112,6 +152,7 @@ def parse_rubric(text: str, rel: str) -> tuple[Rubric, list[Diagnostic]]:
             )
         )
     for dimension in rubric.dimensions:
+        diagnostics += _bound_scale(dimension, lines.get(id(dimension), {}), rel)
         if not dimension.anchors:
             diagnostics.append(
                 dg.warning(
@@ -122,3 +163,31 @@ def parse_rubric(text: str, rel: str) -> tuple[Rubric, list[Diagnostic]]:
                 )
             )
     return rubric, diagnostics
+
+
+def _bound_scale(dimension: Dimension, lines: dict[int, int], rel: str) -> list[Diagnostic]:
+    """Keep the scale to MAX_SCALE_VALUES values: from the lowest anchor up, an anchor that
+    would stretch it further is reported on its line and left out (a typo `50:` among `1:` to
+    `5:` leaves the scale 1..5). The scale is clamped rather than the dimension dropped, so
+    ratings of it still count, and a score beyond the clamped scale is `rating-score-out-of-scale`."""
+    if not dimension.anchors:
+        return []
+    low = min(dimension.anchors)
+    top = low + MAX_SCALE_VALUES - 1
+    kept = max(n for n in dimension.anchors if n <= top)
+    out: list[Diagnostic] = []
+    for number in sorted(dimension.anchors):
+        if number <= top:
+            continue
+        del dimension.anchors[number]
+        out.append(
+            dg.error(
+                rel,
+                (lines.get(number, dimension.line or 1), 1),
+                SCALE_TOO_LARGE,
+                f"anchor {number} would make the scale of {dimension.name!r} {low} to {number}, "
+                f"{number - low + 1} values; a scale holds at most {MAX_SCALE_VALUES}, so it is "
+                f"left out (the scale is {low} to {kept})",
+            )
+        )
+    return out

@@ -17,6 +17,7 @@ from voyage_tui.engine.formats.vocabulary import (
     TRAJECTORY_PATHS,
     VISIBILITIES,
 )
+from voyage_tui.engine.loading.numbers import NUMBER_TOO_LONG, small_int, too_long
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.references.journey import Journey
 from voyage_tui.engine.rules.common import blank_text, id_mismatch
@@ -163,6 +164,18 @@ class _JourneyChecker:
                 )
         return [e for e in entries if e.text]
 
+    def _number(self, field: str, entry: Entry, digits: str, what: str) -> int | None:
+        """The entry's number, or None (reported) when it is too long to be any phase or gate."""
+        number = small_int(digits)
+        if number is None:
+            self._error(
+                field,
+                entry,
+                NUMBER_TOO_LONG,
+                f"{too_long(digits, what)}; write the number journey.md gives it",
+            )
+        return number
+
     def _match_phase(self, field: str, entry: Entry, number: int, name: str) -> bool:
         phase = self.journey.phases.get(number)
         if phase is not None and phase.name == name:
@@ -208,7 +221,10 @@ class _JourneyChecker:
                     f"{entry.text!r} is not a phase entry; write `N: Phase Name`",
                 )
                 continue
-            number, name = int(match.group(1)), match.group(2).strip()
+            number = self._number("phases", entry, match.group(1), "the phase's number")
+            if number is None:
+                continue
+            name = match.group(2).strip()
             if not self._match_phase("phases", entry, number, name):
                 continue
             if number in traversed:
@@ -238,7 +254,10 @@ class _JourneyChecker:
                     f"{entry.text!r} is not a skipped phase; write `N: Phase Name: reason`",
                 )
                 continue
-            number, name = int(match.group(1)), match.group(2).strip()
+            number = self._number("skipped_phases", entry, match.group(1), "the phase's number")
+            if number is None:
+                continue
+            name = match.group(2).strip()
             reason = (match.group(3) or "").strip()
             if not reason:
                 self._error(
@@ -297,7 +316,10 @@ class _JourneyChecker:
                     "(verdict pass, conditional or blocked)",
                 )
                 continue
-            number, verdict = int(match.group(1)), match.group(3).strip()
+            number = self._number("gates", entry, match.group(1), "the gate's number")
+            if number is None:
+                continue
+            verdict = match.group(3).strip()
             if verdict not in GATE_VERDICTS:
                 self._error(
                     "gates",
@@ -326,7 +348,10 @@ class _JourneyChecker:
                     f"{entry.text!r} is not a skipped gate; write `gate-N: reason`",
                 )
                 continue
-            number, reason = int(match.group(1)), (match.group(2) or "").strip()
+            number = self._number("skipped_gates", entry, match.group(1), "the gate's number")
+            if number is None:
+                continue
+            reason = (match.group(2) or "").strip()
             if not reason:
                 self._error(
                     "skipped_gates",

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.schema_errors import plain_error
+from voyage_tui.engine.loading.text import position_of_index
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME
 
@@ -52,7 +53,8 @@ class HoldoutConfig(BaseModel):
 class LimitsConfig(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    max_file_bytes: int = Field(default=1_048_576, gt=0)
+    # Bounded like every number read from a file: 1 TiB is past any file voyage-tui reads.
+    max_file_bytes: int = Field(default=1_048_576, gt=0, le=1 << 40)
 
 
 class TriageConfig(BaseModel):
@@ -60,7 +62,7 @@ class TriageConfig(BaseModel):
 
     min_f1: float = Field(default=0.5, ge=0.0, le=1.0, allow_inf_nan=False)
     """A recorded run of a gold file scoring below this F1 is a `low-score` item."""
-    ratings_per_run: int = Field(default=2, ge=0)
+    ratings_per_run: int = Field(default=2, ge=0, le=1_000_000)
     """An agent run with fewer ratings in force than this is an `unrated` item (0: never)."""
 
 
@@ -85,6 +87,9 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "limits": LimitsConfig,
     "triage": TriageConfig,
 }
+
+
+_LONG_NUMBER = re.compile(r"[0-9][0-9_]{4000,}")
 
 
 def _locate(text: str, section: str | None, key: str | None) -> tuple[int, int] | None:
@@ -158,6 +163,23 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
         return VoyageConfig(), [
             dg.error(
                 rel, pos, "config-syntax", f"voyage.toml is not valid TOML: {exc}; defaults used"
+            )
+        ]
+    except ValueError as exc:
+        # tomllib converts an integer with int(), which refuses more than 4,300 digits
+        # ("Exceeds the limit") instead of raising its own error with a place.
+        long_number = _LONG_NUMBER.search(text)
+        problem = (
+            "holds a number with too many digits to read"
+            if "integer string conversion" in str(exc)
+            else f"could not be read: {exc}"
+        )
+        return VoyageConfig(), [
+            dg.error(
+                rel,
+                position_of_index(text, long_number.start()) if long_number else None,
+                "config-syntax",
+                f"voyage.toml {problem}; defaults used",
             )
         ]
     diagnostics: list[Diagnostic] = []
