@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_FIXTURES
+from tests.conftest import SAMPLE_FIXTURES, SAMPLE_ROOT
 from voyage_tui.cli import main
 
 FIXTURE = "fixtures/bug-diagnosis/pagination-last-page-dropped"
@@ -28,7 +28,7 @@ FIXTURE = "fixtures/bug-diagnosis/pagination-last-page-dropped"
 def root(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
     root.mkdir()
-    shutil.copy(REPO / "voyage.toml", root / "voyage.toml")
+    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
     shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
     return root
 
