@@ -186,7 +186,7 @@ class _Walker:
                         kind = "dir"
                 if kind == "dir":
                     # Every file kind has a suffix: a folder without a dot is none of them.
-                    if "." in name and here.kind(name) in FILE_KINDS:
+                    if "." in name and here.kind(name) in (*FILE_KINDS, PathKind.RATING):
                         self._folder_in_place_of_file(rel)
                     if here.may_hold(name):
                         stack.append((rel, entry.path, here.child(name, rules)))
@@ -201,12 +201,14 @@ class _Walker:
                     layout.agent_runs.append(rel)
                 elif what is PathKind.MISPLACED_TASK:
                     self._misplaced(rel)
+                elif what is PathKind.RATING:
+                    # A FIFO or device too: a ratings file in the ratings folder is the user's
+                    # (never git-ignored), so one that is no file is reported, unopened.
+                    layout.ratings.append(rel)
                 elif kind == "other":
-                    continue  # a FIFO or device named like a gold file or a rating: not one
+                    continue  # a FIFO or device named like a gold file: not one
                 elif what in JSON_KINDS:
                     layout.json_candidates.append(rel)
-                elif what is PathKind.RATING:
-                    layout.ratings.append(rel)
 
     def _folder_in_place_of_file(self, rel: str) -> None:
         name = rel.rsplit("/", 1)[-1]
