@@ -85,7 +85,11 @@ def test_without_rater_and_git_the_os_user_rates(
     assert opened[0]["initial_rate"] == ("Pat-Smith", True)  # cleaned into a file name
 
 
-@pytest.mark.parametrize("name", ["a/b", "", ".hidden", "x" * 65])
+@pytest.mark.parametrize(
+    "name",
+    ["a/b", "", ".hidden", "x" * 65, "\U0001f600" * 64],
+    ids=["slash", "empty", "hidden", "65-characters", "256-bytes"],
+)
 def test_a_rater_name_that_cannot_be_a_file_name_is_a_usage_error(
     root, opened, capsys, name
 ) -> None:

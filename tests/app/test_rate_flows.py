@@ -374,6 +374,21 @@ async def test_a_name_that_cannot_be_a_file_name_says_why(root: Path) -> None:
         assert records(root) == []
 
 
+async def test_a_name_too_long_in_bytes_says_why_and_writes_nothing(root: Path) -> None:
+    app = rate_app(root, rater="\U0001f600" * 64)  # 64 characters, 256 bytes
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await session_screen(pilot)
+        assert screen.session is None
+        assert screen.problem is not None and "bytes" in screen.problem
+        message = str(screen.query_one("#rate-message").content)
+        assert "No rater session" in message and "over 128 bytes" in message
+        assert sorted(p.name for p in (root / MINE).parent.iterdir()) == [
+            "alice.jsonl",
+            "bob.jsonl",
+            "carol.jsonl",
+        ]
+
+
 async def test_a_ratings_file_that_cannot_be_read_stops_the_session(root: Path) -> None:
     (root / MINE).mkdir()  # not a regular file: refused as unreadable, even for root
     app = rate_app(root)
