@@ -273,6 +273,7 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
         await pilot.press(*"12345")
         await wait_until(pilot, lambda: not screen.busy)
         assert "Not saved" in screen.status and "No space left" in screen.status
+        assert screen.status.endswith("enter tries again")
         assert screen.state is not None and screen.state.current is not None
         assert screen.state.current.pair == order[0]
         assert screen.draft.complete
@@ -281,6 +282,56 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
         [written] = records(root)
         assert pair(written) == order[0]
         assert written["scores"] == dict(zip(DIMENSIONS, [1, 2, 3, 4, 5], strict=True))
+
+
+def _fail_once(monkeypatch: pytest.MonkeyPatch, part: int) -> None:
+    """The next append writes `part` bytes of its line, then fails as a full disk does."""
+    append = ratings_store.append_line_durably
+
+    def failing(path, line, *, root=None):
+        with open(path, "ab") as handle:
+            handle.write((line.rstrip("\n") + "\n").encode()[:part])
+        monkeypatch.setattr(ratings_store, "append_line_durably", append)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(ratings_store, "append_line_durably", failing)
+
+
+async def test_after_a_save_that_left_part_of_a_line_the_next_says_its_real_line(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fail_once(monkeypatch, 20)
+    app = rate_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await session_screen(pilot)
+        await pilot.press(*"12345")
+        await wait_until(pilot, lambda: not screen.busy and "Not saved" in screen.status)
+        await rate(pilot, screen, "enter")
+        assert f"line 2 of {MINE}" in screen.status
+        lines = (root / MINE).read_text().split("\n")
+        assert json.loads(lines[1])["scores"]["correctness"] == 1  # line 1: the torn piece
+
+
+async def test_a_failed_undo_says_which_key_tries_again_and_that_key_does(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    order = queue_of(root)
+    app = rate_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await session_screen(pilot)
+        await rate(pilot, screen, "55555")
+        _fail_once(monkeypatch, 0)
+        await pilot.press("u")
+        await wait_until(pilot, lambda: not screen.busy and "No space" in screen.status)
+        assert "enter" not in screen.status
+        assert "Not undone" in screen.status and "u tries again" in screen.status
+        await pilot.press("enter")  # does nothing: nothing of the draft is complete
+        await pilot.pause()
+        assert len(records(root)) == 1
+        await rate(pilot, screen, "u")
+        assert [r["scores"] for r in records(root)][1] is None
+        assert screen.state is not None and screen.state.current is not None
+        assert screen.state.current.pair == order[0]
 
 
 # --- blind ----------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
 from voyage_tui.app.actions import bindings
+from voyage_tui.app.keymap import keys_after
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.widgets.pair_panes import run_widgets, task_widgets
 from voyage_tui.app.widgets.rubric_panel import (
@@ -91,9 +92,20 @@ class Stepped(Message):
 
 
 class StepFailed(Message):
-    def __init__(self, said: str) -> None:
+    def __init__(self, action: str, error: str) -> None:
         super().__init__()
-        self.said = said
+        self.action = action
+        self.error = error
+
+
+_FAILED = {
+    "submit": ("Not saved", "rate.confirm"),
+    "undo": ("Not undone", "rate.undo"),
+    "redo": ("Not redone", "rate.redo"),
+    "skip": ("Not skipped", "rate.skip"),
+}
+"""What a failed step says, and the action whose key takes the step again: only a failed
+submit keeps a complete draft, so only there does `enter` try again."""
 
 
 class PaneScroll(VerticalScroll, inherit_bindings=False):
@@ -517,7 +529,7 @@ takes back the last rating of this session and reopens it, again and again; `ctr
             try:
                 said = _do(session, action, scores or {}, note, label)
             except (OSError, SessionError, ValueError) as exc:
-                self.post_message(StepFailed(f"Not saved: {exc}"))
+                self.post_message(StepFailed(action, str(exc)))
                 return
             state = _state_of(session)
         self.post_message(Stepped(state, said))
@@ -535,7 +547,12 @@ takes back the last rating of this session and reopens it, again and again; `ctr
     @on(StepFailed)
     def _step_failed(self, message: StepFailed) -> None:
         self.busy = False
-        self._say(message.said + " — enter tries again", "bold red")
+        what, again = _FAILED.get(message.action, ("Not done", ""))
+        # The key as the keymap names it (`enter`, `ctrl+r`): words read better in a sentence
+        # than the footer's signs.
+        keys = keys_after(self.app.user_keymap, again) if again else []
+        retry = f" — {keys[0]} tries again" if keys else ""
+        self._say(f"{what}: {message.error}{retry}", "bold red")
         self._show_rubric()
 
 
