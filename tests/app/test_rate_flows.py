@@ -449,6 +449,24 @@ async def test_a_ratings_file_that_cannot_be_read_stops_the_session(root: Path) 
         assert screen.problem is not None and "cannot be read" in screen.problem
 
 
+async def test_a_ratings_file_that_is_no_ratings_stops_the_session_and_says_why(
+    root: Path,
+) -> None:
+    script = b"# This file must be used with source bin/activate\nexport PATH=/x:$PATH\n"
+    (root / MINE).write_bytes(script)
+    app = rate_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await session_screen(pilot)
+        assert screen.session is None
+        assert screen.problem is not None
+        assert f"{MINE} is not a ratings file: line 1 is not JSON" in screen.problem
+        message = str(screen.query_one("#rate-message").content)
+        assert "No rater session" in message and "not a ratings file" in message
+        await pilot.press(*"55555")
+        await pilot.pause()
+    assert (root / MINE).read_bytes() == script
+
+
 async def test_every_run_rated_says_so_and_u_still_undoes(root: Path) -> None:
     order = queue_of(root)
     app = rate_app(root)

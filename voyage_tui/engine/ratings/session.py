@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -47,6 +48,32 @@ def blind_order(runs: list[AgentRunRef], rater: str) -> list[AgentRunRef]:
         return hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()
 
     return sorted(runs, key=rank)
+
+
+def symlink_on_the_way(ws: Workspace, rel: str) -> str | None:
+    """Why a session will not write to `rel`: it, or a folder on the way to it below the
+    workspace root, is a symlink. None when none is. Ratings are never written through a
+    symlink, even one that stays inside the workspace: a branch can commit
+    `ratings/carol.jsonl` as a link to `.venv/bin/activate` or `.git/config`, and the writer
+    would refuse the first append anyway (this says so before any rating is made)."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts) + 1):
+        shown = "/".join(parts[:depth])
+        try:
+            info = os.lstat(ws.abs(shown))
+        except FileNotFoundError:
+            return None  # made by the first append, as a folder and a file
+        except OSError as exc:
+            return f"{shown} cannot be looked at ({exc.strerror or exc}); nothing was written"
+        if stat.S_ISLNK(info.st_mode):
+            what = "the ratings file" if depth == len(parts) else "a folder on the way to it"
+            return (
+                f"{shown} is a symlink, and {what}; ratings are never written through a "
+                "symlink, even one that stays inside the workspace (it could lead to any file, "
+                "such as .venv/bin/activate or .git/config). Nothing was written. Replace the "
+                "link with the file or folder itself"
+            )
+    return None
 
 
 def plain_order(runs: list[AgentRunRef]) -> list[AgentRunRef]:
@@ -131,6 +158,9 @@ class RaterSession:
                 f"{own.path} cannot be read ({reasons}); a session would append to a file whose "
                 "ratings it cannot see. Fix the file first"
             )
+        refusal = own.foreign.refusal(own.path) if own is not None else None
+        if refusal is not None:
+            raise SessionError(refusal)
         self.ws = ws
         self.rubric = rubric
         self.store = store
@@ -166,6 +196,9 @@ class RaterSession:
         name = resolve_rater(ws, rater, use_git=use_git)
         runs = RunIndex.from_items(items)
         rel = ratings_file_rel(ws, name)
+        problem = symlink_on_the_way(ws, rel)
+        if problem is not None:
+            raise SessionError(problem)
         paths = [rel] if os.path.lexists(ws.abs(rel)) else []
         store = RatingStore.load(ws, rubric, runs, paths=paths)
         return cls(ws, rubric, runs, store, name, blind=blind, clock=clock)

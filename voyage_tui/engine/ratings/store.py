@@ -17,11 +17,23 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.atomic import ContentChanged, Expected, append_line_durably, write_inside
+from voyage_tui.engine.atomic import (
+    ContentChanged,
+    Expected,
+    WriteRefused,
+    append_line_durably,
+    write_inside,
+)
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import is_within, read_bytes_inside
 from voyage_tui.engine.ratings.names import ratings_file_rel
-from voyage_tui.engine.ratings.records import RATINGS_SUFFIX, Rating, RatingsFile, parse_ratings
+from voyage_tui.engine.ratings.records import (
+    RATINGS_SUFFIX,
+    Foreign,
+    Rating,
+    RatingsFile,
+    parse_ratings,
+)
 from voyage_tui.engine.ratings.rules import DeletedRuns, check_ratings_file
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.references.rubric import Rubric
@@ -155,6 +167,9 @@ class RatingStore:
             checked = self.files[rel] = RatingsFile(rel)
         if self._stamps.get(rel) != _stamp_of(ws.abs(rel)):
             _count_lines(ws, checked)
+        refusal = checked.foreign.refusal(rel)
+        if refusal is not None:
+            raise WriteRefused(rel, refusal)
         self._stamps.pop(rel, None)
         append_rating(ws, rating)
         self._stamps[rel] = _stamp_of(ws.abs(rel))
@@ -179,12 +194,14 @@ def _stamp_of(full: str) -> _Stamp:
 
 
 def _count_lines(ws: Workspace, checked: RatingsFile) -> None:
-    """Count `checked`'s lines again from the file on disk, so the next record is numbered at
-    the line it lands on. A file that cannot be read is left to the append, which refuses or
-    fails as it must."""
+    """Look at `checked`'s file on disk again: its lines counted, so the next record is
+    numbered at the line it lands on, and whether they are still ratings (a checkout may have
+    put something else there). A file that cannot be read is left to the append, which refuses
+    or fails as it must."""
     full = ws.abs(checked.path)
     if not os.path.lexists(full):
         checked.line_count, checked.ends_with_newline = 0, True
+        checked.foreign = Foreign()
         return
     data = read_bytes_inside(
         full, checked.path, root_real=ws.root_real, max_bytes=ws.max_file_bytes
@@ -193,6 +210,7 @@ def _count_lines(ws: Workspace, checked: RatingsFile) -> None:
         return
     parsed = parse_ratings(data, checked.path)
     checked.line_count, checked.ends_with_newline = parsed.line_count, parsed.ends_with_newline
+    checked.foreign = parsed.foreign
 
 
 def append_rating(ws: Workspace, rating: Rating) -> None:
