@@ -53,7 +53,13 @@ def queue_of(root: Path, rater: str = "me", *, blind: bool = True) -> list[tuple
     """The pairs in the rater's order, as the engine computes it (not as the screen says)."""
     suite = Suite.open(root, use_git=False)
     session = RaterSession.open(
-        suite.ws, suite.refs.rubric.value, suite.items, rater, blind=blind, use_git=False
+        suite.ws,
+        suite.refs.rubric.value,
+        suite.items,
+        rater,
+        blind=blind,
+        use_git=False,
+        lock=False,
     )
     return [run.pair for run in session.queue]
 

@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import MakeWorkspace
+from tests.conftest import REPO, MakeWorkspace
 from tests.ratings.common import jsonl, record, workspace_files
 from voyage_tui.engine.atomic import WriteRefused
 from voyage_tui.engine.ratings.session import RaterSession, SessionError
 from voyage_tui.engine.validation.suite import Suite
 
 CAROL = "ratings/carol.jsonl"
+LOCKS = ".voyage/locks"
+LOCK = f"{LOCKS}/carol.lock"
 GOOD = {"correctness": 4, "scope": 3}
 
 ACTIVATE = b"""\
@@ -151,3 +157,149 @@ def test_a_session_refuses_a_ratings_folder_that_is_a_symlink_inside_the_workspa
         open_session(root)
     assert (root / "elsewhere/carol.jsonl").read_bytes() == b""
     assert os.listdir(root / "elsewhere") == ["carol.jsonl"]
+
+
+# --- one live session per rater -----------------------------------------------------------------
+
+HOLD = """\
+import sys, time
+from voyage_tui.engine.ratings.lock import RaterLock
+from voyage_tui.engine.workspace.model import Workspace
+held = RaterLock.take(Workspace.load(sys.argv[1]), sys.argv[2])
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.fixture
+def holder(make_workspace: MakeWorkspace):
+    """Start another process that holds a rater's lock, as a second session would."""
+    started: list[subprocess.Popen[str]] = []
+
+    def start(root: Path, rater: str = "carol") -> subprocess.Popen[str]:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        proc = subprocess.Popen(
+            [sys.executable, "-c", HOLD, str(root), rater],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        started.append(proc)
+        assert proc.stdout is not None and proc.stdout.readline() == "held\n"
+        return proc
+
+    yield start
+    for proc in started:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_second_session_of_the_same_rater_is_refused_and_says_who_holds_it(
+    make_workspace: MakeWorkspace,
+) -> None:
+    root = make_workspace(workspace_files())
+    first = open_session(root)
+    with pytest.raises(SessionError) as refused:
+        open_session(root)
+    assert "already open in this app" in str(refused.value)
+    open_session(root, "dave").close()  # another rater is not held up
+    first.close()
+    second = open_session(root)
+    second.submit(GOOD)
+    second.close()
+
+
+def test_a_session_in_another_process_is_named_by_pid_host_and_start(
+    make_workspace: MakeWorkspace, holder
+) -> None:
+    root = make_workspace(workspace_files())
+    proc = holder(root)
+    with pytest.raises(SessionError) as refused:
+        open_session(root)
+    message = str(refused.value)
+    assert "carol is already rating in another session" in message
+    assert f"pid {proc.pid} on this machine {socket.gethostname()} since 20" in message
+    assert not (root / CAROL).exists(), "nothing was written"
+
+
+def test_a_lock_left_by_a_killed_session_holds_nobody_up(
+    make_workspace: MakeWorkspace, holder
+) -> None:
+    root = make_workspace(workspace_files())
+    proc = holder(root)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert (root / LOCK).read_text(), "the dead holder's line is still in the file"
+    with open_session(root) as session:
+        session.submit(GOOD)
+    assert len((root / CAROL).read_text().splitlines()) == 1
+
+
+def test_a_planted_lock_file_naming_a_live_pid_holds_nobody_up(
+    make_workspace: MakeWorkspace,
+) -> None:
+    """The file's words are not the lock: only a live flock is."""
+    root = make_workspace(
+        {
+            **workspace_files(),
+            LOCK: json.dumps(
+                {"pid": 1, "host": socket.gethostname(), "since": "2999-01-01T00:00:00Z"}
+            ),
+        }
+    )
+    with open_session(root) as session:
+        session.submit(GOOD)
+
+
+def test_what_a_lock_file_says_reaches_no_message_unchecked(
+    make_workspace: MakeWorkspace,
+) -> None:
+    root = make_workspace(workspace_files())
+    first = open_session(root)
+    hostile = {"pid": "1; rm -rf", "host": "\x1b]52;c;aGk=\x07evil", "since": "\x1b[2J"}
+    (root / LOCK).write_text(json.dumps(hostile))
+    with pytest.raises(SessionError) as refused:
+        open_session(root)
+    message = str(refused.value)
+    assert "\x1b" not in message and "rm -rf" not in message
+    first.close()
+
+
+@pytest.mark.parametrize("planted", ["file-symlink", "folder-symlink", "locks-symlink"])
+def test_the_lock_is_never_written_through_a_symlink(
+    make_workspace: MakeWorkspace, planted: str
+) -> None:
+    root = make_workspace({**workspace_files(), "notes/keep.txt": "keep\n"})
+    keep = root / "notes/keep.txt"
+    if planted == "file-symlink":
+        (root / LOCKS).mkdir(parents=True)
+        (root / LOCK).symlink_to("../../notes/keep.txt")
+    elif planted == "folder-symlink":
+        (root / ".voyage").symlink_to("notes", target_is_directory=True)
+    else:
+        (root / ".voyage").mkdir()
+        (root / LOCKS).symlink_to("../notes", target_is_directory=True)
+    with pytest.raises(SessionError, match="symlink"):
+        open_session(root)
+    assert keep.read_text() == "keep\n"
+    assert sorted(os.listdir(root / "notes")) == ["keep.txt"]
+    assert not (root / CAROL).exists()
+
+
+def test_the_lock_is_never_written_through_a_hard_link(make_workspace: MakeWorkspace) -> None:
+    root = make_workspace({**workspace_files(), "notes/keep.txt": "keep\n"})
+    (root / LOCKS).mkdir(parents=True)
+    os.link(root / "notes/keep.txt", root / LOCK)
+    with pytest.raises(SessionError, match="hard links"):
+        open_session(root)
+    assert (root / "notes/keep.txt").read_text() == "keep\n"
+
+
+def test_a_fifo_in_place_of_the_lock_is_refused_without_hanging(
+    make_workspace: MakeWorkspace,
+) -> None:
+    root = make_workspace(workspace_files())
+    (root / LOCKS).mkdir(parents=True)
+    os.mkfifo(root / LOCK)
+    with pytest.raises(SessionError, match="not a regular file"):
+        open_session(root)

@@ -2,12 +2,17 @@
 
 The rater's name is settled here, before the app starts, as the session would settle it
 (`--rater`, else git's user.name, else the OS user), so a name that cannot be a file name is a
-usage error with the reason, not a screen. `escape` in the session goes back to the browser.
+usage error with the reason, not a screen. So is a session that could not start (the rater is
+rating in another session, their file is no ratings file or a symlink): exit 2 with the reason.
+Under `serve --rate` (the hidden `--in-browser`) the app opens all the same and its screen says
+why, since a tab has no stderr. `escape` in the session goes back to the browser.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
+import unicodedata
 
 from voyage_tui.cli.common import (
     Parser,
@@ -17,6 +22,7 @@ from voyage_tui.cli.common import (
     unreadable_workspace,
 )
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
+from voyage_tui.engine.ratings.session import why_no_session
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -43,6 +49,8 @@ def build_parser() -> Parser:
     add_app_switches(
         parser, git_help="skip every check that needs git (and do not ask git for user.name)"
     )
+    # `serve --rate` runs each tab as `rate --in-browser`: a refusal is shown in the page.
+    parser.add_argument("--in-browser", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -57,6 +65,22 @@ def run(argv: list[str]) -> int:
     try:
         rater = resolve_rater(ws, args.rater, use_git=not args.no_git)
     except RaterNameError as exc:
-        print(f"voyage-tui rate: {exc}", file=sys.stderr)
+        print(f"voyage-tui rate: {_printable(str(exc))}", file=sys.stderr)
         return 2
+    if not args.in_browser:
+        refusal = why_no_session(ws, rater)
+        if refusal is not None:
+            print(f"voyage-tui rate: {_printable(refusal)}", file=sys.stderr)
+            return 2
     return run_app(ws, args, initial_rate=(rater, not args.no_blind))
+
+
+def _printable(text: str) -> str:
+    """A message naming workspace paths, safe for a terminal: a control character (from a
+    configured folder's name, say) is shown as its escape."""
+    return "".join(
+        (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+        if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Zl", "Zp")
+        else c
+        for c in text
+    )

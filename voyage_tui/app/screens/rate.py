@@ -250,7 +250,8 @@ takes back the last rating of this session and reopens it, again and again; `ctr
 
     @on(Opened)
     async def _opened(self, message: Opened) -> None:
-        if self.gone:  # closed while the session opened
+        if self.gone:  # closed while the session opened: its rater's lock goes at once
+            message.session.close()
             return
         self.session = message.session
         self._opening = False
@@ -471,6 +472,19 @@ takes back the last rating of this session and reopens it, again and again; `ctr
             )
         self.app.pop_screen()
 
+    def on_unmount(self) -> None:
+        """The screen is gone (escape, the app's end): the session ends and its rater's lock
+        is let go, so the next session of this rater, here or elsewhere, may start."""
+        self._close_session()
+
+    def _close_session(self) -> None:
+        session, self.session = self.session, None
+        if session is not None:
+            # Under the lock: a step still in flight finishes its append before the rater's
+            # lock goes, so a session started next never writes beside it.
+            with self._lock:
+                session.close()
+
     def action_other_pane(self) -> None:
         task = self.query_one("#rate-task", PaneScroll)
         run = self.query_one("#rate-run", PaneScroll)
@@ -536,6 +550,8 @@ takes back the last rating of this session and reopens it, again and again; `ctr
 
     @on(Stepped)
     async def _stepped(self, message: Stepped) -> None:
+        if self.session is None:  # the session ended (the screen closed) while the step ran
+            return
         try:
             # Every step starts the scores afresh, an undo that reopens the pair on screen too.
             await self._show_state(message.state)
