@@ -109,3 +109,27 @@ async def test_a_second_session_of_the_rater_says_who_holds_it_and_writes_nothin
         await pilot.press(*"55555")
         await pilot.pause()
     assert not (root / MINE).exists()
+
+
+async def test_escape_then_s_at_once_opens_the_session_again(root: Path) -> None:
+    """The lock goes with the key, not when the old screen is finally taken down."""
+    app = rate_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await opened(pilot)
+        await pilot.press("escape", "s")
+        again = await opened(pilot)
+        assert again.problem is None and again.session is not None
+
+
+async def test_opening_the_rater_on_a_run_from_triage_replaces_the_open_session(
+    root: Path,
+) -> None:
+    app = rate_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        first = await opened(pilot)
+        assert first.state is not None and first.state.current is not None
+        fixture_id, run_id = first.state.current.pair
+        app.open_rater_on(fixture_id, run_id)
+        await wait_until(pilot, lambda: app.screen is not first)
+        again = await opened(pilot)
+        assert again.problem is None and again.session is not None

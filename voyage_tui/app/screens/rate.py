@@ -470,14 +470,16 @@ takes back the last rating of this session and reopens it, again and again; `ctr
             self.notify(
                 "The scores of the run on screen were not saved (it stays unrated)", timeout=4
             )
+        self.end_session()  # now, not when the screen is taken down: `s` may follow at once
         self.app.pop_screen()
 
     def on_unmount(self) -> None:
         """The screen is gone (escape, the app's end): the session ends and its rater's lock
         is let go, so the next session of this rater, here or elsewhere, may start."""
-        self._close_session()
+        self.end_session()
 
-    def _close_session(self) -> None:
+    def end_session(self) -> None:
+        """End the session (its rater's lock goes); the screen is being closed."""
         session, self.session = self.session, None
         if session is not None:
             # Under the lock: a step still in flight finishes its append before the rater's
@@ -536,7 +538,8 @@ takes back the last rating of this session and reopens it, again and again; `ctr
     @work(thread=True, group="rate-session")
     def step(self, action: str, scores: dict[str, int] | None = None, note: str = "") -> None:
         session = self.session
-        assert session is not None
+        if session is None:  # the screen closed before the step began: nothing to write to
+            return
         with self._lock:
             before = session.current
             label = session.label(before) if before is not None else ""
