@@ -201,7 +201,8 @@ def test_a_second_session_of_the_same_rater_is_refused_and_says_who_holds_it(
     first = open_session(root)
     with pytest.raises(SessionError) as refused:
         open_session(root)
-    assert "already open in this app" in str(refused.value)
+    assert "already open in this app (pid " in str(refused.value)
+    assert f"pid {os.getpid()} on this machine" in str(refused.value)
     open_session(root, "dave").close()  # another rater is not held up
     first.close()
     second = open_session(root)

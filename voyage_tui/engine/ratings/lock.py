@@ -279,12 +279,12 @@ def _hostname() -> str:
 
 
 def _busy_message(rater: str, rel: str, holder: Holder | None) -> str:
+    who = holder.describe() if holder is not None else "a process that does not say which"
     if holder is not None and holder.here:
         return (
-            f"a rater session of {rater} is already open in this app; close it first (one "
-            "session per rater)"
+            f"a rater session of {rater} is already open in this app ({who}); close it first "
+            "(one live session per rater)"
         )
-    who = holder.describe() if holder is not None else "a process that does not say which"
     return (
         f"{rater} is already rating in another session ({who}). One live session per rater: "
         "two would withdraw each other's ratings. Finish that session first, or rate as "
