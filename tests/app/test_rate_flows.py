@@ -539,3 +539,19 @@ async def test_the_ratings_files_are_in_the_tree_with_their_problems(root: Path)
         await wait_until(pilot, lambda: "bob.jsonl" in shown())
         await pilot.pause(0.2)
         assert "Not loaded" not in shown()  # JSON lines are not read as one YAML document
+
+
+async def test_a_fifo_in_the_ratings_folder_is_in_the_tree_with_its_error_never_opened(
+    root: Path,
+) -> None:
+    import os
+
+    os.mkfifo(root / "fixtures/ratings/pipe.jsonl")
+    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        app.reveal("fixtures/ratings/pipe.jsonl")  # the detail pane reads it: it must not wait
+        listing = browser.query_one(DiagnosticsList)
+        await wait_until(pilot, lambda: bool(listing.diagnostics))
+        assert {d.code for d in listing.diagnostics} == {"not-a-regular-file"}
+        await pilot.pause(0.2)
