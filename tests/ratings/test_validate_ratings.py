@@ -176,3 +176,16 @@ def test_a_fifo_and_a_folder_named_like_ratings_files_are_errors_and_never_opene
         found = {(d["path"], d["severity"]) for d in payload["diagnostics"]}
         assert ("ratings/pipe.jsonl", "error") in found
         assert ("ratings/folder.jsonl", "error") in found
+
+
+def test_a_fifo_and_a_folder_named_like_ratings_files_made_live_are_what_a_walk_finds(
+    make_workspace,
+):
+    root = make_workspace({**workspace_files(), A: jsonl(record())})
+    suite = Suite.open(root, use_git=False)
+    os.mkfifo(root / "ratings/pipe.jsonl")
+    (root / "ratings/folder.jsonl").mkdir()
+    suite.revalidate(["ratings/pipe.jsonl", "ratings/folder.jsonl"])
+    fresh = Suite.open(root, use_git=False)
+    assert sorted(map(str, suite.diagnostics())) == sorted(map(str, fresh.diagnostics()))
+    assert codes(fresh, "ratings/folder.jsonl") == [("not-a-regular-file", None)]

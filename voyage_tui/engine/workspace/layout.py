@@ -185,8 +185,13 @@ class _Walker:
                     if followed == "dir":
                         kind = "dir"
                 if kind == "dir":
+                    if here.kind(name) is PathKind.RATING:
+                        # An item with its error, as live re-validation makes it (reading it
+                        # says what it is, unopened): the ratings folder is the user's.
+                        layout.ratings.append(rel)
+                        continue
                     # Every file kind has a suffix: a folder without a dot is none of them.
-                    if "." in name and here.kind(name) in (*FILE_KINDS, PathKind.RATING):
+                    if "." in name and here.kind(name) in FILE_KINDS:
                         self._folder_in_place_of_file(rel)
                     if here.may_hold(name):
                         stack.append((rel, entry.path, here.child(name, rules)))
