@@ -109,8 +109,13 @@ class RatingStore:
         if paths is None:
             listed, problems = list_ratings_files(ws)
             paths = listed
-        files = [check_ratings_file(ws, rubric, rel, runs, deleted_runs) for rel in paths]
-        return cls(files, problems)
+        # Stamped before reading: a change landing in between makes the stamp stale, and the
+        # first append then counts the file again (never the other way round).
+        stamps = {rel: _stamp_of(ws.abs(rel)) for rel in paths}
+        files = [check_ratings_file(ws, rubric, rel, runs, deleted_runs) for rel in stamps]
+        store = cls(files, problems)
+        store._stamps = {rel: stamp for rel, stamp in stamps.items() if store.files[rel].readable}
+        return store
 
     # --- views ---------------------------------------------------------------------------------
 
