@@ -392,7 +392,8 @@ def test_rate_serves_the_rater_session_of_the_rater_named(make_workspace, served
     words = shlex.split(str(served[0]["command"]))[1:]
     assert words == [
         sys.executable,
-        *("-m", "voyage_tui", "rate", "--rater=alice", "--no-blind", "--no-git", "--"),
+        *("-m", "voyage_tui", "rate", "--rater=alice", "--no-blind", "--in-browser"),
+        *("--no-git", "--"),
         str(root),
     ]
 

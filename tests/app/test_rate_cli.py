@@ -85,7 +85,11 @@ def test_without_rater_and_git_the_os_user_rates(
     assert opened[0]["initial_rate"] == ("Pat-Smith", True)  # cleaned into a file name
 
 
-@pytest.mark.parametrize("name", ["a/b", "", ".hidden", "x" * 65])
+@pytest.mark.parametrize(
+    "name",
+    ["a/b", "", ".hidden", "x" * 65, "\U0001f600" * 64],
+    ids=["slash", "empty", "hidden", "65-characters", "256-bytes"],
+)
 def test_a_rater_name_that_cannot_be_a_file_name_is_a_usage_error(
     root, opened, capsys, name
 ) -> None:
@@ -110,3 +114,66 @@ def test_rate_is_listed_in_the_usage(capsys) -> None:
 def test_an_unknown_option_is_named(root, opened, capsys) -> None:
     code, _, err = cli(["rate", str(root), "--blind-ish"], capsys)
     assert code == 2 and "unknown option --blind-ish" in err
+
+
+# --- what stops a session before the app opens ---------------------------------------------------
+
+HOLD = """\
+import sys, time
+from voyage_tui.engine.ratings.lock import RaterLock
+from voyage_tui.engine.workspace.model import Workspace
+held = RaterLock.take(Workspace.load(sys.argv[1]), "me")
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_rater_already_rating_elsewhere_exits_2_naming_the_session(root, opened, capsys) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(root)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "held\n"
+        code, _, err = cli(["rate", str(root), "--rater", "me"], capsys)
+        assert code == 2 and opened == []
+        assert err.startswith("voyage-tui rate: me is already rating in another session")
+        assert f"pid {proc.pid}" in err
+        # Under `serve --rate` the tab's app opens and its screen says the same.
+        code, _, err = cli(["rate", str(root), "--rater", "me", "--in-browser"], capsys)
+        assert (code, err) == (0, "") and len(opened) == 1
+    finally:
+        proc.kill()
+        proc.wait()
+    code, _, _ = cli(["rate", str(root), "--rater", "me"], capsys)
+    assert code == 0 and len(opened) == 2, "the lock went with the process"
+
+
+def test_a_ratings_file_that_is_no_ratings_exits_2_and_stays_as_it_was(
+    root, opened, capsys
+) -> None:
+    script = b"#!/bin/sh\necho $(id)\n"
+    (root / "ratings").mkdir()
+    (root / "ratings/me.jsonl").write_bytes(script)
+    code, _, err = cli(["rate", str(root), "--rater", "me"], capsys)
+    assert code == 2 and opened == []
+    assert "ratings/me.jsonl is not a ratings file: line 1 is not JSON" in err
+    assert (root / "ratings/me.jsonl").read_bytes() == script
+
+
+def test_a_ratings_file_that_is_a_symlink_exits_2(root, opened, capsys) -> None:
+    (root / "ratings").mkdir()
+    (root / "activate").write_text("export X=1\n")
+    (root / "ratings/me.jsonl").symlink_to("../activate")
+    code, _, err = cli(["rate", str(root), "--rater", "me"], capsys)
+    assert code == 2 and opened == []
+    assert "ratings/me.jsonl is a symlink" in err
+    assert (root / "activate").read_text() == "export X=1\n"

@@ -53,7 +53,13 @@ def queue_of(root: Path, rater: str = "me", *, blind: bool = True) -> list[tuple
     """The pairs in the rater's order, as the engine computes it (not as the screen says)."""
     suite = Suite.open(root, use_git=False)
     session = RaterSession.open(
-        suite.ws, suite.refs.rubric.value, suite.items, rater, blind=blind, use_git=False
+        suite.ws,
+        suite.refs.rubric.value,
+        suite.items,
+        rater,
+        blind=blind,
+        use_git=False,
+        lock=False,
     )
     return [run.pair for run in session.queue]
 
@@ -273,6 +279,7 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
         await pilot.press(*"12345")
         await wait_until(pilot, lambda: not screen.busy)
         assert "Not saved" in screen.status and "No space left" in screen.status
+        assert screen.status.endswith("enter tries again")
         assert screen.state is not None and screen.state.current is not None
         assert screen.state.current.pair == order[0]
         assert screen.draft.complete
@@ -281,6 +288,56 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
         [written] = records(root)
         assert pair(written) == order[0]
         assert written["scores"] == dict(zip(DIMENSIONS, [1, 2, 3, 4, 5], strict=True))
+
+
+def _fail_once(monkeypatch: pytest.MonkeyPatch, part: int) -> None:
+    """The next append writes `part` bytes of its line, then fails as a full disk does."""
+    append = ratings_store.append_line_durably
+
+    def failing(path, line, *, root=None):
+        with open(path, "ab") as handle:
+            handle.write((line.rstrip("\n") + "\n").encode()[:part])
+        monkeypatch.setattr(ratings_store, "append_line_durably", append)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(ratings_store, "append_line_durably", failing)
+
+
+async def test_after_a_save_that_left_part_of_a_line_the_next_says_its_real_line(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fail_once(monkeypatch, 20)
+    app = rate_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await session_screen(pilot)
+        await pilot.press(*"12345")
+        await wait_until(pilot, lambda: not screen.busy and "Not saved" in screen.status)
+        await rate(pilot, screen, "enter")
+        assert f"line 2 of {MINE}" in screen.status
+        lines = (root / MINE).read_text().split("\n")
+        assert json.loads(lines[1])["scores"]["correctness"] == 1  # line 1: the torn piece
+
+
+async def test_a_failed_undo_says_which_key_tries_again_and_that_key_does(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    order = queue_of(root)
+    app = rate_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await session_screen(pilot)
+        await rate(pilot, screen, "55555")
+        _fail_once(monkeypatch, 0)
+        await pilot.press("u")
+        await wait_until(pilot, lambda: not screen.busy and "No space" in screen.status)
+        assert "enter" not in screen.status
+        assert "Not undone" in screen.status and "u tries again" in screen.status
+        await pilot.press("enter")  # does nothing: nothing of the draft is complete
+        await pilot.pause()
+        assert len(records(root)) == 1
+        await rate(pilot, screen, "u")
+        assert [r["scores"] for r in records(root)][1] is None
+        assert screen.state is not None and screen.state.current is not None
+        assert screen.state.current.pair == order[0]
 
 
 # --- blind ----------------------------------------------------------------------------------------
@@ -374,6 +431,21 @@ async def test_a_name_that_cannot_be_a_file_name_says_why(root: Path) -> None:
         assert records(root) == []
 
 
+async def test_a_name_too_long_in_bytes_says_why_and_writes_nothing(root: Path) -> None:
+    app = rate_app(root, rater="\U0001f600" * 64)  # 64 characters, 256 bytes
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await session_screen(pilot)
+        assert screen.session is None
+        assert screen.problem is not None and "bytes" in screen.problem
+        message = str(screen.query_one("#rate-message").content)
+        assert "No rater session" in message and "over 128 bytes" in message
+        assert sorted(p.name for p in (root / MINE).parent.iterdir()) == [
+            "alice.jsonl",
+            "bob.jsonl",
+            "carol.jsonl",
+        ]
+
+
 async def test_a_ratings_file_that_cannot_be_read_stops_the_session(root: Path) -> None:
     (root / MINE).mkdir()  # not a regular file: refused as unreadable, even for root
     app = rate_app(root)
@@ -381,6 +453,24 @@ async def test_a_ratings_file_that_cannot_be_read_stops_the_session(root: Path) 
         screen = await session_screen(pilot)
         assert screen.session is None
         assert screen.problem is not None and "cannot be read" in screen.problem
+
+
+async def test_a_ratings_file_that_is_no_ratings_stops_the_session_and_says_why(
+    root: Path,
+) -> None:
+    script = b"# This file must be used with source bin/activate\nexport PATH=/x:$PATH\n"
+    (root / MINE).write_bytes(script)
+    app = rate_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await session_screen(pilot)
+        assert screen.session is None
+        assert screen.problem is not None
+        assert f"{MINE} is not a ratings file: line 1 is not JSON" in screen.problem
+        message = str(screen.query_one("#rate-message").content)
+        assert "No rater session" in message and "not a ratings file" in message
+        await pilot.press(*"55555")
+        await pilot.pause()
+    assert (root / MINE).read_bytes() == script
 
 
 async def test_every_run_rated_says_so_and_u_still_undoes(root: Path) -> None:
@@ -449,3 +539,19 @@ async def test_the_ratings_files_are_in_the_tree_with_their_problems(root: Path)
         await wait_until(pilot, lambda: "bob.jsonl" in shown())
         await pilot.pause(0.2)
         assert "Not loaded" not in shown()  # JSON lines are not read as one YAML document
+
+
+async def test_a_fifo_in_the_ratings_folder_is_in_the_tree_with_its_error_never_opened(
+    root: Path,
+) -> None:
+    import os
+
+    os.mkfifo(root / "fixtures/ratings/pipe.jsonl")
+    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        app.reveal("fixtures/ratings/pipe.jsonl")  # the detail pane reads it: it must not wait
+        listing = browser.query_one(DiagnosticsList)
+        await wait_until(pilot, lambda: bool(listing.diagnostics))
+        assert {d.code for d in listing.diagnostics} == {"not-a-regular-file"}
+        await pilot.pause(0.2)

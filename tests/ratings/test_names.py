@@ -96,3 +96,42 @@ def test_a_name_differing_only_in_case_joins_the_existing_file(make_workspace):
     assert resolve_rater(load_ws(root), "alice") == "Alice"
     root2 = make_workspace({"ratings/alice.jsonl": ""})
     assert resolve_rater(load_ws(root2), "alice") == "alice"
+
+
+FOUR_BYTES = "\U0001f600"  # 😀: one character, four bytes of UTF-8
+
+
+def test_a_name_too_long_in_bytes_for_a_file_name_is_refused_up_front(make_workspace):
+    """64 characters of four bytes each make `<name>.jsonl` 262 bytes: no file system of
+    255-byte names could ever hold it, so it is refused before any rating is made."""
+    root = make_workspace(workspace_files())
+    name = FOUR_BYTES * 64
+    assert len(name) == names.MAX_NAME_CHARS
+    with pytest.raises(RaterNameError, match=r"cannot be used: .*\b128 bytes\b"):
+        resolve_rater(load_ws(root), name)
+    # NFD counts too (a macOS file system may store the name decomposed): 43 x "é" is 86 bytes
+    # as typed, 129 decomposed.
+    assert rater_name_problem("\u00e9" * 43) is not None
+    assert rater_name_problem("\u00e9" * 42) is None
+
+
+def test_the_longest_name_allowed_can_be_saved(make_workspace):
+    from tests.ratings.common import rating
+    from voyage_tui.engine.ratings.store import append_rating
+
+    root = make_workspace(workspace_files())
+    name = FOUR_BYTES * (names.MAX_NAME_BYTES // 4)
+    ws = load_ws(root)
+    assert resolve_rater(ws, name) == name
+    append_rating(ws, rating(rater=name))
+    assert (root / ratings_file_rel(ws, name)).read_text().count("\n") == 1
+
+
+def test_a_long_git_name_is_cut_to_fit_in_bytes(make_workspace, no_global_git):
+    root = make_workspace(workspace_files())
+    git(root, "init", "-q")
+    git(root, "config", "user.name", FOUR_BYTES * 64)
+    rater = resolve_rater(load_ws(root))
+    assert rater == FOUR_BYTES * (names.MAX_NAME_BYTES // 4)
+    assert rater_name_problem(rater) is None
+    assert clean_rater_name("a" + FOUR_BYTES * 64) == "a" + FOUR_BYTES * 31

@@ -28,9 +28,17 @@ class Clock:
 
 
 def open_session(root: Path, rater: str = "alice", *, blind: bool = True, clock=None):
+    """A session without its rater's lock: these tests look at one session through another
+    (the lock has its tests in tests/security/test_rater_sessions.py)."""
     suite = Suite.open(root, use_git=False)
     session = RaterSession.open(
-        suite.ws, suite.refs.rubric.value, suite.items, rater, blind=blind, use_git=False
+        suite.ws,
+        suite.refs.rubric.value,
+        suite.items,
+        rater,
+        blind=blind,
+        use_git=False,
+        lock=False,
     )
     if clock is not None:  # the timer starts again on the given clock
         session._clock = clock

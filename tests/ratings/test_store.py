@@ -343,3 +343,41 @@ def test_what_the_schema_model_refuses_the_checks_refuse(change):
     assert model_ok or not checks_ok, (change, parsed.diagnostics)
     if change in ({}, {"scores": None}, {"note": "x", "duration_s": 3}):
         assert model_ok and checks_ok
+
+
+# --- after a failed append ----------------------------------------------------------------------
+
+
+def _fail_after_writing(part: int | None, monkeypatch) -> None:
+    """The next append writes the first `part` bytes of its line (all of them with None, then
+    the fsync fails), then fails as a full disk does."""
+    from voyage_tui.engine.ratings import store as store_module
+
+    def failing(path, line, *, root=None):
+        data = (line.rstrip("\n") + "\n").encode()
+        with open(path, "ab") as handle:
+            handle.write(data if part is None else data[:part])
+        monkeypatch.setattr(store_module, "append_line_durably", real)
+        raise OSError(28, "No space left on device")
+
+    real = store_module.append_line_durably
+    monkeypatch.setattr(store_module, "append_line_durably", failing)
+
+
+@pytest.mark.parametrize("part", [0, 1, 30, None], ids=["nothing", "newline", "part", "all"])
+def test_after_a_failed_append_the_next_record_is_counted_at_its_real_line(
+    make_workspace, monkeypatch, part
+):
+    """A full disk may take part of a line, or all of it before the fsync fails: the next
+    record's line number is the one it has in the file, however much of the failed one landed."""
+    root = make_workspace({**workspace_files(), ALICE: jsonl(record())})
+    store = store_of(root)
+    ws = load_ws(root)
+    _fail_after_writing(part, monkeypatch)
+    with pytest.raises(OSError, match="No space"):
+        store.append(ws, rating(run_id="run-b"))
+    stored = store.append(ws, rating(fixture_id="t2"))
+    lines = (root / ALICE).read_text().split("\n")
+    assert json.loads(lines[stored.line - 1])["fixture_id"] == "t2"
+    assert store.of_rater("alice")[("t2", "run-a")].line == stored.line
+    assert store_of(root).of_rater("alice")[("t2", "run-a")].line == stored.line

@@ -157,3 +157,36 @@ def test_the_probe_would_see_numpy(make_workspace):
         cwd=REPO,
     )
     assert "numpy" in json.loads(proc.stdout.strip().splitlines()[-1])["heavy"]
+
+
+def test_a_fifo_and_a_folder_named_like_ratings_files_are_errors_and_never_opened(
+    make_workspace, capsys
+):
+    """A FIFO opened for reading blocks until a writer comes: it is reported unopened (the test
+    would hang otherwise), as is a folder named `<rater>.jsonl`."""
+    root = make_workspace({**workspace_files(), A: jsonl(record())})
+    os.mkfifo(root / "ratings/pipe.jsonl")
+    (root / "ratings/folder.jsonl").mkdir()
+    suite = Suite.open(root, use_git=False)
+    assert codes(suite, "ratings/pipe.jsonl") == [("not-a-regular-file", None)]
+    assert codes(suite, "ratings/folder.jsonl") == [("not-a-regular-file", None)]
+    assert codes(suite) == []
+    for _ in range(2):  # the second run from the validation cache says the same
+        assert main(["validate", str(root), "--no-git", "--format", "json"]) == 1
+        payload = json.loads(capsys.readouterr().out)
+        found = {(d["path"], d["severity"]) for d in payload["diagnostics"]}
+        assert ("ratings/pipe.jsonl", "error") in found
+        assert ("ratings/folder.jsonl", "error") in found
+
+
+def test_a_fifo_and_a_folder_named_like_ratings_files_made_live_are_what_a_walk_finds(
+    make_workspace,
+):
+    root = make_workspace({**workspace_files(), A: jsonl(record())})
+    suite = Suite.open(root, use_git=False)
+    os.mkfifo(root / "ratings/pipe.jsonl")
+    (root / "ratings/folder.jsonl").mkdir()
+    suite.revalidate(["ratings/pipe.jsonl", "ratings/folder.jsonl"])
+    fresh = Suite.open(root, use_git=False)
+    assert sorted(map(str, suite.diagnostics())) == sorted(map(str, fresh.diagnostics()))
+    assert codes(fresh, "ratings/folder.jsonl") == [("not-a-regular-file", None)]

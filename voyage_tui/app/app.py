@@ -414,6 +414,8 @@ class VoyageApp(KeymappedApp, Resilient):
         browser = self.browser()
         if browser is not None:
             while self.screen is not browser:
+                if isinstance(self.screen, RateScreen):
+                    self.screen.end_session()  # its rater's lock goes now, for the next one
                 self.pop_screen()
         return browser
 

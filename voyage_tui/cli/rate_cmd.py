@@ -2,11 +2,15 @@
 
 The rater's name is settled here, before the app starts, as the session would settle it
 (`--rater`, else git's user.name, else the OS user), so a name that cannot be a file name is a
-usage error with the reason, not a screen. `escape` in the session goes back to the browser.
+usage error with the reason, not a screen. So is a session that could not start (the rater is
+rating in another session, their file is no ratings file or a symlink): exit 2 with the reason.
+Under `serve --rate` (the hidden `--in-browser`) the app opens all the same and its screen says
+why, since a tab has no stderr. `escape` in the session goes back to the browser.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from voyage_tui.cli.common import (
@@ -18,6 +22,7 @@ from voyage_tui.cli.common import (
 )
 from voyage_tui.cli.render import shown
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
+from voyage_tui.engine.ratings.session import why_no_session
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -44,6 +49,8 @@ def build_parser() -> Parser:
     add_app_switches(
         parser, git_help="skip every check that needs git (and do not ask git for user.name)"
     )
+    # `serve --rate` runs each tab as `rate --in-browser`: a refusal is shown in the page.
+    parser.add_argument("--in-browser", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
@@ -60,4 +67,9 @@ def run(argv: list[str]) -> int:
     except RaterNameError as exc:
         print(f"voyage-tui rate: {shown(str(exc))}", file=sys.stderr)
         return 2
+    if not args.in_browser:
+        refusal = why_no_session(ws, rater)
+        if refusal is not None:
+            print(f"voyage-tui rate: {shown(refusal)}", file=sys.stderr)
+            return 2
     return run_app(ws, args, initial_rate=(rater, not args.no_blind))

@@ -199,7 +199,10 @@ def run(argv: list[str]) -> int:
             print(f"voyage-tui serve: {shown(str(exc))}", file=sys.stderr)
             return 2
         subcommand = "rate"
-        options = [f"--rater={rater}", *(["--no-blind"] if args.no_blind else []), *options]
+        # --in-browser: a tab whose session cannot start (the rater is rating in another tab
+        # or terminal) opens all the same, and its screen says why; a tab has no stderr.
+        blind_flag = ["--no-blind"] if args.no_blind else []
+        options = [f"--rater={rater}", *blind_flag, "--in-browser", *options]
         blind = "not blind" if args.no_blind else "blind"
         serving = f"the rater session of {_printable(rater)} ({blind}) on {serving}"
     command = shell_command(app_argv(root, options, subcommand))

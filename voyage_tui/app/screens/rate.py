@@ -27,6 +27,7 @@ from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
 from voyage_tui.app.actions import bindings
+from voyage_tui.app.keymap import keys_after
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.widgets.pair_panes import run_widgets, task_widgets
 from voyage_tui.app.widgets.rubric_panel import (
@@ -91,9 +92,20 @@ class Stepped(Message):
 
 
 class StepFailed(Message):
-    def __init__(self, said: str) -> None:
+    def __init__(self, action: str, error: str) -> None:
         super().__init__()
-        self.said = said
+        self.action = action
+        self.error = error
+
+
+_FAILED = {
+    "submit": ("Not saved", "rate.confirm"),
+    "undo": ("Not undone", "rate.undo"),
+    "redo": ("Not redone", "rate.redo"),
+    "skip": ("Not skipped", "rate.skip"),
+}
+"""What a failed step says, and the action whose key takes the step again: only a failed
+submit keeps a complete draft, so only there does `enter` try again."""
 
 
 class PaneScroll(VerticalScroll, inherit_bindings=False):
@@ -238,7 +250,8 @@ takes back the last rating of this session and reopens it, again and again; `ctr
 
     @on(Opened)
     async def _opened(self, message: Opened) -> None:
-        if self.gone:  # closed while the session opened
+        if self.gone:  # closed while the session opened: its rater's lock goes at once
+            message.session.close()
             return
         self.session = message.session
         self._opening = False
@@ -457,7 +470,22 @@ takes back the last rating of this session and reopens it, again and again; `ctr
             self.notify(
                 "The scores of the run on screen were not saved (it stays unrated)", timeout=4
             )
+        self.end_session()  # now, not when the screen is taken down: `s` may follow at once
         self.app.pop_screen()
+
+    def on_unmount(self) -> None:
+        """The screen is gone (escape, the app's end): the session ends and its rater's lock
+        is let go, so the next session of this rater, here or elsewhere, may start."""
+        self.end_session()
+
+    def end_session(self) -> None:
+        """End the session (its rater's lock goes); the screen is being closed."""
+        session, self.session = self.session, None
+        if session is not None:
+            # Under the lock: a step still in flight finishes its append before the rater's
+            # lock goes, so a session started next never writes beside it.
+            with self._lock:
+                session.close()
 
     def action_other_pane(self) -> None:
         task = self.query_one("#rate-task", PaneScroll)
@@ -510,20 +538,23 @@ takes back the last rating of this session and reopens it, again and again; `ctr
     @work(thread=True, group="rate-session")
     def step(self, action: str, scores: dict[str, int] | None = None, note: str = "") -> None:
         session = self.session
-        assert session is not None
+        if session is None:  # the screen closed before the step began: nothing to write to
+            return
         with self._lock:
             before = session.current
             label = session.label(before) if before is not None else ""
             try:
                 said = _do(session, action, scores or {}, note, label)
             except (OSError, SessionError, ValueError) as exc:
-                self.post_message(StepFailed(f"Not saved: {exc}"))
+                self.post_message(StepFailed(action, str(exc)))
                 return
             state = _state_of(session)
         self.post_message(Stepped(state, said))
 
     @on(Stepped)
     async def _stepped(self, message: Stepped) -> None:
+        if self.session is None:  # the session ended (the screen closed) while the step ran
+            return
         try:
             # Every step starts the scores afresh, an undo that reopens the pair on screen too.
             await self._show_state(message.state)
@@ -535,7 +566,12 @@ takes back the last rating of this session and reopens it, again and again; `ctr
     @on(StepFailed)
     def _step_failed(self, message: StepFailed) -> None:
         self.busy = False
-        self._say(message.said + " — enter tries again", "bold red")
+        what, again = _FAILED.get(message.action, ("Not done", ""))
+        # The key as the keymap names it (`enter`, `ctrl+r`): words read better in a sentence
+        # than the footer's signs.
+        keys = keys_after(self.app.user_keymap, again) if again else []
+        retry = f" — {keys[0]} tries again" if keys else ""
+        self._say(f"{what}: {message.error}{retry}", "bold red")
         self._show_rubric()
 
 

@@ -5,6 +5,7 @@
 - store.py: every file checked, the rating in force per (fixture_id, run_id, rater), and the
   durable append (`RatingStore`, `append_rating`);
 - session.py: a rater's queue, resume, submit / undo / redo (`RaterSession`);
+- lock.py: one live session per rater (`RaterLock`, a flock on `.voyage/locks/<rater>.lock`);
 - agreement.py: Krippendorff's alpha, Cohen's kappa, the most disputed items;
 - names.py: who the rater is (`resolve_rater`); history.py: runs git once held.
 

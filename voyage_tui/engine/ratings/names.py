@@ -2,7 +2,8 @@
 
 A rater's name is also a file name (`<ratings>/<rater>.jsonl`), so it must be one on every system
 the workspace may be checked out on: no folder separators, none of the characters Windows
-forbids, no control characters, not hidden, not `.` or `..`. A name typed with `--rater` that
+forbids, no control characters, not hidden, not `.` or `..`, and short enough in bytes (file
+systems count a name's bytes, not its characters). A name typed with `--rater` that
 breaks these is refused; one taken from git or the OS is cleaned (each such character becomes
 `-`), since the person did not choose it for this tool.
 """
@@ -19,6 +20,13 @@ from voyage_tui.engine.ratings.records import RATINGS_SUFFIX
 from voyage_tui.engine.workspace.model import Workspace
 
 MAX_NAME_CHARS = 64
+MAX_NAME_BYTES = 128
+"""The name's UTF-8 bytes, as typed and decomposed (NFD, as a macOS file system may store it).
+`<name>.jsonl` is then at most 134 bytes, and every file the tool names after a rater (its
+ratings file, its session lock `<name>.lock`) fits in the 255 bytes of ext4, APFS or btrfs and the
+143 of an eCryptfs home folder; temp files use only a name's first 64 bytes (engine/atomic.py).
+Refused, not shortened or hashed: the file's name is the rater's name (`alice.jsonl`), which
+people read and git shows, and two long names cut to one would share a file."""
 _FORBIDDEN = frozenset('/\\:*?"<>|')
 _RUNS_OF_DASHES = re.compile(r"-{2,}")
 
@@ -38,6 +46,11 @@ def rater_name_problem(name: str) -> str | None:
         return "the name starts or ends with a space"
     if len(name) > MAX_NAME_CHARS:
         return f"the name is longer than {MAX_NAME_CHARS} characters"
+    if _name_bytes(name) > MAX_NAME_BYTES:
+        return (
+            f"the name takes {_name_bytes(name)} bytes as a file name, over {MAX_NAME_BYTES} bytes "
+            "(a character outside ASCII takes 2 to 4); use a shorter name"
+        )
     if name in (".", ".."):
         return f"{name!r} names a folder, not a rater"
     if name.startswith((".", "-")):
@@ -68,8 +81,23 @@ def clean_rater_name(name: str) -> str:
         )
         chars.append("-" if bad else char)
     cleaned = _RUNS_OF_DASHES.sub("-", "".join(chars))
-    cleaned = cleaned.strip().lstrip(".-").strip()[:MAX_NAME_CHARS].rstrip(". ")
+    cleaned = _fit(cleaned.strip().lstrip(".-").strip()[:MAX_NAME_CHARS]).rstrip(". ")
     return cleaned if rater_name_problem(cleaned) is None else ""
+
+
+def _name_bytes(name: str) -> int:
+    """The bytes the name takes as a file name, the larger of as typed and decomposed."""
+    # surrogatepass: a lone surrogate is refused by rater_name_problem, not by a crash here.
+    typed = len(name.encode("utf-8", "surrogatepass"))
+    decomposed = len(unicodedata.normalize("NFD", name).encode("utf-8", "surrogatepass"))
+    return max(typed, decomposed)
+
+
+def _fit(name: str) -> str:
+    """`name` cut, at a character, to MAX_NAME_BYTES."""
+    while _name_bytes(name) > MAX_NAME_BYTES:
+        name = name[:-1]
+    return name
 
 
 def git_user_name(ws: Workspace) -> str | None:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Position
@@ -121,11 +121,49 @@ class ParsedFile:
     nothing was parsed, and a rater session must not append to it."""
     line_count: int = 0
     ends_with_newline: bool = True
+    foreign: Foreign = field(default_factory=lambda: Foreign())
+    """The lines that are no rating record at all (see Foreign)."""
 
     @property
     def rater(self) -> str:
         """The rater the file belongs to: its name without `.jsonl`."""
         return rater_of_path(self.path)
+
+
+@dataclass(slots=True)
+class Foreign:
+    """The lines of a ratings file that are not rating records at all: not text, not JSON, JSON
+    other than an object, or an object with none of a record's fields (a shell script, a git
+    config, someone else's JSON lines). A record with errors (a score off the scale, a missing
+    field) is a record, and a line cut off by a crash (`rating-torn-line`) is not counted
+    here: neither means the file is something else. A session never appends to a file with
+    one such line (`refusal`)."""
+
+    count: int = 0
+    first: list[tuple[int, str]] = field(default_factory=list)
+    """(line, why) of the first few."""
+
+    SHOWN: ClassVar[int] = 3
+
+    def add(self, line: int, why: str) -> None:
+        self.count += 1
+        if len(self.first) < self.SHOWN:
+            self.first.append((line, why))
+
+    def refusal(self, path: str) -> str | None:
+        """Why a session does not write to the file `path`, or None when it may."""
+        if not self.count:
+            return None
+        said = "; ".join(f"line {line} {why}" for line, why in self.first)
+        more = self.count - len(self.first)
+        if more:
+            said += f" (and {more} more {'line' if more == 1 else 'lines'} like these)"
+        return (
+            f"{path} is not a ratings file: {said}. Every line of a ratings file is one rating, a "
+            "JSON object (a line cut off by a crash aside), so nothing was written to it. "
+            "Move the file aside if it is something else, or fix those lines "
+            "(`voyage-tui validate` lists them)"
+        )
 
 
 @dataclass(slots=True)
@@ -140,6 +178,7 @@ class RatingsFile:
     readable: bool = True
     line_count: int = 0
     ends_with_newline: bool = True
+    foreign: Foreign = field(default_factory=lambda: Foreign())
 
     @property
     def rater(self) -> str:
@@ -233,12 +272,18 @@ def _parse_line(raw: bytes, number: int, parsed: ParsedFile) -> None:
                 f"byte 0x{bad} is not valid UTF-8; this record is ignored until the line is fixed",
             )
         )
+        # A record with one byte of another encoding (a note saved as Latin-1) is still a
+        # record; bytes that are not even that are something else.
+        replaced = raw.decode("utf-8", "replace")
+        if not _cut_off(replaced) and not _record_like(load_json(replaced, rel)):
+            parsed.foreign.add(number, "is not text (UTF-8)")
         return
     doc = load_json(text, rel)
     if not doc.ok:
         if _cut_off(text):
             out.append(_torn(rel, number, "is a record cut off before its end"))
             return
+        parsed.foreign.add(number, "is not JSON")
         first = doc.diagnostics[0] if doc.diagnostics else None
         reason = first.message if first is not None else "not valid JSON"
         column = first.column if first is not None and first.column is not None else 1
@@ -257,6 +302,7 @@ def _parse_line(raw: bytes, number: int, parsed: ParsedFile) -> None:
         out.append(_moved(problem, number))
         usable = usable and problem.severity is not dg.Severity.ERROR
     if not isinstance(doc.data, dict):
+        parsed.foreign.add(number, f"holds {_json_kind(doc.data)}, not a rating")
         out.append(
             dg.error(
                 rel,
@@ -267,9 +313,28 @@ def _parse_line(raw: bytes, number: int, parsed: ParsedFile) -> None:
             )
         )
         return
+    if not _record_like(doc):
+        parsed.foreign.add(number, "is a JSON object with none of the fields of a rating")
     rating = _check_fields(doc.data, number, rel, doc.positions, out)
     if rating is not None and usable:
         parsed.lines.append(ParsedLine(rating, doc.positions))
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, without any of its text (a refusal names no content of the file)."""
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool) or value is None:
+        return "true, false or null"
+    return "a number"
+
+
+def _record_like(doc: Any) -> bool:
+    """Whether a line's JSON is an object holding at least one field of a rating record."""
+    data = doc.data if doc.ok else None
+    return isinstance(data, dict) and any(name in data for name in REQUIRED_FIELDS)
 
 
 def _moved(problem: Diagnostic, number: int) -> Diagnostic:

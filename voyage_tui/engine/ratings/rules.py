@@ -84,6 +84,7 @@ def check_parsed(
         readable=parsed.readable,
         line_count=parsed.line_count,
         ends_with_newline=parsed.ends_with_newline,
+        foreign=parsed.foreign,
     )
     history = _History(deleted_runs)
     deleted: dict[PairKey, list[ParsedLine]] = {}

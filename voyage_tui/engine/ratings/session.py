@@ -20,14 +20,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import Item
+from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.content import PairContent, load_pair
+from voyage_tui.engine.ratings.lock import LockRefused, RaterLock, check_free
 from voyage_tui.engine.ratings.names import ratings_file_rel, resolve_rater
-from voyage_tui.engine.ratings.records import Rating, utc_now
+from voyage_tui.engine.ratings.records import Rating, parse_ratings, utc_now
 from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.ratings.runs import AgentRunRef, PairKey, RunIndex
 from voyage_tui.engine.ratings.store import RatingStore
@@ -47,6 +51,61 @@ def blind_order(runs: list[AgentRunRef], rater: str) -> list[AgentRunRef]:
         return hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()
 
     return sorted(runs, key=rank)
+
+
+def why_no_session(ws: Workspace, rater: str) -> str | None:
+    """Why a session of `rater` (a resolved name) would not start now, or None: what
+    RaterSession.open refuses that needs neither the rubric nor the suite (a symlink on the
+    way, another live session of the rater, a file that cannot be read or is no ratings file).
+    A command asks before it opens the app; the app's session asks again when it opens."""
+    rel = ratings_file_rel(ws, rater)
+    problem = symlink_on_the_way(ws, rel)
+    if problem is not None:
+        return problem
+    try:
+        check_free(ws, rater)
+    except LockRefused as exc:
+        return str(exc)
+    full = ws.abs(rel)
+    if not os.path.lexists(full):
+        return None
+    data = read_bytes_inside(full, rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
+    if isinstance(data, Diagnostic):
+        return (
+            f"{rel} cannot be read ({data.message}); a session would append to a file whose "
+            "ratings it cannot see. Fix the file first"
+        )
+    parsed = parse_ratings(data, rel)
+    if not parsed.readable:
+        reasons = "; ".join(d.message for d in parsed.diagnostics) or "it cannot be read"
+        return f"{rel} cannot be read ({reasons}); fix the file first"
+    return parsed.foreign.refusal(rel)
+
+
+def symlink_on_the_way(ws: Workspace, rel: str) -> str | None:
+    """Why a session will not write to `rel`: it, or a folder on the way to it below the
+    workspace root, is a symlink. None when none is. Ratings are never written through a
+    symlink, even one that stays inside the workspace: a branch can commit
+    `ratings/carol.jsonl` as a link to `.venv/bin/activate` or `.git/config`, and the writer
+    would refuse the first append anyway (this says so before any rating is made)."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts) + 1):
+        shown = "/".join(parts[:depth])
+        try:
+            info = os.lstat(ws.abs(shown))
+        except FileNotFoundError:
+            return None  # made by the first append, as a folder and a file
+        except OSError as exc:
+            return f"{shown} cannot be looked at ({exc.strerror or exc}); nothing was written"
+        if stat.S_ISLNK(info.st_mode):
+            what = "the ratings file" if depth == len(parts) else "a folder on the way to it"
+            return (
+                f"{shown} is a symlink, and {what}; ratings are never written through a "
+                "symlink, even one that stays inside the workspace (it could lead to any file, "
+                "such as .venv/bin/activate or .git/config). Nothing was written. Replace the "
+                "link with the file or folder itself"
+            )
+    return None
 
 
 def plain_order(runs: list[AgentRunRef]) -> list[AgentRunRef]:
@@ -131,6 +190,9 @@ class RaterSession:
                 f"{own.path} cannot be read ({reasons}); a session would append to a file whose "
                 "ratings it cannot see. Fix the file first"
             )
+        refusal = own.foreign.refusal(own.path) if own is not None else None
+        if refusal is not None:
+            raise SessionError(refusal)
         self.ws = ws
         self.rubric = rubric
         self.store = store
@@ -147,6 +209,7 @@ class RaterSession:
         self._position: int | None = self._next_unrated(-1)
         self._spent = 0.0
         self._shown_at: float | None = clock()
+        self._rater_lock: RaterLock | None = None
 
     @classmethod
     def open(
@@ -159,16 +222,48 @@ class RaterSession:
         blind: bool = True,
         use_git: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        lock: bool = True,
     ) -> RaterSession:
         """A session on a validated suite's items (`Suite.items`), for `rater` (else git's
         user.name, else the OS user; RaterNameError when none is usable). `clock` times each
-        item (`duration_s`); a screen passes its own to show a time that does not move."""
+        item (`duration_s`); a screen passes its own to show a time that does not move.
+
+        The session holds its rater's lock (lock.py) until `close()`: SessionError when another
+        live session of the rater holds it. `lock=False` is for a session that is only looked
+        at (its queue), never written through."""
         name = resolve_rater(ws, rater, use_git=use_git)
         runs = RunIndex.from_items(items)
         rel = ratings_file_rel(ws, name)
-        paths = [rel] if os.path.lexists(ws.abs(rel)) else []
-        store = RatingStore.load(ws, rubric, runs, paths=paths)
-        return cls(ws, rubric, runs, store, name, blind=blind, clock=clock)
+        problem = symlink_on_the_way(ws, rel)
+        if problem is not None:
+            raise SessionError(problem)
+        try:
+            held = RaterLock.take(ws, name) if lock else None
+        except LockRefused as exc:
+            raise SessionError(str(exc)) from exc
+        try:
+            # Read under the lock: no other session of this rater appends meanwhile.
+            paths = [rel] if os.path.lexists(ws.abs(rel)) else []
+            store = RatingStore.load(ws, rubric, runs, paths=paths)
+            session = cls(ws, rubric, runs, store, name, blind=blind, clock=clock)
+        except BaseException:
+            if held is not None:
+                held.release()
+            raise
+        session._rater_lock = held
+        return session
+
+    def close(self) -> None:
+        """End the session: its rater's lock is let go (a second call does nothing)."""
+        held, self._rater_lock = self._rater_lock, None
+        if held is not None:
+            held.release()
+
+    def __enter__(self) -> RaterSession:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     # --- where the rater is ----------------------------------------------------------------------
 

@@ -17,11 +17,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.atomic import ContentChanged, Expected
+from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.loading.safe_read import is_within, read_bytes_inside
 from voyage_tui.engine.ratings.names import ratings_file_rel
-from voyage_tui.engine.ratings.records import RATINGS_SUFFIX, Rating, RatingsFile
+from voyage_tui.engine.ratings.records import (
+    RATINGS_SUFFIX,
+    Foreign,
+    Rating,
+    RatingsFile,
+    parse_ratings,
+)
 from voyage_tui.engine.ratings.rules import DeletedRuns, check_ratings_file
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.references.rubric import Rubric
@@ -78,6 +84,9 @@ class RatingStore:
         self.problems: list[Diagnostic] = list(problems)
         """Problems of the ratings folder itself (unreadable, a symlink out)."""
         self._latest: dict[Key, Rating] | None = None
+        self._stamps: dict[str, _Stamp] = {}
+        """Each file as this store last wrote it: its lines are counted again from disk when
+        the file is not (a failed append may have left part of a line, or all of it)."""
 
     @classmethod
     def load(
@@ -95,8 +104,13 @@ class RatingStore:
         if paths is None:
             listed, problems = list_ratings_files(ws)
             paths = listed
-        files = [check_ratings_file(ws, rubric, rel, runs, deleted_runs) for rel in paths]
-        return cls(files, problems)
+        # Stamped before reading: a change landing in between makes the stamp stale, and the
+        # first append then counts the file again (never the other way round).
+        stamps = {rel: _stamp_of(ws.abs(rel)) for rel in paths}
+        files = [check_ratings_file(ws, rubric, rel, runs, deleted_runs) for rel in stamps]
+        store = cls(files, problems)
+        store._stamps = {rel: stamp for rel, stamp in stamps.items() if store.files[rel].readable}
+        return store
 
     # --- views ---------------------------------------------------------------------------------
 
@@ -148,16 +162,55 @@ class RatingStore:
         """Write `rating` durably to its rater's file (see append_rating) and count it. Returns
         the record as stored, with its path and line."""
         rel = ratings_file_rel(ws, rating.rater)
-        append_rating(ws, rating)
         checked = self.files.get(rel)
         if checked is None:
             checked = self.files[rel] = RatingsFile(rel)
+        if self._stamps.get(rel) != _stamp_of(ws.abs(rel)):
+            _count_lines(ws, checked)
+        refusal = checked.foreign.refusal(rel)
+        if refusal is not None:
+            raise WriteRefused(rel, refusal)
+        self._stamps.pop(rel, None)
+        append_rating(ws, rating)
+        self._stamps[rel] = _stamp_of(ws.abs(rel))
         checked.line_count += 1
         checked.ends_with_newline = True
         stored = replace(rating, path=rel, line=checked.line_count)
         checked.ratings.append(stored)
         self._latest = None
         return stored
+
+
+_Stamp = tuple[int, int, int, int] | None
+"""(device, inode, size, mtime in ns) of a file, None when there is none."""
+
+
+def _stamp_of(full: str) -> _Stamp:
+    try:
+        info = os.lstat(full)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _count_lines(ws: Workspace, checked: RatingsFile) -> None:
+    """Look at `checked`'s file on disk again: its lines counted, so the next record is
+    numbered at the line it lands on, and whether they are still ratings (a checkout may have
+    put something else there). A file that cannot be read is left to the append, which refuses
+    or fails as it must."""
+    full = ws.abs(checked.path)
+    if not os.path.lexists(full):
+        checked.line_count, checked.ends_with_newline = 0, True
+        checked.foreign = Foreign()
+        return
+    data = read_bytes_inside(
+        full, checked.path, root_real=ws.root_real, max_bytes=ws.max_file_bytes
+    )
+    if isinstance(data, Diagnostic):
+        return
+    parsed = parse_ratings(data, checked.path)
+    checked.line_count, checked.ends_with_newline = parsed.line_count, parsed.ends_with_newline
+    checked.foreign = parsed.foreign
 
 
 def append_rating(ws: Workspace, rating: Rating) -> None:

@@ -187,6 +187,11 @@ class _Walker:
                     if followed == "dir":
                         kind = "dir"
                 if kind == "dir":
+                    if here.kind(name) is PathKind.RATING:
+                        # An item with its error, as live re-validation makes it (reading it
+                        # says what it is, unopened): the ratings folder is the user's.
+                        layout.ratings.append(rel)
+                        continue
                     # Every file kind has a suffix: a folder without a dot is none of them.
                     if "." in name and here.kind(name) in FILE_KINDS:
                         self._folder_in_place_of_file(rel)
@@ -203,12 +208,14 @@ class _Walker:
                     layout.agent_runs.append(rel)
                 elif what is PathKind.MISPLACED_TASK:
                     self._misplaced(rel)
+                elif what is PathKind.RATING:
+                    # A FIFO or device too: a ratings file in the ratings folder is the user's
+                    # (never git-ignored), so one that is no file is reported, unopened.
+                    layout.ratings.append(rel)
                 elif kind == "other":
-                    continue  # a FIFO or device named like a gold file or a rating: not one
+                    continue  # a FIFO or device named like a gold file: not one
                 elif what in JSON_KINDS:
                     layout.json_candidates.append(rel)
-                elif what is PathKind.RATING:
-                    layout.ratings.append(rel)
 
     def _folder_in_place_of_file(self, rel: str) -> None:
         name = rel.rsplit("/", 1)[-1]
