@@ -273,3 +273,28 @@ def test_the_readme_minimal_fixture_and_trajectory_validate(
     ]
     assert all(d[1] == "info" for d in found if d[2] == "reference-default")
     assert code == 1
+
+
+# --- the pages that show the app and tell a newcomer how to start ---------------------------------
+
+
+def test_the_screens_page_shows_every_scenario_of_the_snapshot_tests() -> None:
+    from tests.app.scenarios import SCENARIOS
+
+    page = (DOCS / "screens.md").read_text(encoding="utf-8")
+    for scenario in SCENARIOS:
+        assert f"](screenshots/{scenario.name}.svg)" in page, scenario.name
+        assert (DOCS / "screenshots" / f"{scenario.name}.svg").is_file(), scenario.name
+
+
+def test_every_command_is_in_the_development_page() -> None:
+    page = (DOCS / "development.md").read_text(encoding="utf-8")
+    for module in sorted((REPO / "voyage_tui" / "cli").glob("*_cmd.py")):
+        assert f"`{module.name}`" in page, module.name
+
+
+def test_the_quick_start_installs_as_the_readme_does() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    page = (DOCS / "quick-start.md").read_text(encoding="utf-8")
+    install = next(line for line in readme.splitlines() if "voyage-tui fixtures" in line)
+    assert install in page

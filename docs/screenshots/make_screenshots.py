@@ -1,6 +1,6 @@
 """Write an SVG of every screen, from the running app on a copy of the sample workspace.
 
-    python screenshots/make_screenshots.py
+    python docs/screenshots/make_screenshots.py
 
 The scenarios are the snapshot tests' (tests/app/scenarios.py), so the README shows what the
 tests pin. Re-run after changing a screen.
@@ -14,7 +14,8 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO))
 
 from tests.app.scenarios import SCENARIOS, copy_sample, scenario_app  # noqa: E402
 
@@ -39,7 +40,7 @@ async def shoot(name: str | None = None) -> list[Path]:
 
 def main() -> None:
     for path in asyncio.run(shoot(sys.argv[1] if len(sys.argv) > 1 else None)):
-        print(path.relative_to(HERE.parent))
+        print(path.relative_to(REPO))
 
 
 if __name__ == "__main__":
