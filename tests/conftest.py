@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.sample import REPO, SAMPLE_FIXTURES, SAMPLE_ROOT
+from tests.sample import REPO, SAMPLE_FIXTURES, SAMPLE_ROOT, copy_sample_into
 
 __all__ = ["REPO", "SAMPLE_FIXTURES", "SAMPLE_ROOT"]
 YAML_TEST_SUITE = REPO.parent / "shared" / "yaml-test-suite"
@@ -71,8 +70,7 @@ def sample_copy(tmp_path: Path) -> Path:
     """A private copy of the sample workspace (voyage.toml + fixtures/, as git holds them)."""
     root = tmp_path / "sample"
     root.mkdir()
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
-    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    copy_sample_into(root)
     return root
 
 

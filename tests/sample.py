@@ -64,3 +64,12 @@ SAMPLE_ROOT = _make()
 """A read-only-by-convention export of the sample (voyage.toml + fixtures/): read it, or copy
 it (conftest's `sample_copy`, scenarios' `copy_sample`) before changing anything."""
 SAMPLE_FIXTURES = SAMPLE_ROOT / "fixtures"
+
+
+def copy_sample_into(root: Path) -> Path:
+    """A private copy of the sample (voyage.toml + fixtures/) in the folder `root`, made when
+    missing; returns `root`. Every test that changes the sample changes such a copy."""
+    root.mkdir(parents=True, exist_ok=True)
+    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
+    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    return root

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import SAMPLE_FIXTURES, SAMPLE_ROOT, task_yaml
+from tests.conftest import SAMPLE_FIXTURES, task_yaml
 from tests.engine.workspaces import RULES, materialize
+from tests.sample import copy_sample_into
 from voyage_tui.cli import main
 from voyage_tui.engine.validation import result_cache
 from voyage_tui.engine.validation.cache import MAGIC, cache_file_name, read_cache_file
@@ -71,8 +72,7 @@ def runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) ->
 def sample(dest: Path) -> Path:
     root = dest / "sample"
     root.mkdir()
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
-    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    copy_sample_into(root)
     return root
 
 

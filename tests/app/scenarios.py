@@ -16,7 +16,7 @@ from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
 
 from tests.app.support import wait_until
-from tests.sample import SAMPLE_ROOT
+from tests.sample import copy_sample_into
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.editor import EditorScreen
@@ -39,8 +39,7 @@ def copy_sample(target: Path) -> Path:
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
-    shutil.copytree(SAMPLE_ROOT / "fixtures", root / "fixtures")
+    copy_sample_into(root)
     return root
 
 

@@ -7,13 +7,12 @@ its detail pane, is checked for them."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from textual.strip import Strip
 
 from tests.app.support import make_app, wait_loaded
-from tests.sample import SAMPLE_ROOT
+from tests.sample import copy_sample_into
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.widgets.suite_tree import SuiteTree
 
@@ -24,8 +23,7 @@ FORBIDDEN = ("\x1b", "\x07", "\u202e")
 
 def hostile_workspace(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
-    shutil.copytree(SAMPLE_ROOT / "fixtures", root / "fixtures")
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
+    copy_sample_into(root)
     task = root / "fixtures/bug-diagnosis/pagination-last-page-dropped/task.yaml"
     text = task.read_text(encoding="utf-8")
     text += f'notes: "{ESC_YAML}"\n'

@@ -5,12 +5,11 @@ problems" in the editor whatever it held."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.sample import SAMPLE_ROOT
+from tests.sample import copy_sample_into
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import RATING
 from voyage_tui.engine.validation.buffer import check_buffer
@@ -23,8 +22,7 @@ SUITE_CODES = {"duplicate-id", "adversarial-coverage", "class-coverage"}
 @pytest.fixture
 def sample(tmp_path: Path) -> Path:
     root = tmp_path / "sample"
-    shutil.copytree(SAMPLE_ROOT / "fixtures", root / "fixtures")
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
+    copy_sample_into(root)
     return root
 
 

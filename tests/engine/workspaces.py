@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.conftest import task_yaml
+from voyage_tui.engine.diagnostics import Diagnostic, Severity
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 RULES = DATA / "rules"
@@ -96,3 +98,53 @@ def materialize(code: str, case: str, dest: Path, *, coverage: bool = True) -> P
     if setup is not None:
         setup(root)
     return root
+
+
+# --- what a case must produce, and the check that it does (every rule-case test uses it) ----------
+
+
+@dataclass(frozen=True)
+class Expect:
+    code: str
+    severity: str
+    path: str
+    line: int | None
+    column: int | None
+    contains: tuple[str, ...] = ()
+
+
+def e(code: str, path: str, line: int | None, column: int | None, *contains: str) -> Expect:
+    return Expect(code, "error", path, line, column, contains)
+
+
+def w(code: str, path: str, line: int | None, column: int | None, *contains: str) -> Expect:
+    return Expect(code, "warning", path, line, column, contains)
+
+
+def i(code: str, path: str, line: int | None, column: int | None, *contains: str) -> Expect:
+    return Expect(code, "info", path, line, column, contains)
+
+
+def assert_case(diagnostics: list[Diagnostic], expected: list[Expect]) -> None:
+    """Each expected diagnostic is there, at its place, with its severity and words; and the
+    case has no other error or warning (infos beyond the expected ones are allowed)."""
+    for want in expected:
+        matches = [
+            d
+            for d in diagnostics
+            if d.code == want.code
+            and d.path == want.path
+            and (d.line, d.column) == (want.line, want.column)
+        ]
+        assert matches, f"no {want.code} at {want.path}:{want.line}:{want.column}; got " + repr(
+            [(d.code, d.path, d.line, d.column) for d in diagnostics]
+        )
+        d = matches[0]
+        assert d.severity.value == want.severity, d
+        for text in want.contains:
+            assert text in d.message, (text, d.message)
+    loud = sorted(
+        (d.code, d.path, d.line, d.column) for d in diagnostics if d.severity is not Severity.INFO
+    )
+    wanted = sorted((x.code, x.path, x.line, x.column) for x in expected if x.severity != "info")
+    assert loud == wanted

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
-from tests.conftest import SAMPLE_FIXTURES, SAMPLE_ROOT
+from tests.conftest import SAMPLE_FIXTURES
 from tests.ratings.common import jsonl, record, workspace_files
+from tests.sample import copy_sample_into
 from tests.test_no_textual import probe
 from voyage_tui.cli import main
 
@@ -155,8 +155,7 @@ def test_a_note_cannot_steer_the_terminal(make_workspace, capsys):
 def test_the_sample_workspace_shows_real_agreement(capsys, tmp_path):
     root = tmp_path / "sample"
     root.mkdir()
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
-    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    copy_sample_into(root)
     code, out, err = run(capsys, str(root), "--format", "json")
     assert code == 0, err
     payload = json.loads(out)

@@ -15,9 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.engine.test_rule_files import Expect, e, w
-from tests.engine.workspaces import RULES, materialize
-from voyage_tui.engine.diagnostics import Severity
+from tests.engine.workspaces import RULES, Expect, assert_case, e, materialize, w
 from voyage_tui.engine.validation.suite import Suite
 
 A = "ratings/alice.jsonl"
@@ -98,26 +96,7 @@ def test_rating_rule_case(code: str, case: str, tmp_path: Path) -> None:
         setup(root)
     suite = Suite.open(root, use_git=(code, case) in WITH_GIT)
     diagnostics = suite.diagnostics()
-    expected = CASES[(code, case)]
-    for want in expected:
-        matches = [
-            d
-            for d in diagnostics
-            if d.code == want.code
-            and d.path == want.path
-            and (d.line, d.column) == (want.line, want.column)
-        ]
-        assert matches, f"no {want.code} at {want.path}:{want.line}:{want.column}; got " + repr(
-            [(d.code, d.path, d.line, d.column) for d in diagnostics]
-        )
-        d = matches[0]
-        assert d.severity.value == want.severity, d
-        for text in want.contains:
-            assert text in d.message, (text, d.message)
-    loud = sorted(
-        (d.code, d.path, d.line, d.column) for d in diagnostics if d.severity is not Severity.INFO
-    )
-    assert loud == sorted((x.code, x.path, x.line, x.column) for x in expected)
+    assert_case(diagnostics, CASES[(code, case)])
     assert A in suite.items and suite.items[A].kind == "rating", "the file is an item of its own"
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sample import SAMPLE_ROOT
+from tests.sample import SAMPLE_ROOT, copy_sample_into
 from voyage_tui.engine.review.detail import row_detail
 from voyage_tui.engine.review.export import markdown_table
 from voyage_tui.engine.review.inputs import ReviewError, rank_runs, score_pair
@@ -120,11 +120,9 @@ def test_a_wrong_verdict_ranks_below_every_right_one_even_on_an_f1_tie(ws: Works
 
 
 def test_an_unscorable_run_ranks_last_with_its_reason(ws: Workspace, tmp_path: Path) -> None:
-    import shutil
 
     root = tmp_path / "ws"
-    shutil.copytree(SAMPLE_ROOT / "fixtures", root / "fixtures")
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root)
+    copy_sample_into(root)
     (root / "fixtures/gold/jwt-auth/runs/run-broken.json").write_text('{"not": "a list"}')
     local = Workspace.load(root)
     ranked = rank_runs(local, GOLD, [*RUNS, "fixtures/gold/jwt-auth/runs/run-broken.json"])

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import SAMPLE_FIXTURES, SAMPLE_ROOT
+from tests.sample import copy_sample_into
 from voyage_tui.cli import main
 
 FIXTURE = "fixtures/bug-diagnosis/pagination-last-page-dropped"
@@ -28,8 +27,7 @@ FIXTURE = "fixtures/bug-diagnosis/pagination-last-page-dropped"
 def root(tmp_path: Path) -> Path:
     root = tmp_path / "ws"
     root.mkdir()
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
-    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    copy_sample_into(root)
     return root
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from tests.conftest import SAMPLE_FIXTURES, SAMPLE_ROOT
+from tests.sample import copy_sample_into
 from voyage_tui.cli import main
 from voyage_tui.engine.validation import cache_store, result_cache
 from voyage_tui.engine.validation.cache import cache_file_name, read_cache_file
@@ -33,8 +33,7 @@ def root(tmp_path: Path) -> Path:
     """The sample with an error, so the exit code (1) says something."""
     root = tmp_path / "ws"
     root.mkdir()
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
-    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    copy_sample_into(root)
     task = root / TASK
     task.write_text(task.read_text().replace("visibility: public", "visibility: pub"))
     return root

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tests.sample import SAMPLE_ROOT
+from tests.sample import copy_sample_into
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -39,8 +39,7 @@ def copy_sample(target: Path) -> Path:
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
-    shutil.copytree(SAMPLE_ROOT / "fixtures", root / "fixtures")
+    copy_sample_into(root)
     return root
 
 
