@@ -83,3 +83,16 @@ def private_cache_home(
     home = tmp_path_factory.mktemp("cache-home")
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     return home
+
+
+_APP_TESTS = ("app/", "test_serve.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests that drive the app (`app`), so `pytest -m "not app"` runs the engine and
+    command-line tests alone, in about a minute."""
+    here = Path(__file__).parent
+    for item in items:
+        rel = Path(str(item.path)).relative_to(here).as_posix()
+        if rel.startswith(_APP_TESTS):
+            item.add_marker(pytest.mark.app)
