@@ -371,3 +371,96 @@ async def test_enter_on_a_suite_level_item_says_so_instead_of_editing_a_folder(
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is screen
+
+
+# --- a retire made anywhere is undone here ---------------------------------------------------------
+
+
+def _journal_paths(root: Path) -> list[list[str]]:
+    from voyage_tui.engine.triage.state import StateStore
+
+    journal = StateStore(Workspace.load(root)).load().state.journal
+    return [[r.path for r in action.retired] for action in journal]
+
+
+async def _undo_in_triage(pilot: Pilot, path: Path, original: bytes) -> TriageScreen:
+    """`u` on the triage screen (its queue shown without waiting for exposure: the holdout is
+    public until the undo) brings the file back byte for byte."""
+    screen = await ready(pilot, git=False)
+    await pilot.press("u")
+    await settle(pilot, screen, lambda: path.read_bytes() == original)
+    return screen
+
+
+async def test_a_retire_from_the_browser_is_journaled_and_undone_in_triage(seeded: Path) -> None:
+    path = seeded / HOLDOUT
+    original = path.read_bytes()
+    app = VoyageApp(Workspace.load(seeded), use_git=True, watch=False, keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.view is not None, timeout=30)
+        exposed = await open_triage(pilot)  # the exposure report is in, with the signals
+        key = key_of(exposed, "exposed")
+        await pilot.press("escape")
+        browser = app.browser()
+        assert browser is not None and browser.suite_tree.select_path(HOLDOUT)
+        await pilot.press("R")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("o")
+        await wait_until(pilot, lambda: path.read_bytes() != original, timeout=30)
+        assert path.read_bytes() == original.replace(b"visibility: holdout", b"visibility: public")
+        await wait_until(pilot, lambda: _journal_paths(seeded) == [[HOLDOUT]])
+        screen = await _undo_in_triage(pilot, path, original)
+        assert _journal_paths(seeded) == []
+        # The holdout is back in the queue, under the key triage gives it, and selected.
+        await settle(pilot, screen, lambda: key in shown_keys(screen))
+        assert screen.current is not None and screen.current.key == key
+
+
+async def test_a_retire_from_the_command_line_is_undone_in_triage(seeded: Path, capsys) -> None:
+    from voyage_tui.cli import main
+
+    path = seeded / HOLDOUT
+    original = path.read_bytes()
+    assert main(["exposure", str(seeded), "--retire", "discount-stacking-order"]) == 0
+    capsys.readouterr()
+    assert _journal_paths(seeded) == [[HOLDOUT]]
+    app = triage_app(seeded, git=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _undo_in_triage(pilot, path, original)
+        assert _journal_paths(seeded) == []
+
+
+async def test_a_retire_from_triage_is_journaled(seeded: Path) -> None:
+    app = triage_app(seeded)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await select(pilot, screen, key_of(screen, "exposed"))
+        await pilot.press("R")
+        await settle(pilot, screen, lambda: screen.queue.counts()["exposed"] == 0)  # type: ignore[union-attr]
+        assert _journal_paths(seeded) == [[HOLDOUT]]
+
+
+async def test_a_browser_retire_whose_journal_cannot_be_written_is_refused(
+    seeded: Path, tmp_path: Path
+) -> None:
+    path = seeded / HOLDOUT
+    original = path.read_bytes()
+    (seeded / ".voyage").mkdir()
+    (seeded / STATE_REL).symlink_to(tmp_path / "elsewhere.json")
+    app = VoyageApp(Workspace.load(seeded), use_git=False, watch=False, keymap={})
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.view is not None, timeout=30)
+        browser = app.browser()
+        assert browser is not None and browser.suite_tree.select_path(HOLDOUT)
+        await pilot.press("R")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("o")
+
+        def refused() -> list[str]:
+            return [str(n.message) for n in app._notifications if "Not retired" in str(n.message)]
+
+        await wait_until(pilot, lambda: bool(refused()), timeout=30)
+        [note] = refused()
+        assert "the undo journal could not be written" in note and "symlink" in note
+        assert path.read_bytes() == original
+        assert not (tmp_path / "elsewhere.json").exists()

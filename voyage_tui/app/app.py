@@ -499,25 +499,29 @@ class VoyageApp(KeymappedApp, Resilient):
 
     @work(thread=True, group="retire")
     def _retire(self, path: str, commit: bool) -> None:
-        from voyage_tui.engine.git.retire import RetireError, retire_holdout
+        from voyage_tui.engine.triage.retirer import Retirer, Target
 
         with self._suite_lock:
             report = self._suite.git.exposure if self._suite is not None else None
         exposure = report.by_path().get(path) if report is not None else None
-        signals = exposure.signals if exposure is not None else ()
-        try:
-            result = retire_holdout(self.ws, path, commit=commit, signals=signals)
-        except RetireError as exc:
-            self.call_from_thread(self.notify, f"Not retired: {exc}", severity="error", timeout=8)
-            return
-        note = f"Retired {path}"
-        if commit:
-            note += (
-                f"; committed {result.commit[:12]}"
-                if result.commit
-                else f"; commit failed: {result.commit_error}"
+        signals = tuple(exposure.signals) if exposure is not None else ()
+        # Journaled like triage's retire, so `u` on the triage screen takes it back.
+        done = Retirer(self.ws).retire([Target(path, signals=signals)], commit=commit)
+        for _, why in done.problems:
+            prefix = "Not retired" if done.action is None and not done.unrecorded else "Retired"
+            self.call_from_thread(
+                self.notify, f"{prefix}: {why}", severity="error", timeout=8, markup=False
             )
-        self.call_from_thread(self.notify, note, timeout=5)
+        if done.action is not None:
+            result = done.results[0]
+            note = f"Retired {path} (u in triage undoes it)"
+            if commit:
+                note += (
+                    f"; committed {result.commit[:12]}"
+                    if result.commit
+                    else f"; commit failed: {result.commit_error}"
+                )
+            self.call_from_thread(self.notify, note, timeout=5, markup=False)
         self.call_from_thread(self.revalidate_paths, {path})
 
     # --- gold review -----------------------------------------------------------------------

@@ -5,7 +5,9 @@ Reports the holdout fixtures a contributor has seen (docs/cli.md, "exposure"): e
 leaks found in the work tree are still reported), or a folder of fixtures that cannot be read (the
 holdouts in it are unknown, so the report cannot say all clear). `--retire ID` makes that holdout
 public (changing only its `visibility:` value) and, with `--commit`, commits that one file; exit 1
-when the retire is refused or its commit fails.
+when the retire is refused or its commit fails. It retires through triage's Retirer, so the retire
+is in the undo journal (`.voyage/triage.json`) and `u` on the app's triage screen takes it back;
+a journal that cannot be written refuses the retire.
 """
 
 from __future__ import annotations
@@ -17,14 +19,15 @@ from voyage_tui.cli.render import dumps, shown
 from voyage_tui.cli.render import text_lines as render_diagnostics
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, compute_exposure
-from voyage_tui.engine.git.retire import RetireError, retire_holdout
 from voyage_tui.engine.items import Item
+from voyage_tui.engine.triage.retirer import Retirer, Target
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.layout import FOLDER_UNREADABLE
 
 _RED, _BOLD, _DIM, _RESET = "\033[31m", "\033[1m", "\033[2m", "\033[0m"
+UNDO_HINT = "undo: `u` on the triage screen (`voyage-tui triage`)"
 
 
 def build_parser() -> Parser:
@@ -167,16 +170,17 @@ def _retire(suite: Suite, fixture_id: str, commit: bool, fmt: str) -> int:
         report = compute_exposure(suite.ws, suite.items.values())
         exposure = report.by_path().get(item.path)
         signals = exposure.signals if exposure else []
-    try:
-        result = retire_holdout(
-            suite.ws, item.path, fixture_id=item.id or fixture_id, commit=commit, signals=signals
-        )
-    except RetireError as exc:
-        print(
-            f"voyage-tui exposure: {shown(item.path)} was not changed: {shown(str(exc))}",
-            file=sys.stderr,
-        )
+    # Journaled like a retire made in the app, so `u` on the triage screen takes it back.
+    done = Retirer(suite.ws).retire(
+        [Target(item.path, fixture_id=item.id or fixture_id, signals=tuple(signals))],
+        commit=commit,
+    )
+    if done.action is None:
+        why = "; ".join(why for _, why in done.problems)
+        what = "" if done.unrecorded else " was not changed"
+        print(f"voyage-tui exposure: {shown(item.path)}{what}: {shown(why)}", file=sys.stderr)
         return 1
+    result = done.results[0]
     if fmt == "json":
         print(
             dumps(
@@ -195,6 +199,9 @@ def _retire(suite: Suite, fixture_id: str, commit: bool, fmt: str) -> int:
         if result.commit:
             title = ((result.message or "").splitlines() or [""])[0]
             print(f"committed {shown(result.commit[:12])}: {shown(title)}")
+        print(UNDO_HINT)
+    for _, why in done.problems:  # retired, with a problem after it (the journal's commit note)
+        print(f"voyage-tui exposure: {shown(why)}", file=sys.stderr)
     if result.commit_error:
         print(f"voyage-tui exposure: {shown(result.commit_error)}", file=sys.stderr)
         return 1

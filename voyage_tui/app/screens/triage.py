@@ -45,6 +45,7 @@ from voyage_tui.engine.triage.keys import (
     count_label,
 )
 from voyage_tui.engine.triage.queue import Queue, ResultCache, TriageItem, build_queue
+from voyage_tui.engine.triage.retirer import undone_note
 from voyage_tui.engine.triage.state import RETIRE, UNTIL_CHANGE, StateError
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.wording import plural
@@ -677,7 +678,8 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             return
         keys = [c.key for c in action.snoozes] + [r.key for r in action.retired]
         self._follow = keys + self._candidates()
-        self.notify(f"Undid the {action.describe()}", timeout=3, markup=False)
+        committed = any(r.commit for r in action.retired)  # a longer note: the commit stays
+        self.notify(undone_note(action), timeout=8 if committed else 3, markup=False)
         if action.retired:
             self.app.revalidate_paths({r.path for r in action.retired})
             return

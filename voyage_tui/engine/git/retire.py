@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -55,6 +55,10 @@ class RetireResult:
     commit_error: str | None = None
     message: str | None = None
     """The commit message, when a commit was asked for."""
+    before: bytes = field(default=b"", repr=False)
+    """The file's bytes before the retire: what an undo writes back (triage/retirer.py)."""
+    after: bytes = field(default=b"", repr=False)
+    """The bytes the retire wrote."""
 
 
 def locate_visibility(text: str) -> VisibilitySpot:
@@ -167,7 +171,9 @@ def retire_holdout(
 ) -> RetireResult:
     """Make the holdout at `rel` (its task.yaml, workspace-relative) public. With `commit`, commit
     exactly that file, with a message naming the fixture and `signals`. Raises RetireError when the
-    file is left unchanged; a failed commit after the write is reported in the result."""
+    file is left unchanged; a failed commit after the write is reported in the result, which holds
+    the bytes before and after. The app and the command line retire through triage's Retirer
+    (engine/triage/retirer.py), which journals this for undo; nothing else calls it."""
     path = ws.abs(rel)
     if fixture_id is None:
         parts = rel.split("/")
@@ -176,10 +182,11 @@ def retire_holdout(
     if isinstance(data, Diagnostic):
         raise RetireError(data.message)
     new = retired_bytes(data, rel)
-    _write(ws, rel, data, new)
+    rewrite(ws, rel, new, expect_sha256=hashlib.sha256(data).hexdigest())
     if not commit:
-        return RetireResult(rel, fixture_id)
-    return commit_retired(ws, rel, fixture_id=fixture_id, signals=signals)
+        return RetireResult(rel, fixture_id, before=data, after=new)
+    done = commit_retired(ws, rel, fixture_id=fixture_id, signals=signals)
+    return replace(done, before=data, after=new)
 
 
 def commit_retired(
@@ -195,16 +202,24 @@ def commit_retired(
     return RetireResult(rel, fixture_id, sha, None, message)
 
 
-def _write(ws: Workspace, rel: str, old: bytes, new: bytes) -> None:
-    expect = Expected(hashlib.sha256(old).hexdigest(), ws.max_file_bytes)
+def rewrite(
+    ws: Workspace,
+    rel: str,
+    data: bytes,
+    *,
+    expect_sha256: str,
+    during: str = "while it was being retired",
+) -> None:
+    """Write `data` over the file at `rel`, atomically, inside the workspace, and only if it still
+    has the digest `expect_sha256` (the retire, and the undo that writes the old bytes back).
+    Raises RetireError, nothing written."""
+    expect = Expected(expect_sha256, ws.max_file_bytes)
     try:
-        write_file(ws, rel, new, expect=expect, shown=rel)
+        write_file(ws, rel, data, expect=expect, shown=rel)
     except WriteRefused as exc:
         raise RetireError(exc.message) from exc
     except ContentChanged as exc:
-        raise RetireError(
-            "the file changed on disk while it was being retired; nothing was written, retry"
-        ) from exc
+        raise RetireError(f"the file changed on disk {during}; nothing was written, retry") from exc
     except OSError as exc:
         raise RetireError(
             f"it cannot be written ({exc.strerror or exc}); make its folder writable and retry"

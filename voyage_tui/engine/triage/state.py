@@ -358,6 +358,14 @@ class StateStore:
 
     # --- writing -------------------------------------------------------------------------------
 
+    def ensure_writable(self) -> None:
+        """Raise StateError when every update is bound to fail: the file (or `.voyage/`) cannot
+        even be read (a symlink, a folder, too large), so it is never replaced. Checked before a
+        retire writes anything, since a retire must be recorded to be undone."""
+        loaded = self.load()
+        if not loaded.writable:
+            raise StateError(loaded.diagnostics[0].message if loaded.diagnostics else STATE_REL)
+
     def update(self, change: Callable[[TriageState], T]) -> T:
         """Read the state, apply `change` to it and write it back, atomically and only if the
         file still holds what was read (else read again and redo `change`, which must therefore
