@@ -215,3 +215,31 @@ def test_a_recovery_file_is_written_for_a_path_of_any_length(
     assert rel == long_rel
     assert path.read_text() == "typed text\n"
     assert len(path.name.encode()) <= 255
+
+
+# --- the tool's own folder ------------------------------------------------------------------------
+
+
+def test_the_state_folder_the_tool_makes_is_ignored_by_git(ws_root: Path) -> None:
+    from voyage_tui.engine.ratings.lock import RaterLock
+
+    _repo(ws_root)
+    ws = Workspace.load(ws_root)
+    write_file(ws, ".voyage/drafts/d.json", b"{}\n", make_folders=True)
+    with RaterLock.take(ws, "carol"):
+        pass
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all", "--", ".voyage"],
+        cwd=ws_root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert status == ""
+    assert (ws_root / ".voyage/drafts/d.json").is_file()
+
+
+def test_a_state_folder_made_by_someone_else_is_left_as_it_is(ws_root: Path) -> None:
+    (ws_root / ".voyage").mkdir()
+    write_file(Workspace.load(ws_root), ".voyage/triage.json", b"{}\n", make_folders=True)
+    assert not (ws_root / ".voyage/.gitignore").exists()

@@ -32,6 +32,7 @@ from types import TracebackType
 
 from voyage_tui.engine.ratings.records import parse_time, utc_now
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import ensure_state_folder
 
 LOCKS_FOLDER = ".voyage/locks"
 LOCK_SUFFIX = ".lock"
@@ -158,6 +159,8 @@ def check_free(ws: Workspace, rater: str) -> None:
 
 def _open_lock_file(ws: Workspace, rel: str) -> int:
     """An open descriptor of the lock file, reached without a symlink; made when missing."""
+    with contextlib.suppress(OSError):  # what is in the way is refused below, with its reason
+        ensure_state_folder(ws)
     folder_fd = os.open(ws.root_real, _FOLDER_FLAGS)
     try:
         for part in LOCKS_FOLDER.split("/"):

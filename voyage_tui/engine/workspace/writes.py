@@ -10,9 +10,16 @@ that a repository usually ignores.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
-from voyage_tui.engine.atomic import Expected, WriteRefused, append_line_durably, write_inside
+from voyage_tui.engine.atomic import (
+    ContentChanged,
+    Expected,
+    WriteRefused,
+    append_line_durably,
+    write_inside,
+)
 from voyage_tui.engine.workspace.model import Workspace
 
 STATE_FOLDER = ".voyage"
@@ -32,6 +39,8 @@ def write_file(
     path written. Raises WriteRefused, ContentChanged (with `expect`) or OSError."""
     shown = shown if shown is not None else rel
     refuse_ignored(ws, rel, shown)
+    if make_folders and _in_state_folder(rel):
+        ensure_state_folder(ws)
     return write_inside(
         ws.root_real, rel, data, expect=expect, make_folders=make_folders, shown=shown
     )
@@ -44,10 +53,31 @@ def append_line(ws: Workspace, rel: str, line: str, *, shown: str | None = None)
     append_line_durably(ws.abs(rel), line, root=ws.root_real, shown=shown)
 
 
+def ensure_state_folder(ws: Workspace) -> None:
+    """Make `.voyage/` when it is not there, with a `.gitignore` of its own (`*`): what the tool
+    keeps there (drafts, snoozes, locks) is one person's, and should never show in `git status`
+    or be committed by accident. A `.voyage/` that exists already is left as it is."""
+    if os.path.lexists(ws.abs(STATE_FOLDER)):
+        return
+    with contextlib.suppress(ContentChanged):  # made meanwhile by another session
+        write_inside(
+            ws.root_real,
+            f"{STATE_FOLDER}/.gitignore",
+            b"# voyage-tui's own state (drafts, snoozes, locks): never committed.\n*\n",
+            expect=Expected(None),
+            make_folders=True,
+        )
+
+
+def _in_state_folder(rel: str) -> bool:
+    norm = os.path.normpath(rel).replace(os.sep, "/")
+    return norm == STATE_FOLDER or norm.startswith(STATE_FOLDER + "/")
+
+
 def refuse_ignored(ws: Workspace, rel: str, shown: str) -> None:
     """Raise WriteRefused when `rel` exists, lies outside `.voyage/`, and git ignores it."""
     norm = os.path.normpath(rel).replace(os.sep, "/")
-    if norm == STATE_FOLDER or norm.startswith(STATE_FOLDER + "/"):
+    if _in_state_folder(norm):
         return
     if not os.path.lexists(ws.abs(norm)):
         return
