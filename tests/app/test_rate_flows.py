@@ -292,15 +292,15 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
 
 def _fail_once(monkeypatch: pytest.MonkeyPatch, part: int) -> None:
     """The next append writes `part` bytes of its line, then fails as a full disk does."""
-    append = ratings_store.append_line_durably
+    append = ratings_store.append_line
 
-    def failing(path, line, *, root=None):
-        with open(path, "ab") as handle:
+    def failing(ws, rel, line, *, shown=None):
+        with open(ws.abs(rel), "ab") as handle:
             handle.write((line.rstrip("\n") + "\n").encode()[:part])
-        monkeypatch.setattr(ratings_store, "append_line_durably", append)
+        monkeypatch.setattr(ratings_store, "append_line", append)
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(ratings_store, "append_line_durably", failing)
+    monkeypatch.setattr(ratings_store, "append_line", failing)
 
 
 async def test_after_a_save_that_left_part_of_a_line_the_next_says_its_real_line(

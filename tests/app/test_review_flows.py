@@ -190,11 +190,11 @@ async def test_the_writers_refusal_reaches_the_screen(
     import voyage_tui.engine.review.export as export
     from voyage_tui.engine.atomic import WriteRefused
 
-    def refuse(root_: object, path: object, data: bytes, **kwargs: object) -> str:
+    def refuse(ws: object, path: object, data: bytes, **kwargs: object) -> str:
         shown = str(kwargs["shown"])
         raise WriteRefused(shown, f"{shown} is git-ignored; nothing was written")
 
-    monkeypatch.setattr(export, "write_inside", refuse)
+    monkeypatch.setattr(export, "write_file", refuse)
     app = diff_app(root, "run-misses")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _diff(pilot)

@@ -353,15 +353,15 @@ def _fail_after_writing(part: int | None, monkeypatch) -> None:
     the fsync fails), then fails as a full disk does."""
     from voyage_tui.engine.ratings import store as store_module
 
-    def failing(path, line, *, root=None):
+    def failing(ws, rel, line, *, shown=None):
         data = (line.rstrip("\n") + "\n").encode()
-        with open(path, "ab") as handle:
+        with open(ws.abs(rel), "ab") as handle:
             handle.write(data if part is None else data[:part])
-        monkeypatch.setattr(store_module, "append_line_durably", real)
+        monkeypatch.setattr(store_module, "append_line", real)
         raise OSError(28, "No space left on device")
 
-    real = store_module.append_line_durably
-    monkeypatch.setattr(store_module, "append_line_durably", failing)
+    real = store_module.append_line
+    monkeypatch.setattr(store_module, "append_line", failing)
 
 
 @pytest.mark.parametrize("part", [0, 1, 30, None], ids=["nothing", "newline", "part", "all"])
