@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 from textual.screen import ModalScreen, Screen
 
 from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.textual_private import is_closing, is_pruning
 from voyage_tui.engine.validation.view import SuiteView
 
 if TYPE_CHECKING:
@@ -47,8 +48,8 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         return (
             not self.is_attached
             or not self.app.is_running
-            or self._pruning
-            or self._closing
+            or is_pruning(self)
+            or is_closing(self)
             or self not in self.app.screen_stack
         )
 
