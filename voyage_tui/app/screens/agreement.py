@@ -5,15 +5,15 @@ the same); this screen only lays them out."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.message import Message
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -45,12 +45,18 @@ def _name(text: str) -> str:
     return printable(text, lines=False)
 
 
-class Computed(Message):
-    def __init__(self, report: AgreementReport, problems: list[str], rubric: Rubric) -> None:
-        super().__init__()
-        self.report = report
-        self.problems = problems
-        self.rubric = rubric
+@dataclass(frozen=True)
+class Computed:
+    report: AgreementReport
+    problems: list[str]
+    rubric: Rubric
+
+
+def _computed(ws: Workspace, view: SuiteView | None) -> Computed:
+    """The agreement of the ratings on disk, under the suite's rubric (in a thread)."""
+    rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
+    report, problems = compute(ws, rubric)
+    return Computed(report, problems, rubric)
 
 
 def compute(ws: Workspace, rubric: Rubric) -> tuple[AgreementReport, list[str]]:
@@ -204,21 +210,18 @@ rater's scores and note side by side. `r` computes again.
         self.query_one("#agreement-problems").display = False
         self.load()
 
-    @work(thread=True, exclusive=True, group="agreement")
     def load(self) -> None:
+        """Compute the agreement again; only the newest computation is shown."""
         app = self.app
         view: SuiteView | None = getattr(app, "view", None)
         ws: Workspace = app.ws
-        rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
-        report, problems = compute(ws, rubric)
-        self.post_message(Computed(report, problems, rubric))
+        self.run_in_thread(lambda: _computed(ws, view), self._computed, key="agreement")
 
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
         """Ratings written meanwhile (a session in another terminal) count at once."""
         if any(p.endswith(".jsonl") or p == view.refs.rubric.path for p in touched):
             self.load()
 
-    @on(Computed)
     def _computed(self, message: Computed) -> None:
         report = self.report = message.report
         self.rubric = message.rubric
