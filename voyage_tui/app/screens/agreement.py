@@ -21,8 +21,8 @@ from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
 from voyage_tui.app.widgets.pair_panes import one_line
 from voyage_tui.app.widgets.safe_text import printable
-from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
+from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.references.rubric import Rubric
@@ -64,29 +64,17 @@ def compute(ws: Workspace, rubric: Rubric) -> tuple[AgreementReport, list[str]]:
     line says it: a file that cannot be read, records with errors)."""
     store = RatingStore.load(ws, rubric)
     report = compute_agreement(store.effective().values(), rubric, disputed=DISPUTED)
+    missing = left_out(store)  # the engine's decision, the same as the command line's
     problems = [
         f"{d.location()}: {d.message}; its ratings are missing from the figures"
-        for d in _unreadable(store)
+        for d in missing.unreadable
     ]
-    left_out = sum(
-        1
-        for f in store.files.values()
-        if f.readable
-        for d in f.diagnostics
-        if d.severity is Severity.ERROR or d.code == "rating-torn-line"
-    )
-    if left_out:
+    if missing.records:
         problems.append(
-            f"{plural(left_out, 'problem')} in the ratings files left records out; the "
-            "browser's Ratings group (or `voyage-tui validate`) lists them"
+            f"{plural(len(missing.records), 'problem')} in the ratings files left records out; "
+            "the browser's Ratings group (or `voyage-tui validate`) lists them"
         )
     return report, problems
-
-
-def _unreadable(store: RatingStore) -> list[Diagnostic]:
-    out = list(store.problems)
-    out += [d for f in store.files.values() if not f.readable for d in f.diagnostics]
-    return out
 
 
 def figures_table(report: AgreementReport) -> Table:
