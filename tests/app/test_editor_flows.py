@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from tests.conftest import task_yaml
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.modals import ChoiceScreen
+from voyage_tui.engine.diagnostics import Diagnostic
 
 TASK = "fixtures/bug-diagnosis/alpha/task.yaml"
 
@@ -177,10 +179,21 @@ async def test_a_re_check_that_ends_after_the_editor_closed_is_dropped(root: Pat
         editor = await _open_editor(pilot)
         await app.workers.wait_for_complete()
         late = list(editor.diagnostics)
+        # A re-check as `lint` starts one, held until the editor has closed.
+        gate, started = threading.Event(), threading.Event()
+
+        def held() -> list[Diagnostic]:
+            started.set()
+            assert gate.wait(10)
+            return late
+
+        editor.run_in_thread(held, editor.show_diagnostics, key="lint")
+        await wait_until(pilot, started.is_set)
         await pilot.press("escape")  # nothing unsaved: the editor closes at once
         await wait_until(pilot, lambda: isinstance(app.screen, BrowserScreen))
         await pilot.pause()
-        editor.show_diagnostics(late)  # the late result: dropped, not a crash
+        gate.set()  # the late result: dropped, not a crash
+        await wait_until(pilot, lambda: editor.working == 0)
 
 
 async def test_quitting_with_unsaved_changes_asks_first(root: Path) -> None:

@@ -169,3 +169,28 @@ async def test_many_raters_show_the_lowest_kappas_and_say_what_is_not_shown(root
         assert len({p.raters for p in report.pairs}) <= 50 * len(report.dimensions)
         reasons = str(screen.query_one("#agreement-reasons").content)
         assert f"{report.pairs_omitted.count:,} pair figures not shown" in reasons
+
+
+def test_the_screen_and_the_command_leave_out_the_same_records(make_workspace, capsys) -> None:  # type: ignore[no-untyped-def]
+    # One workspace with a folder for a ratings file and three records that cannot count: both
+    # faces ask the engine (ratings/left_out.py), so they name the same file and count the same.
+    from tests.ratings.test_left_out import mixed_workspace
+    from voyage_tui.cli import main
+    from voyage_tui.engine.ratings.left_out import left_out
+    from voyage_tui.engine.ratings.store import RatingStore
+
+    ws = Workspace.load(mixed_workspace(make_workspace))
+    rubric = load_rubric(ws).value
+    missing = left_out(RatingStore.load(ws, rubric))
+    assert len(missing.unreadable) == 1 and len(missing.records) == 3
+
+    _, problems = compute(ws, rubric)
+    code = main(["agreement", str(ws.root)])
+    err = capsys.readouterr().err
+    assert code == 2  # a file that could not be read: the figures cannot be trusted
+
+    unreadable = [p for p in problems if "missing from the figures" in p]
+    assert [p.split(":")[0] for p in unreadable] == ["ratings/carol.jsonl"]
+    assert "ratings/carol.jsonl" in err
+    assert "3 problems in the ratings files left records out" in problems[-1]
+    assert "3 problems in the ratings files left records out" in err

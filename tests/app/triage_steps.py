@@ -14,11 +14,9 @@ from voyage_tui.app.screens.triage_modals import SnoozeScreen
 
 def idle(screen: TriageScreen) -> bool:
     """The queue on screen is the latest computed, and no action is under way."""
-    return (
-        screen.queue is not None
-        and screen.busy == 0
-        and screen.shown_generation == screen.generation
-    )
+    # `working` counts the queue's computations as well as the actions: at 0, the newest
+    # computation's queue is the one shown.
+    return screen.queue is not None and screen.working == 0
 
 
 async def settle(

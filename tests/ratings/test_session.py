@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.ratings.common import jsonl, record, workspace_files
+from voyage_tui.engine.ratings.keypad import COMPLETE, REFUSED, SCORED, ScoreDraft
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.runs import AgentRunRef
-from voyage_tui.engine.ratings.session import Draft, RaterSession, SessionError, blind_order
+from voyage_tui.engine.ratings.session import RaterSession, SessionError, blind_order
 from voyage_tui.engine.validation.suite import Suite
 
 ALICE = "ratings/alice.jsonl"
@@ -330,19 +331,20 @@ def test_undo_goes_back_through_the_session_and_redo_forward(make_workspace):
     assert final.rating_of(order[0]) is not None and final.rating_of(order[1]) is not None
 
 
-def test_the_draft_scores_one_dimension_per_key_and_steps_back(make_workspace):
+def test_the_sessions_draft_is_the_keypad_and_what_it_completes_is_submitted(make_workspace):
+    # The one draft model (engine/ratings/keypad.py, tested in test_keypad.py): going back
+    # moves the cursor and keeps the scores.
     root = make_workspace(workspace_files())
     session = open_session(root)
     draft = session.draft()
-    assert isinstance(draft, Draft) and draft.current is not None
+    assert isinstance(draft, ScoreDraft) and draft.current is not None
     assert draft.current.name == "correctness"
-    assert draft.score(4) is False
+    assert draft.digit("4").outcome == SCORED
     assert draft.current.name == "scope"
-    with pytest.raises(ValueError):
-        draft.score(7)
-    assert draft.back() is True and draft.scores == {}
+    assert draft.digit("7").outcome == REFUSED
+    assert draft.back() is True and draft.scores == {"correctness": 4}
     assert draft.back() is False
-    draft.score(4)
-    assert draft.score(5) is True and draft.complete
+    assert draft.digit("3").outcome == SCORED
+    assert draft.digit("5").outcome == COMPLETE and draft.complete
     session.submit(draft.scores)
-    assert records(root)[0]["scores"] == {"correctness": 4, "scope": 5}
+    assert records(root)[0]["scores"] == {"correctness": 3, "scope": 5}

@@ -10,7 +10,7 @@ action or a message handler; with an editor open, unsaved typing is gone. Here:
   part of the interface has stopped, so the app stops too, but first every unsaved editor buffer
   is written to a recovery file, and the exit message names those files; the exit code is 1.
 
-The hooks are Textual's: `App._handle_exception` (where every uncaught error ends up, a failed
+The hooks are Textual's private ones (voyage_tui/app/textual_private.py lists them): `App._handle_exception` (where every uncaught error ends up, a failed
 worker as `WorkerFailed`), `App._dispatch_action` (every key binding and palette command) and
 `_dispatch_message` (a message pump's handlers; an error escaping it stops the pump for good).
 """
@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual._callback import invoke
 from textual.app import App
 from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.worker import WorkerFailed
+
+from voyage_tui.app.textual_private import invoke
 
 LOG_NAME = "errors.log"
 LOG_MAX_BYTES = 1 << 20

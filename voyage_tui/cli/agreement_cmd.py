@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import math
 import sys
-import unicodedata
 from collections.abc import Iterable
 
 from voyage_tui.cli.common import Parser, no_workspace
 from voyage_tui.cli.render import dumps
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
+from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.safe_text import one_line
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
@@ -93,41 +94,24 @@ def _loud(diagnostic: Diagnostic) -> bool:
 
 
 def _tell_problems(store: RatingStore, rubric_problems: list[Diagnostic]) -> bool:
-    """Say on stderr what was left out; True when a file or folder could not be read at all."""
-    unreadable = list(store.problems)
-    unreadable += [d for f in store.files.values() if not f.readable for d in f.diagnostics]
-    for d in [*rubric_problems, *unreadable]:
-        print(f"{d.location()}: {d.severity.value} {d.code}: {d.message}", file=sys.stderr)
-    left_out = sum(
-        1
-        for f in store.files.values()
-        if f.readable
-        for d in f.diagnostics
-        if d.severity is Severity.ERROR or d.code == "rating-torn-line"
-    )
-    if left_out:
+    """Say on stderr what was left out (the engine decides what: ratings/left_out.py, as the
+    agreement screen asks); True when a file or folder could not be read at all."""
+    missing = left_out(store)
+    for d in [*rubric_problems, *missing.unreadable]:
         print(
-            f"voyage-tui agreement: {plural(left_out, 'problem')} in the "
+            one_line(f"{d.location()}: {d.severity.value} {d.code}: {d.message}"),
+            file=sys.stderr,
+        )
+    if missing.records:
+        print(
+            f"voyage-tui agreement: {plural(len(missing.records), 'problem')} in the "
             "ratings files left records out; `voyage-tui validate` lists them",
             file=sys.stderr,
         )
-    return bool(unreadable)
+    return bool(missing.unreadable)
 
 
 # --- text -------------------------------------------------------------------------------------
-
-
-def _printable(text: str) -> str:
-    """Text from the files, safe to print: a control character (an escape sequence that would
-    steer the terminal, a newline inside a note) or a lone surrogate is shown as its escape."""
-    out = []
-    for char in text:
-        code = ord(char)
-        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(char)
-    return "".join(out)
 
 
 def _figure(value: float | None) -> str:
@@ -137,25 +121,27 @@ def _figure(value: float | None) -> str:
 def text_lines(report: AgreementReport, ratings_folder: str) -> list[str]:
     if not report.raters:
         return [f"No ratings yet (in {ratings_folder}/): nothing to compare."]
-    names = _printable(", ".join(report.raters))
+    names = one_line(", ".join(report.raters))
     lines = [f"Agreement of {plural(len(report.raters), 'rater')}: {names}"]
     lines += ["", "Krippendorff's alpha (ordinal), all raters"]
     width = max([len(d) for d in report.dimensions] + [len("dimension")])
     lines.append(f"  {'dimension'.ljust(width)}   alpha  items  ratings")
     for name, d in report.dimensions.items():
-        row = f"  {_printable(name).ljust(width)}  {_figure(d.alpha):>6}  {d.items:>5}  {d.ratings:>7}"
+        row = (
+            f"  {one_line(name).ljust(width)}  {_figure(d.alpha):>6}  {d.items:>5}  {d.ratings:>7}"
+        )
         lines.append(row + (f"  {d.reason}" if d.reason else ""))
     if report.pairs:
         lines += ["", "Cohen's kappa (quadratic weights), per pair of raters"]
-        pair_width = max(len(_printable(" · ".join(p.raters))) for p in report.pairs)
+        pair_width = max(len(one_line(" · ".join(p.raters))) for p in report.pairs)
         lines.append(f"  {'raters'.ljust(pair_width)}  {'dimension'.ljust(width)}   kappa  items")
         shown = None
         for p in report.pairs:
-            label = _printable(" · ".join(p.raters))
+            label = one_line(" · ".join(p.raters))
             cell = label if label != shown else ""
             shown = label
             row = (
-                f"  {cell.ljust(pair_width)}  {_printable(p.dimension).ljust(width)}  "
+                f"  {cell.ljust(pair_width)}  {one_line(p.dimension).ljust(width)}  "
                 f"{_figure(p.kappa):>6}  {p.items:>5}"
             )
             lines.append(row + (f"  {p.reason}" if p.reason else ""))
@@ -174,11 +160,11 @@ def text_lines(report: AgreementReport, ratings_folder: str) -> list[str]:
 
 
 def _disputed_lines(item: DisputedItem) -> Iterable[str]:
-    where = _printable(f"{item.fixture_id} / {item.run_id}")
-    yield f"  {where}: spread {item.spread} ({_printable(', '.join(item.widest))})"
-    width = max(len(_printable(r.rater)) for r in item.ratings)
+    where = one_line(f"{item.fixture_id} / {item.run_id}")
+    yield f"  {where}: spread {item.spread} ({one_line(', '.join(item.widest))})"
+    width = max(len(one_line(r.rater)) for r in item.ratings)
     for rating in item.ratings:
-        scores = _printable(" · ".join(f"{k} {v}" for k, v in (rating.scores or {}).items()))
-        yield f"    {_printable(rating.rater).ljust(width)}  {scores}"
+        scores = one_line(" · ".join(f"{k} {v}" for k, v in (rating.scores or {}).items()))
+        yield f"    {one_line(rating.rater).ljust(width)}  {scores}"
         if rating.note:
-            yield f"    {' ' * width}  “{_printable(rating.note)}”"
+            yield f"    {' ' * width}  “{one_line(rating.note)}”"

@@ -5,15 +5,15 @@ the same); this screen only lays them out."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.message import Message
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -21,8 +21,8 @@ from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
 from voyage_tui.app.widgets.pair_panes import one_line
 from voyage_tui.app.widgets.safe_text import printable
-from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
+from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.references.rubric import Rubric
@@ -45,12 +45,18 @@ def _name(text: str) -> str:
     return printable(text, lines=False)
 
 
-class Computed(Message):
-    def __init__(self, report: AgreementReport, problems: list[str], rubric: Rubric) -> None:
-        super().__init__()
-        self.report = report
-        self.problems = problems
-        self.rubric = rubric
+@dataclass(frozen=True)
+class Computed:
+    report: AgreementReport
+    problems: list[str]
+    rubric: Rubric
+
+
+def _computed(ws: Workspace, view: SuiteView | None) -> Computed:
+    """The agreement of the ratings on disk, under the suite's rubric (in a thread)."""
+    rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
+    report, problems = compute(ws, rubric)
+    return Computed(report, problems, rubric)
 
 
 def compute(ws: Workspace, rubric: Rubric) -> tuple[AgreementReport, list[str]]:
@@ -58,29 +64,17 @@ def compute(ws: Workspace, rubric: Rubric) -> tuple[AgreementReport, list[str]]:
     line says it: a file that cannot be read, records with errors)."""
     store = RatingStore.load(ws, rubric)
     report = compute_agreement(store.effective().values(), rubric, disputed=DISPUTED)
+    missing = left_out(store)  # the engine's decision, the same as the command line's
     problems = [
         f"{d.location()}: {d.message}; its ratings are missing from the figures"
-        for d in _unreadable(store)
+        for d in missing.unreadable
     ]
-    left_out = sum(
-        1
-        for f in store.files.values()
-        if f.readable
-        for d in f.diagnostics
-        if d.severity is Severity.ERROR or d.code == "rating-torn-line"
-    )
-    if left_out:
+    if missing.records:
         problems.append(
-            f"{plural(left_out, 'problem')} in the ratings files left records out; the "
-            "browser's Ratings group (or `voyage-tui validate`) lists them"
+            f"{plural(len(missing.records), 'problem')} in the ratings files left records out; "
+            "the browser's Ratings group (or `voyage-tui validate`) lists them"
         )
     return report, problems
-
-
-def _unreadable(store: RatingStore) -> list[Diagnostic]:
-    out = list(store.problems)
-    out += [d for f in store.files.values() if not f.readable for d in f.diagnostics]
-    return out
 
 
 def figures_table(report: AgreementReport) -> Table:
@@ -204,21 +198,18 @@ rater's scores and note side by side. `r` computes again.
         self.query_one("#agreement-problems").display = False
         self.load()
 
-    @work(thread=True, exclusive=True, group="agreement")
     def load(self) -> None:
+        """Compute the agreement again; only the newest computation is shown."""
         app = self.app
         view: SuiteView | None = getattr(app, "view", None)
         ws: Workspace = app.ws
-        rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
-        report, problems = compute(ws, rubric)
-        self.post_message(Computed(report, problems, rubric))
+        self.run_in_thread(lambda: _computed(ws, view), self._computed, key="agreement")
 
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
         """Ratings written meanwhile (a session in another terminal) count at once."""
         if any(p.endswith(".jsonl") or p == view.refs.rubric.path for p in touched):
             self.load()
 
-    @on(Computed)
     def _computed(self, message: Computed) -> None:
         report = self.report = message.report
         self.rubric = message.rubric

@@ -15,11 +15,14 @@ follow.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual.screen import ModalScreen, Screen
+from textual.worker import Worker
 
 from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.textual_private import is_closing, is_pruning
 from voyage_tui.engine.validation.view import SuiteView
 
 if TYPE_CHECKING:
@@ -28,11 +31,19 @@ if TYPE_CHECKING:
     from voyage_tui.app.app import VoyageApp
 
 ResultType = TypeVar("ResultType")
+JobResult = TypeVar("JobResult")
 
 
 class VoyageScreen(GuardedMessages, Screen[ResultType]):
     SCOPE: ClassVar[str] = ""
     """The registry scope of the screen's actions: its bindings, its part of the palette."""
+
+    def __init__(
+        self, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name, id, classes)
+        self._working = 0
+        self._latest: dict[str, int] = {}
 
     if TYPE_CHECKING:
         # For the type checker only, as Textual itself declares `app`: these screens run in
@@ -47,10 +58,72 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         return (
             not self.is_attached
             or not self.app.is_running
-            or self._pruning
-            or self._closing
+            or is_pruning(self)
+            or is_closing(self)
             or self not in self.app.screen_stack
         )
+
+    # --- work off the UI thread ----------------------------------------------------------------
+
+    @property
+    def working(self) -> int:
+        """Jobs started with `run_in_thread` whose result has not come back yet (tests wait
+        for 0)."""
+        return self._working
+
+    def run_in_thread(
+        self,
+        job: Callable[[], JobResult],
+        then: Callable[[JobResult], object],
+        *,
+        key: str | None = None,
+        stale: Callable[[], bool] | None = None,
+    ) -> Worker[None]:
+        """Run `job` in a thread worker (file and git I/O, validation: never on the UI thread),
+        then `then(result)` on the UI thread, unless the result has nowhere to go or is out of
+        date by then:
+
+        - the screen is `gone` (closed, or the app stopping): its widgets are being removed;
+        - a newer call with the same `key` was made meanwhile (the suite changed again, the
+          text was edited again): only the newest result of a key is shown;
+        - `stale()`, asked on the UI thread just before, says the result no longer applies.
+
+        An exception from `job` is reported as the app reports any failed background task (the
+        app carries on); `then` is not called. Call from the UI thread."""
+        ticket = 0
+        if key is not None:
+            ticket = self._latest[key] = self._latest.get(key, 0) + 1
+        self._working += 1
+
+        def deliver(result: JobResult) -> None:
+            self._working -= 1
+            if self.gone or (key is not None and self._latest.get(key) != ticket):
+                return
+            if stale is not None and stale():
+                return
+            then(result)
+
+        def failed(error: Exception) -> None:
+            self._working -= 1
+            # DiffScreen also runs in LooseDiffApp, which does not report: Textual's own
+            # handling of a failed worker there.
+            report = getattr(app, "report_error", None)
+            if report is None:
+                raise error
+            report(error, f"A background task of {type(self).__name__}")
+
+        app = self.app  # (a screen removed meanwhile no longer knows its app)
+
+        def run() -> None:
+            try:
+                result = job()
+            except Exception as error:
+                app.call_from_thread(failed, error)
+                return
+            app.call_from_thread(deliver, result)
+
+        name = getattr(job, "__qualname__", "job")
+        return self.run_worker(run, name=name, group=key or "thread", thread=True)
 
     # --- what the app tells every screen on its stack (each screen takes what it needs) -------
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
@@ -196,22 +196,28 @@ wizard) · `ctrl+p` every action.
             return
         self.load_detail(item.path)
 
-    @work(thread=True, exclusive=True, group="detail")
     def load_detail(self, path: str) -> None:
+        """Read the item's detail; shown only if it is the newest asked for and the cursor is
+        still on that item."""
         view = self.view
         if view is None or path not in view.items:
             return
         item = view.items[path]
-        if item.kind == RATING:
-            # JSON lines, not one document: its records and problems are the diagnostics below
-            detail = Detail(item, data={})
-        else:
-            detail = load_detail(view.ws, view.refs.journey.value, item)
-        self.app.call_from_thread(self._render_detail, detail, view.refs.routing_table.value)
+
+        def read() -> Detail:
+            if item.kind == RATING:
+                # JSON lines, not one document: its records and problems are the diagnostics
+                return Detail(item, data={})
+            return load_detail(view.ws, view.refs.journey.value, item)
+
+        self.run_in_thread(
+            read,
+            lambda detail: self._render_detail(detail, view.refs.routing_table.value),
+            key="detail",
+            stale=lambda: path != self._shown_path,
+        )
 
     def _render_detail(self, detail: Detail, routing_table: str) -> None:
-        if detail.item.path != self._shown_path:
-            return
         self.run_worker(
             self.query_one(DetailPane).show_detail(detail, routing_table),
             exclusive=True,

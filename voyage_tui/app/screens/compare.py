@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
@@ -14,6 +13,7 @@ from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.engine.review.inputs import ReviewError, Scored, load_gold, score_pair
 from voyage_tui.engine.scoring.compare import BaselineComparison, compare_runs
+from voyage_tui.engine.workspace.model import Workspace
 
 
 def _keys(title: str, keys: tuple[tuple[str, str], ...], symbol: str, style: str) -> Text:
@@ -100,25 +100,25 @@ BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseli
     def on_mount(self) -> None:
         self.load()
 
-    @work(thread=True, exclusive=True, group="compare-load")
     def load(self) -> None:
+        """Score both runs again; only the newest scores are shown."""
         ws = self.app.ws
+        self.run_in_thread(lambda: self._score(ws), self._scored, key="compare")
+
+    def _score(self, ws: Workspace) -> tuple[Scored, Scored, BaselineComparison] | ReviewError:
         try:
             gold = load_gold(ws, self.gold_rel)
             baseline = score_pair(ws, self.gold_rel, self.baseline_rel, gold)
             run = score_pair(ws, self.gold_rel, self.run_rel, gold)
         except ReviewError as exc:
-            self.app.call_from_thread(
-                self.query_one("#compare-title", Static).update, Text(str(exc), style="red")
-            )
+            return exc
+        return baseline, run, compare_runs(run.score, baseline.score)
+
+    def _scored(self, scored: tuple[Scored, Scored, BaselineComparison] | ReviewError) -> None:
+        if isinstance(scored, ReviewError):
+            self.query_one("#compare-title", Static).update(Text(str(scored), style="red"))
             return
-        # mypy solves Textual's `R | Awaitable[R]` for a coroutine function as Never.
-        self.app.call_from_thread(
-            self._show,  # type: ignore[arg-type]  # mypy cannot solve T | Awaitable[T] here
-            baseline,
-            run,
-            compare_runs(run.score, baseline.score),
-        )
+        self.call_next(self._show, *scored)  # (mounts widgets: awaited in its own turn)
 
     async def _show(self, baseline: Scored, run: Scored, comparison: BaselineComparison) -> None:
         self.comparison = comparison

@@ -124,14 +124,22 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
             self.inputs = ReviewInputs.of_workspace(self.app.ws)
         return self.inputs
 
-    @work(thread=True, exclusive=True, group="diff-load")
     def load(self) -> None:
+        """Score the pair again; only the newest score is shown."""
+        self.run_in_thread(self._score, self._scored, key="load")
+
+    def _score(self) -> Scored | ReviewError:
         try:
-            scored = self._inputs().score_pair(self.gold_rel, self.run_rel)
+            # (the catalogue is read here, off the UI thread, the first time)
+            return self._inputs().score_pair(self.gold_rel, self.run_rel)
         except ReviewError as exc:
-            self.app.call_from_thread(self._failed, exc)
-            return
-        self.app.call_from_thread(self._loaded, scored)
+            return exc
+
+    def _scored(self, scored: Scored | ReviewError) -> None:
+        if isinstance(scored, ReviewError):
+            self._failed(scored)
+        else:
+            self._loaded(scored)
 
     def _failed(self, exc: ReviewError) -> None:
         """No figures for files that cannot be scored: a banner with their errors instead, the
@@ -243,11 +251,15 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
         if row is not None and self.scored is not None:
             self.show_row(row)
 
-    @work(thread=True, exclusive=True, group="diff-row")
     def show_row(self, row: DiffRow) -> None:
-        assert self.scored is not None
-        detail = row_detail(self._inputs().ws, self.scored, row)
-        self.app.call_from_thread(self.app.push_screen, RowDetailScreen(detail))
+        """The row's detail in a dialog (read in a thread: it may open the run's files)."""
+        scored = self.scored
+        assert scored is not None
+        self.run_in_thread(
+            lambda: row_detail(self._inputs().ws, scored, row),
+            lambda detail: self.app.push_screen(RowDetailScreen(detail)),
+            key="row",
+        )
 
     def markdown(self) -> str | None:
         if self.scored is None:

@@ -30,6 +30,7 @@ from voyage_tui.engine.editing import (
     unified_diff,
 )
 from voyage_tui.engine.validation.buffer import check_buffer
+from voyage_tui.engine.workspace.model import Workspace
 
 LINT_DELAY = 0.25
 """Seconds of quiet typing before the buffer is re-checked."""
@@ -91,26 +92,30 @@ class EditorScreen(VoyageScreen[None]):
 
     # --- loading -------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="editor-io")
     def load(self) -> None:
+        ws = self.app.ws
+        self.run_in_thread(lambda: self._open(ws), self._show_loaded)
+
+    def _open(self, ws: Workspace) -> OpenedFile | Diagnostic:
         try:
-            opened = open_file(self.app.ws, self.rel)
+            return open_file(ws, self.rel)
         except OpenError as exc:
-            self.app.call_from_thread(self._show_open_error, exc.diagnostic)
-            return
-        self.app.call_from_thread(self._show_opened, opened)
+            return exc.diagnostic
+
+    def _show_loaded(self, loaded: OpenedFile | Diagnostic) -> None:
+        # (dropped by run_in_thread when the editor was left before the file was read)
+        if isinstance(loaded, Diagnostic):
+            self._show_open_error(loaded)
+        else:
+            self._show_opened(loaded)
 
     def _show_open_error(self, diagnostic: Diagnostic) -> None:
-        if self.gone:
-            return  # left before the file was read
         self.query_one("#editor-title", Static).update(
             f"{self.rel}: cannot edit: {diagnostic.message}"
         )
         self.query_one(DiagnosticsList).show([diagnostic])
 
     def _show_opened(self, opened: OpenedFile) -> None:
-        if self.gone:
-            return  # left before the file was read
         self.opened = opened
         area = self.text_area
         area.read_only = False
@@ -143,18 +148,20 @@ class EditorScreen(VoyageScreen[None]):
         """A re-check is waiting for the typing to pause: the diagnostics shown are stale."""
         return self._lint_timer is not None
 
-    @work(thread=True, exclusive=True, group="editor-lint")
     def lint(self) -> None:
+        """Re-check the text as it is now; only the newest re-check's diagnostics are shown
+        (and none once the editor is left)."""
         view = self.app.view
-        text = self.app.call_from_thread(lambda: None if self.gone else self.text_area.text)
-        if view is None or text is None:
+        if view is None or self.gone:
             return
-        diagnostics = check_buffer(view.ws, view.refs, view.items, self.rel, text)
-        self.app.call_from_thread(self.show_diagnostics, diagnostics)
+        text = self.text_area.text
+        self.run_in_thread(
+            lambda: check_buffer(view.ws, view.refs, view.items, self.rel, text),
+            self.show_diagnostics,
+            key="lint",
+        )
 
     def show_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
-        if self.gone:
-            return  # the re-check outlived the editor (left, or the app is closing)
         self.diagnostics = diagnostics
         self.query_one(DiagnosticsList).show(diagnostics)
         self.text_area.set_marks(diagnostics)

@@ -30,16 +30,10 @@ from voyage_tui.app.actions import bindings
 from voyage_tui.app.keymap import keys_after
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.widgets.pair_panes import run_widgets, task_widgets
-from voyage_tui.app.widgets.rubric_panel import (
-    COMPLETE,
-    PENDING,
-    REFUSED,
-    KeyResult,
-    RubricPanel,
-    ScoreDraft,
-)
+from voyage_tui.app.widgets.rubric_panel import RubricPanel
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.content import PairContent
+from voyage_tui.engine.ratings.keypad import COMPLETE, PENDING, REFUSED, KeyResult, ScoreDraft
 from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.runs import AgentRunRef
@@ -263,7 +257,7 @@ takes back the last rating of this session and reopens it, again and again; `ctr
     async def _show_state(self, state: SessionState) -> None:
         assert self.session is not None
         self.state = state
-        self.draft = ScoreDraft(self.session.dimensions)
+        self.draft = self.session.draft()
         self.query_one("#rate-note").display = False
         self._show_header()
         message = self.query_one("#rate-message", Static)

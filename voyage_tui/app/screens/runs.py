@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
@@ -15,6 +15,7 @@ from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.engine.items import GOLD_RUN
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
 from voyage_tui.engine.wording import plural
+from voyage_tui.engine.workspace.model import Workspace
 
 
 def ranked_renderable(run: RankedRun, mark: str) -> Table:
@@ -96,18 +97,21 @@ highlighted one.
             p for p, i in view.items.items() if i.kind == GOLD_RUN and i.parent == self.gold_rel
         )
 
-    @work(thread=True, exclusive=True, group="runs-load")
     def load(self) -> None:
-        try:
-            ranked = rank_runs(self.app.ws, self.gold_rel, self._run_paths())
-        except ReviewError as exc:
-            self.app.call_from_thread(
-                self.query_one("#runs-summary", Static).update, Text(str(exc), style="red")
-            )
-            return
-        self.app.call_from_thread(self._show, ranked)
+        """Rank the runs again; only the newest ranking is shown."""
+        ws, paths = self.app.ws, self._run_paths()
+        self.run_in_thread(lambda: self._rank(ws, paths), self._show, key="runs")
 
-    def _show(self, ranked: list[RankedRun]) -> None:
+    def _rank(self, ws: Workspace, paths: list[str]) -> list[RankedRun] | ReviewError:
+        try:
+            return rank_runs(ws, self.gold_rel, paths)
+        except ReviewError as exc:
+            return exc
+
+    def _show(self, ranked: list[RankedRun] | ReviewError) -> None:
+        if isinstance(ranked, ReviewError):
+            self.query_one("#runs-summary", Static).update(Text(str(ranked), style="red"))
+            return
         self.ranked = ranked
         summary = self.query_one("#runs-summary", Static)
         summary.update(

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.widgets import Footer, Input, Static, Tab, Tabs
@@ -125,11 +125,6 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         self.kind: str = ALL
         self.needle: str = ""
         self.last: Repeatable | None = None
-        self.busy = 0
-        """Actions under way (tests wait for 0)."""
-        self.generation = 0
-        self.shown_generation = -1
-        """The computation whose queue is on screen (tests wait for it to catch up)."""
         self._seen: set[str] = set()
         """Every key in the queue since the screen opened: the M of `N of M left`."""
         self._anchor: str | None = None
@@ -180,20 +175,20 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         self.refresh_queue()
 
     def refresh_queue(self) -> None:
-        self.generation += 1
-        self._compute(self.generation)
+        """Recompute the queue; only the newest computation's queue is shown (tests wait for
+        `working` to reach 0: everything asked for is on screen)."""
+        self.run_in_thread(self._compute, self._show_queue, key="queue")
 
-    @work(thread=True, group="triage-queue")
-    def _compute(self, generation: int) -> None:
+    def _compute(self) -> Queue | None:
         app = self.app
         view: SuiteView | None = getattr(app, "view", None)
         if view is None:
-            return
+            return None
         exposure_of = getattr(app, "exposure_report", None)
         exposure = exposure_of() if exposure_of is not None else None
         with self._lock:
             loaded = self.actions.store.load()
-            queue = build_queue(
+            return build_queue(
                 view,
                 loaded.state,
                 self.actions.today(),
@@ -201,15 +196,13 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
                 cache=self._cache,
                 state_diagnostics=loaded.diagnostics,
             )
-        app.call_from_thread(self._show_queue, queue, generation)
 
-    def _show_queue(self, queue: Queue, generation: int) -> None:
-        if generation < self.shown_generation or self.gone:
-            return  # an older computation finishing late, or the screen closed meanwhile
+    def _show_queue(self, queue: Queue | None) -> None:
+        if queue is None:
+            return
         follow = self._follow if self._follow is not None else self._candidates()
         self._follow = None
         self.queue = queue
-        self.shown_generation = generation
         present = {i.key for i in queue.items}
         self._seen |= present
         self.marked &= present
@@ -576,29 +569,26 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         keys = {i.key for i in targets}
         self._follow = self._candidates(exclude=keys)
         self.marked -= keys
-        self.busy += 1
-        self._run_action(targets, how)
+        expired = self.queue.expired if self.queue is not None else frozenset()
+        self.run_in_thread(
+            lambda: self._run_action(targets, how, expired),
+            lambda done: self._acted(*done, how),
+        )
 
-    @work(thread=True, group="triage-action")
-    def _run_action(self, targets: list[TriageItem], how: Repeatable) -> None:
+    def _run_action(
+        self, targets: list[TriageItem], how: Repeatable, expired: frozenset[str]
+    ) -> tuple[Outcome | None, str]:
         try:
             if how.kind == RETIRE:
-                outcome = self.actions.retire(targets)
-            else:
-                until: str | date = how.until
-                if how.days:
-                    until = self.actions.today() + timedelta(days=how.days)
-                expired = self.queue.expired if self.queue is not None else frozenset()
-                outcome = self.actions.snooze(targets, until, expired)
+                return self.actions.retire(targets), ""
+            until: str | date = how.until
+            if how.days:
+                until = self.actions.today() + timedelta(days=how.days)
+            return self.actions.snooze(targets, until, expired), ""
         except (StateError, ValueError) as exc:
-            self.app.call_from_thread(self._acted, None, how, str(exc))
-            return
-        self.app.call_from_thread(self._acted, outcome, how, "")
+            return None, str(exc)
 
-    def _acted(self, outcome: Outcome | None, how: Repeatable, error: str) -> None:
-        self.busy -= 1
-        if self.gone:
-            return
+    def _acted(self, outcome: Outcome | None, error: str, how: Repeatable) -> None:
         if outcome is None:
             self._follow = None
             self.notify(f"Not done: {error}", severity="error", timeout=8, markup=False)
@@ -621,21 +611,15 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         self.refresh_queue()
 
     def action_commit(self) -> None:
-        self.busy += 1
-        self._run_commit()
+        self.run_in_thread(self._run_commit, self._committed)
 
-    @work(thread=True, group="triage-action")
-    def _run_commit(self) -> None:
+    def _run_commit(self) -> list[tuple[str, str | None, str | None]]:
         try:
-            results = self.actions.commit_last_retire()
+            return self.actions.commit_last_retire()
         except StateError as exc:
-            results = [("", None, str(exc))]
-        self.app.call_from_thread(self._committed, results)
+            return [("", None, str(exc))]
 
     def _committed(self, results: list[tuple[str, str | None, str | None]]) -> None:
-        self.busy -= 1
-        if self.gone:
-            return
         if not results:
             self.notify("No retired holdout is waiting for a commit", timeout=3)
         for path, commit, error in results:
@@ -647,27 +631,19 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
                 )
 
     def action_undo(self) -> None:
-        self.busy += 1
-        self._run_undo()
+        self.run_in_thread(self._run_undo, lambda done: self._undone(*done))
 
-    @work(thread=True, group="triage-action")
-    def _run_undo(self) -> None:
+    def _run_undo(self) -> tuple[object, str]:
         try:
-            action = self.actions.undo()
+            return self.actions.undo(), ""
         except NothingToUndo:
-            self.app.call_from_thread(self._undone, None, "Nothing to undo")
-            return
+            return None, "Nothing to undo"
         except (UndoRefused, StateError) as exc:
-            self.app.call_from_thread(self._undone, None, f"Not undone: {exc}")
-            return
-        self.app.call_from_thread(self._undone, action, "")
+            return None, f"Not undone: {exc}"
 
     def _undone(self, action: object, problem: str) -> None:
         from voyage_tui.engine.triage.state import Action
 
-        self.busy -= 1
-        if self.gone:
-            return
         if not isinstance(action, Action):
             self.notify(
                 problem,

@@ -29,7 +29,7 @@ from textual.widgets.option_list import Option
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.modals import ChoiceScreen
-from voyage_tui.app.screens.wizard_forms import WIZARD_HELP, StepForm, attribute, form_class
+from voyage_tui.app.screens.wizard_forms import WIZARD_HELP, StepForm, form_class
 from voyage_tui.app.screens.wizard_modals import DraftPicker, FixturePicker
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.safe_text import printable
@@ -95,8 +95,14 @@ def prefilled(answers: Answers, step: Step) -> bool:
             return any(g.verdict or not g.recorded for g in answers.gates)
         if step.name == "routing":
             return bool(answers.routing_selected or answers.routing_skipped)
-    value = getattr(answers, attribute(step.name), None)
-    return bool(value.strip() if isinstance(value, str) else value)
+    if step.text is not None:
+        return bool(step.text.get(answers).strip())
+    if isinstance(answers, TaskAnswers):
+        if step.name == "context":
+            return bool(answers.context)
+        if step.name == "scoring_notes":
+            return bool(answers.scoring_notes)
+    return False
 
 
 class WizardScreen(VoyageScreen[None]):

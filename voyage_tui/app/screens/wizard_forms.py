@@ -32,6 +32,7 @@ from voyage_tui.engine.authoring import (
     Step,
     TaskAnswers,
 )
+from voyage_tui.engine.authoring.steps import TextField
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.layout import NEVER_SEARCHED
 
@@ -52,13 +53,6 @@ draft). On the first step: {wizard.start-from} start from an existing fixture,
 {wizard.resume} resume a draft; on the context step {wizard.context-remove} removes an entry.
 """
 """The wizard's help, wherever the focus is in it (F1)."""
-
-ATTRIBUTE = {"class": "fixture_class"}
-"""Step name -> the answers' attribute, where they differ."""
-
-
-def attribute(step_name: str) -> str:
-    return ATTRIBUTE.get(step_name, step_name)
 
 
 class StepForm(GuardedMessages, Vertical):
@@ -81,6 +75,13 @@ class StepForm(GuardedMessages, Vertical):
         self.step = step
         self.answers = answers
         self.wizard = wizard
+
+    @property
+    def text_field(self) -> TextField:
+        """The step's text answer (ChoiceForm and TextForm are made only for steps with one)."""
+        if self.step.text is None:
+            raise TypeError(f"the step {self.step.name!r} has no text answer")
+        return self.step.text
 
     def edited(self) -> None:
         self.post_message(self.Edited())
@@ -114,7 +115,7 @@ class ChoiceForm(StepForm):
     def current(self) -> str:
         if self.step.name == "kind":
             return self.answers.kind
-        return str(getattr(self.answers, attribute(self.step.name))).strip()
+        return self.text_field.get(self.answers).strip()
 
     def compose(self) -> ComposeResult:
         current = self.current()
@@ -143,7 +144,7 @@ class ChoiceForm(StepForm):
             if self.wizard.choose_kind(value):
                 self.post_message(self.Advance())
             return
-        setattr(self.answers, attribute(self.step.name), value)
+        self.text_field.set(self.answers, value)
         listing = self.query_one("#choices", OptionList)
         for index, choice in enumerate(self.step.choices):
             listing.replace_option_prompt_at_index(
@@ -227,7 +228,7 @@ class TextForm(StepForm):
     """Free text; multi-line steps get a text area (written as a `|` block)."""
 
     def compose(self) -> ComposeResult:
-        value = str(getattr(self.answers, attribute(self.step.name)))
+        value = self.text_field.get(self.answers)
         if self.step.multiline:
             yield text_area(value, "answer")
         else:
@@ -244,9 +245,8 @@ class TextForm(StepForm):
         self._store(event.value)
 
     def _store(self, value: str) -> None:
-        name = attribute(self.step.name)
-        if getattr(self.answers, name) != value:
-            setattr(self.answers, name, value)
+        if self.text_field.get(self.answers) != value:
+            self.text_field.set(self.answers, value)
             self.edited()
 
 

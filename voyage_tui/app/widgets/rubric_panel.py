@@ -1,16 +1,11 @@
 """The rubric beside a pair being rated: every dimension on one line (the scored ones with the
 score and the anchor chosen), the current one opened with its anchors and the fixture's notes.
 
-`ScoreDraft` is what the keys build before anything is written: a cursor over the dimensions and
-the scores given so far. A digit scores the dimension under the cursor and moves to the next one
-without a score; the digit that scores the last one completes the draft (the screen submits it).
-Going back (`left`) only moves the cursor, so fixing one score costs one key, not a re-entry of
-every score after it.
+What the keys build before anything is written is the engine's `ScoreDraft`
+(engine/ratings/keypad.py); this module only shows it.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from rich.table import Table
 from rich.text import Text
@@ -20,95 +15,10 @@ from textual.widgets import Static
 
 from voyage_tui.app.widgets.pair_panes import one_line
 from voyage_tui.engine.ratings.content import DimensionNotes
+from voyage_tui.engine.ratings.keypad import ScoreDraft
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.references.rubric import Dimension
-
-SCORED, PENDING, COMPLETE, REFUSED = "scored", "pending", "complete", "refused"
-
-
-@dataclass(slots=True)
-class KeyResult:
-    outcome: str
-    """SCORED (moved on), PENDING (a digit of a longer score), COMPLETE, or REFUSED."""
-    message: str = ""
-    """Why a key was refused."""
-
-
-@dataclass(slots=True)
-class ScoreDraft:
-    dimensions: list[Dimension]
-    scores: dict[str, int] = field(default_factory=dict)
-    cursor: int = 0
-    pending: str = ""
-    """Digits typed toward a score of two digits (a scale past 9): `1` on a 1..10 scale waits
-    for `0`, or for `enter` to mean 1."""
-    note: str = ""
-
-    @property
-    def current(self) -> Dimension | None:
-        return self.dimensions[self.cursor] if self.dimensions else None
-
-    @property
-    def complete(self) -> bool:
-        return bool(self.dimensions) and all(d.name in self.scores for d in self.dimensions)
-
-    def digit(self, key: str) -> KeyResult:
-        dimension = self.current
-        if dimension is None:
-            return KeyResult(REFUSED, "the rubric has no dimensions")
-        values = [str(v) for v in scale_values(dimension)]
-        typed = self.pending + key
-        longer = [v for v in values if v.startswith(typed) and v != typed]
-        if typed in values and not longer:
-            return self._score(int(typed))
-        if longer:
-            self.pending = typed
-            return KeyResult(PENDING)
-        self.pending = ""
-        return KeyResult(
-            REFUSED, f"{dimension.name} takes {values[0]} to {values[-1]}, not {typed}"
-        )
-
-    def confirm_pending(self) -> KeyResult | None:
-        """`enter` after a digit that could start a longer score: take it as it stands. None
-        when no digit is pending."""
-        if not self.pending:
-            return None
-        typed, self.pending = self.pending, ""
-        dimension = self.current
-        if dimension is None or int(typed) not in scale_values(dimension):
-            return KeyResult(REFUSED, f"{typed} is not on the scale")
-        return self._score(int(typed))
-
-    def _score(self, value: int) -> KeyResult:
-        dimension = self.current
-        assert dimension is not None
-        self.scores[dimension.name] = value
-        self.pending = ""
-        if self.complete:
-            return KeyResult(COMPLETE)
-        count = len(self.dimensions)
-        for step in range(1, count + 1):
-            index = (self.cursor + step) % count
-            if self.dimensions[index].name not in self.scores:
-                self.cursor = index
-                break
-        return KeyResult(SCORED)
-
-    def back(self) -> bool:
-        self.pending = ""
-        if self.cursor == 0:
-            return False
-        self.cursor -= 1
-        return True
-
-    def forward(self) -> bool:
-        self.pending = ""
-        if self.cursor >= len(self.dimensions) - 1:
-            return False
-        self.cursor += 1
-        return True
 
 
 def _anchor_of(dimension: Dimension, value: int) -> str:

@@ -22,6 +22,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from voyage_tui.app.actions import bindings
+from voyage_tui.app.textual_private import rebuild_tree_lines
 from voyage_tui.app.widgets.badges import status_badge
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, RATING, TASK, Item
@@ -282,7 +283,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
                 (n for n in self.root.children if n.data == cursor), None
             )
             if node is not None:
-                self._tree_lines  # noqa: B018 (rebuild the line map so the node has its line)
+                rebuild_tree_lines(self)  # so the node has its line
                 self.move_cursor(node)
                 return
         if self._anchor is not None and self.select_path(self._anchor, False):
@@ -437,7 +438,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         if not node.is_expanded:
             self._open_group(node)
         elif node.children:
-            self._tree_lines  # noqa: B018
+            rebuild_tree_lines(self)
             self.move_cursor(node.children[0])
 
     def action_collapse_or_leave(self) -> None:
@@ -492,7 +493,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
     def _move_to(self, node: TreeNode[NodeRef], scroll: bool) -> bool:
         # Expanding only invalidates the line map; rebuild it now so the node has its line
         # (otherwise the cursor lands on line -1 until the next idle).
-        self._tree_lines  # noqa: B018
+        rebuild_tree_lines(self)
         self.move_cursor(node)
         if scroll:
             self.scroll_to_node(node)

@@ -16,7 +16,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.authoring.answers import Answers, ContextEntry, TaskAnswers
+from voyage_tui.engine.authoring.answers import (
+    Answers,
+    ContextEntry,
+    TaskAnswers,
+    TrajectoryAnswers,
+)
 from voyage_tui.engine.authoring.ids import slug_problem
 from voyage_tui.engine.authoring.render import (
     TASK_ORDER,
@@ -304,7 +309,7 @@ def _overlap(a: str, b: str) -> bool:
 
 
 def _gates(rel: str, rendered: Rendered, answers: Answers) -> list[Placed]:
-    gates = getattr(answers, "gates", [])
+    gates = answers.gates if isinstance(answers, TrajectoryAnswers) else []
     where = _value_position(rendered, "gates")
     out: list[Diagnostic] = []
     for gate in gates:

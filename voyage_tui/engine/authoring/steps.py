@@ -7,9 +7,15 @@ step asks for, such as `harness_constraints` carried over from a copied fixture)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from voyage_tui.engine.authoring.answers import TASK_KIND, Answers, TaskAnswers
+from voyage_tui.engine.authoring.answers import (
+    TASK_KIND,
+    Answers,
+    TaskAnswers,
+    TrajectoryAnswers,
+)
 from voyage_tui.engine.authoring.check import Checked
 from voyage_tui.engine.authoring.choices import (
     BOUNDARY_CHOICES,
@@ -26,6 +32,80 @@ PREVIEW = "preview"
 
 
 @dataclass(frozen=True, slots=True)
+class TextField:
+    """A step's one text answer, read and written through typed functions: a form binds to
+    `step.text.get(answers)` / `step.text.set(answers, value)`, never to an attribute's name, so
+    mypy checks every binding (a renamed field fails the type check, not a wizard run)."""
+
+    get: Callable[[Answers], str]
+    set: Callable[[Answers, str], None]
+
+
+def _task(answers: Answers) -> TaskAnswers:
+    if not isinstance(answers, TaskAnswers):
+        raise TypeError(f"a task's step asked of {answers.kind} answers")
+    return answers
+
+
+def _trajectory(answers: Answers) -> TrajectoryAnswers:
+    if not isinstance(answers, TrajectoryAnswers):
+        raise TypeError(f"a trajectory's step asked of {answers.kind} answers")
+    return answers
+
+
+def _set_prompt(answers: Answers, value: str) -> None:
+    answers.prompt = value
+
+
+def _set_id(answers: Answers, value: str) -> None:
+    answers.id = value
+
+
+def _set_visibility(answers: Answers, value: str) -> None:
+    answers.visibility = value
+
+
+def _set_class(answers: Answers, value: str) -> None:
+    _task(answers).fixture_class = value
+
+
+def _set_ground_truth(answers: Answers, value: str) -> None:
+    _task(answers).ground_truth = value
+
+
+def _set_boundary(answers: Answers, value: str) -> None:
+    _task(answers).expected_boundary = value
+
+
+def _set_intent(answers: Answers, value: str) -> None:
+    _task(answers).adversarial_intent = value
+
+
+def _set_path(answers: Answers, value: str) -> None:
+    _trajectory(answers).path = value
+
+
+def _set_terminal_state(answers: Answers, value: str) -> None:
+    _trajectory(answers).terminal_state = value
+
+
+def _set_head(answers: Answers, value: str) -> None:
+    _trajectory(answers).final_head_sha = value
+
+
+PROMPT_TEXT = TextField(lambda a: a.prompt, _set_prompt)
+ID_TEXT = TextField(lambda a: a.id, _set_id)
+VISIBILITY_TEXT = TextField(lambda a: a.visibility, _set_visibility)
+CLASS_TEXT = TextField(lambda a: _task(a).fixture_class, _set_class)
+GROUND_TRUTH_TEXT = TextField(lambda a: _task(a).ground_truth, _set_ground_truth)
+BOUNDARY_TEXT = TextField(lambda a: _task(a).expected_boundary, _set_boundary)
+INTENT_TEXT = TextField(lambda a: _task(a).adversarial_intent, _set_intent)
+PATH_TEXT = TextField(lambda a: _trajectory(a).path, _set_path)
+TERMINAL_STATE_TEXT = TextField(lambda a: _trajectory(a).terminal_state, _set_terminal_state)
+HEAD_TEXT = TextField(lambda a: _trajectory(a).final_head_sha, _set_head)
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     name: str
     """Stable: drafts record it, screens key on it."""
@@ -37,6 +117,9 @@ class Step:
     multiline: bool = False
     choices: tuple[Choice, ...] = ()
     """A closed set to pick from (empty: free text, or a step with its own widget)."""
+    text: TextField | None = None
+    """The step's one text answer (a choice is one too); None for a step with its own widget
+    (kind, context, scoring notes, phases, gates, routing, preview)."""
 
 
 KIND_CHOICES = (
@@ -51,6 +134,7 @@ PROMPT = Step(
     "The task as presented to the agent under test; self-contained.",
     ("prompt",),
     multiline=True,
+    text=PROMPT_TEXT,
 )
 ID = Step(
     "id",
@@ -58,6 +142,7 @@ ID = Step(
     "A plain slug (a-z, 0-9, hyphens), unique across the suite; it names the folder. "
     "Proposed from the prompt.",
     ("id",),
+    text=ID_TEXT,
 )
 VISIBILITY = Step(
     "visibility",
@@ -65,12 +150,20 @@ VISIBILITY = Step(
     "public, or holdout (kept from contributors; gets a `# canary:` line).",
     ("visibility",),
     choices=VISIBILITY_CHOICES,
+    text=VISIBILITY_TEXT,
 )
 PREVIEW_STEP = Step(PREVIEW, "Preview", "The file as it will be written, with its diagnostics.", ())
 
 TASK_STEPS: tuple[Step, ...] = (
     KIND,
-    Step("class", "Class", "What kind of task this is.", ("class",), choices=CLASS_CHOICES),
+    Step(
+        "class",
+        "Class",
+        "What kind of task this is.",
+        ("class",),
+        choices=CLASS_CHOICES,
+        text=CLASS_TEXT,
+    ),
     PROMPT,
     ID,
     Step(
@@ -80,6 +173,7 @@ TASK_STEPS: tuple[Step, ...] = (
         "is warranted).",
         ("ground_truth",),
         multiline=True,
+        text=GROUND_TRUTH_TEXT,
     ),
     Step(
         "expected_boundary",
@@ -87,6 +181,7 @@ TASK_STEPS: tuple[Step, ...] = (
         "The verification boundary the task cares about.",
         ("expected_boundary",),
         choices=BOUNDARY_CHOICES,
+        text=BOUNDARY_TEXT,
     ),
     VISIBILITY,
     Step(
@@ -103,6 +198,7 @@ TASK_STEPS: tuple[Step, ...] = (
         'The trap being tested, e.g. "reflexive deletion", "reflexive no-dependency".',
         ("adversarial_intent",),
         multiline=True,
+        text=INTENT_TEXT,
     ),
     Step(
         "scoring_notes",
@@ -117,13 +213,21 @@ TASK_STEPS: tuple[Step, ...] = (
 
 TRAJECTORY_STEPS: tuple[Step, ...] = (
     KIND,
-    Step("path", "Journey path", "Which journey path it takes.", ("path",), choices=PATH_CHOICES),
+    Step(
+        "path",
+        "Journey path",
+        "Which journey path it takes.",
+        ("path",),
+        choices=PATH_CHOICES,
+        text=PATH_TEXT,
+    ),
     Step(
         "prompt",
         "Prompt",
         "The change request as presented to the agent under test; self-contained.",
         ("prompt",),
         multiline=True,
+        text=PROMPT_TEXT,
     ),
     ID,
     Step(
@@ -144,6 +248,7 @@ TRAJECTORY_STEPS: tuple[Step, ...] = (
         "Where the journey ends.",
         ("terminal_state",),
         choices=TERMINAL_STATE_CHOICES,
+        text=TERMINAL_STATE_TEXT,
     ),
     Step(
         "final_head_sha",
@@ -152,6 +257,7 @@ TRAJECTORY_STEPS: tuple[Step, ...] = (
         "recent commits, stored as the full SHA.",
         ("final_head_sha",),
         required=False,
+        text=HEAD_TEXT,
     ),
     Step(
         "routing",

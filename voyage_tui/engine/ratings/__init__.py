@@ -5,6 +5,7 @@
 - store.py: every file checked, the rating in force per (fixture_id, run_id, rater), and the
   durable append (`RatingStore`, `append_rating`);
 - session.py: a rater's queue, resume, submit / undo / redo (`RaterSession`);
+- keypad.py: the keys of one pair before it is submitted (`ScoreDraft`);
 - lock.py: one live session per rater (`RaterLock`, a flock on `.voyage/locks/<rater>.lock`);
 - agreement.py: Krippendorff's alpha, Cohen's kappa, the most disputed items;
 - names.py: who the rater is (`resolve_rater`); history.py: runs git once held.
@@ -23,11 +24,12 @@ from voyage_tui.engine.ratings.agreement import (
     quadratic_kappa,
 )
 from voyage_tui.engine.ratings.content import PairContent, RunView, TaskView, load_pair
+from voyage_tui.engine.ratings.keypad import KeyResult, ScoreDraft
 from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel, resolve_rater
 from voyage_tui.engine.ratings.records import Rating, RatingsFile
 from voyage_tui.engine.ratings.rules import check_ratings_file, scale_values
 from voyage_tui.engine.ratings.runs import AgentRunRef, RunIndex
-from voyage_tui.engine.ratings.session import Draft, Progress, RaterSession, SessionError
+from voyage_tui.engine.ratings.session import Progress, RaterSession, SessionError
 from voyage_tui.engine.ratings.store import RatingStore, append_rating
 
 __all__ = [
@@ -35,7 +37,7 @@ __all__ = [
     "AgreementReport",
     "DimensionAgreement",
     "DisputedItem",
-    "Draft",
+    "KeyResult",
     "PairAgreement",
     "PairContent",
     "Progress",
@@ -46,6 +48,7 @@ __all__ = [
     "RatingsFile",
     "RunIndex",
     "RunView",
+    "ScoreDraft",
     "SessionError",
     "TaskView",
     "append_rating",

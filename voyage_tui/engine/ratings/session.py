@@ -23,12 +23,13 @@ import os
 import stat
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.content import PairContent, load_pair
+from voyage_tui.engine.ratings.keypad import ScoreDraft
 from voyage_tui.engine.ratings.lock import LockRefused, RaterLock, check_free
 from voyage_tui.engine.ratings.names import ratings_file_rel, resolve_rater
 from voyage_tui.engine.ratings.records import Rating, parse_ratings, utc_now
@@ -119,46 +120,6 @@ class Progress:
 
     def __str__(self) -> str:
         return f"{self.rated}/{self.total} rated"
-
-
-@dataclass(slots=True)
-class Draft:
-    """The scores of the pair on screen before it is submitted: a number key scores the current
-    dimension and moves to the next; `back` (the first `u`) takes the last one back. Nothing is
-    written until the session's submit."""
-
-    dimensions: list[Dimension]
-    scores: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def current(self) -> Dimension | None:
-        """The dimension the next key scores; None when every one is scored."""
-        return (
-            self.dimensions[len(self.scores)] if len(self.scores) < len(self.dimensions) else None
-        )
-
-    @property
-    def complete(self) -> bool:
-        return self.current is None
-
-    def score(self, value: int) -> bool:
-        """Score the current dimension; True when that was the last one. ValueError when the
-        value is off the dimension's scale (or every dimension is scored)."""
-        dimension = self.current
-        if dimension is None:
-            raise ValueError("every dimension is scored")
-        if value not in scale_values(dimension):
-            values = scale_values(dimension)
-            raise ValueError(f"{dimension.name} takes {values[0]} to {values[-1]}, not {value}")
-        self.scores[dimension.name] = value
-        return self.complete
-
-    def back(self) -> bool:
-        """Take back the last score; False when there was none (undo the last submit then)."""
-        if not self.scores:
-            return False
-        self.scores.pop(next(reversed(self.scores)))
-        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,9 +232,9 @@ class RaterSession:
     def dimensions(self) -> list[Dimension]:
         return list(self.rubric.dimensions)
 
-    def draft(self) -> Draft:
-        """An empty draft for the pair on screen."""
-        return Draft(self.dimensions)
+    def draft(self) -> ScoreDraft:
+        """An empty draft for the pair on screen (the keys' model: ratings/keypad.py)."""
+        return ScoreDraft(self.dimensions)
 
     @property
     def current(self) -> AgentRunRef | None:
