@@ -136,7 +136,7 @@ def reasons_text(report: AgreementReport) -> Text:
     omitted = report.pairs_omitted
     if omitted.count:
         # many raters: the table holds the lowest kappas only (the engine's choice, said here)
-        text.append(f"{omitted.count:,} pair figures not shown: ", style="bold")
+        text.append(f"{plural(omitted.count, 'pair figure')} not shown: ", style="bold")
         text.append(f"{omitted.reason}\n", style="dim")
     text.rstrip()
     return text

@@ -18,6 +18,7 @@ from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.suggest import hint
+from voyage_tui.engine.wording import plural
 
 # The code for a value outside a field's closed vocabulary.
 VOCABULARY_CODES: dict[str, str] = {
@@ -58,7 +59,7 @@ def _long_number(value: Any) -> str | None:
     if not isinstance(value, int) or isinstance(value, bool) or -(10**30) < value < 10**30:
         return None
     try:
-        return f"a number of {len(str(abs(value))):,} digits"
+        return f"a number of {plural(len(str(abs(value))), 'digit')}"
     except ValueError:  # past Python's 4,300-digit limit for str()
         return "a number too long to show"
 

@@ -6,6 +6,8 @@ billion phases) should be a diagnostic on its line, not a traceback or a huge lo
 
 from __future__ import annotations
 
+from voyage_tui.engine.wording import plural
+
 MAX_DIGITS = 9
 """The longest number read from text: CommonMark's own bound for an ordered list's number, so a
 `1.` list item and a `1:` anchor are read alike."""
@@ -25,6 +27,6 @@ def small_int(digits: str) -> int | None:
 def too_long(digits: str, what: str) -> str:
     """The start of a message about `digits`: counted, never repeated (it may be megabytes)."""
     return (
-        f"{what} has {len(digits):,} digits; a number here has at most {MAX_DIGITS}, "
+        f"{what} has {plural(len(digits), 'digit')}; a number here has at most {MAX_DIGITS}, "
         "so it is not read"
     )

@@ -21,6 +21,7 @@ from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.positions import NoPositions, Positions, YamlPositions
 from voyage_tui.engine.loading.text import position_of_index
 from voyage_tui.engine.loading.yaml_build import FastBuilder, Unsupported
+from voyage_tui.engine.wording import plural
 
 try:
     from yaml import CSafeLoader as _BaseLoader
@@ -130,7 +131,7 @@ class _Loader(_BaseLoader):
         # (PyYAML multiplies it out), either of which builds an int no str() can print.
         if len(node.value) > MAX_INT_CHARS:
             raise ValueError(
-                f"a number of {len(node.value):,} characters exceeds the limit for integer "
+                f"a number of {plural(len(node.value), 'character')} exceeds the limit for integer "
                 "string conversion"
             )
         value: int = super().construct_yaml_int(node)
