@@ -207,7 +207,7 @@ rater's scores and note side by side. `r` computes again.
     @work(thread=True, exclusive=True, group="agreement")
     def load(self) -> None:
         app = self.app
-        view: SuiteView | None = getattr(app, "view", None)
+        view = app.view
         ws: Workspace = app.ws
         rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
         report, problems = compute(ws, rubric)

@@ -167,7 +167,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         self.query_one("#triage-filter", Input).display = False
         self.query_one(Tabs).can_focus = False
         self.listing.focus()
-        if getattr(self.app, "view", None) is not None:
+        if self.app.view is not None:
             self.refresh_queue()
 
     # --- the queue (recomputed on every change of the suite) --------------------------------
@@ -185,11 +185,10 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
     @work(thread=True, group="triage-queue")
     def _compute(self, generation: int) -> None:
         app = self.app
-        view: SuiteView | None = getattr(app, "view", None)
+        view = app.view
         if view is None:
             return
-        exposure_of = getattr(app, "exposure_report", None)
-        exposure = exposure_of() if exposure_of is not None else None
+        exposure = app.exposure_report()
         with self._lock:
             loaded = self.actions.store.load()
             queue = build_queue(
