@@ -236,6 +236,7 @@ def test_an_app_that_ends_without_unmounting_still_stops_its_watcher(root: Path)
         f"""
         import asyncio
         from voyage_tui.app.app import VoyageApp
+        from voyage_tui.app.settings import AppSettings
         from voyage_tui.engine.workspace.model import Workspace
 
         class NeverUnmounted(VoyageApp):
