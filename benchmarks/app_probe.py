@@ -41,6 +41,7 @@ def main() -> None:
 
     from voyage_tui.app.app import VoyageApp
     from voyage_tui.app.messages import SuiteChanged, SuiteLoaded
+    from voyage_tui.app.settings import AppSettings
 
     result: dict[str, float] = {}
 
@@ -88,7 +89,8 @@ def main() -> None:
             result["change_to_header"] = time.perf_counter() - self._changed_at
             self.exit(0)
 
-    app = Probe(ws, keymap={}, **load.app_arguments())
+    settings = AppSettings(use_git=False, watch=True, cache=args.cache, keymap={})
+    app = Probe(ws, settings, load)
     try:
         app.run(headless=True, size=(120, 40))
     finally:

@@ -21,6 +21,7 @@ from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.modals import ChoiceScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.workspace.model import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
@@ -473,7 +474,7 @@ SCENARIOS += [
 
 
 def scenario_app(root: Path, git: bool = False) -> VoyageApp:
-    return VoyageApp(Workspace.load(root), use_git=git, watch=False, keymap={})
+    return VoyageApp(Workspace.load(root), AppSettings(use_git=git, watch=False, keymap={}))
 
 
 # The creation wizard's steps live in their own module (it imports Scenario from here).

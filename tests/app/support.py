@@ -11,12 +11,13 @@ from textual.pilot import Pilot
 
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.browser import BrowserScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.engine.workspace.model import Workspace
 
 
 def make_app(root: Path, *, watch: bool = False) -> VoyageApp:
-    return VoyageApp(Workspace.load(root), use_git=False, watch=watch, keymap={})
+    return VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=watch, keymap={}))
 
 
 async def wait_until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:

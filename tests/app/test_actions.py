@@ -22,6 +22,7 @@ import voyage_tui.app
 from tests.app.support import make_app, wait_loaded, wait_until
 from tests.conftest import task_yaml
 from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.workspace.model import Workspace
 
 REPO = Path(__file__).resolve().parents[2]
@@ -78,7 +79,7 @@ async def test_help_and_footer_show_a_remapped_key(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _keymap_file(tmp_path, monkeypatch, '[keymap]\n"browser.next-error" = "j"\n')
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False)
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         footer = {k.description: k.key_display for k in browser.query_one(Footer).query(FooterKey)}
@@ -114,7 +115,7 @@ async def test_an_unknown_id_in_the_keymap_is_reported_and_the_rest_applies(
         monkeypatch,
         '[keymap]\n"browser.next-eror" = "x"\n"browser.next-error" = "j"\n',
     )
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False)
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     said: list[str] = []
     notify = app.notify
     monkeypatch.setattr(
@@ -135,7 +136,7 @@ async def test_textuals_keymap_is_left_to_textual(
     """The app once stored its own keymap argument in Textual's private `_keymap`: with no
     keymap file that left None there, and Textual's public `update_keymap` failed on it."""
     monkeypatch.setenv("VOYAGE_TUI_KEYMAP", str(tmp_path / "no-such-keymap.toml"))
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False)
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         app.update_keymap({"browser.next-error": "j"})
@@ -227,7 +228,7 @@ async def test_a_dialogs_keys_follow_the_keymap(
     from voyage_tui.app.screens.modals import unsaved_changes
 
     _keymap_file(tmp_path, monkeypatch, '[keymap]\n"dialog.discard" = "x"\n')
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False)
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     answers: list[str | None] = []
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
@@ -318,7 +319,7 @@ async def test_a_palette_command_runs_on_the_screen_and_shows_remapped_keys(
     from voyage_tui.app.commands import VoyageCommands
 
     _keymap_file(tmp_path, monkeypatch, '[keymap]\n"browser.next-error" = "j"\n')
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False)
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         provider = VoyageCommands(browser)

@@ -12,6 +12,7 @@ from textual import events
 from tests.app.scenarios import GOLD, TRAJECTORY, copy_sample
 from tests.app.support import make_app, wait_loaded, wait_until
 from tests.conftest import task_yaml
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.app.widgets.detail_pane import DetailPane, gold_widgets
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.suite_tree import LabelParts, fit_label
@@ -136,7 +137,9 @@ async def test_the_no_match_note_names_the_key_as_the_keymap_has_it(suite_root: 
     from voyage_tui.engine.workspace.model import Workspace
 
     keymap = {"browser.clear-filter": "f4"}
-    app = VoyageApp(Workspace.load(suite_root), use_git=False, watch=False, keymap=keymap)
+    app = VoyageApp(
+        Workspace.load(suite_root), AppSettings(use_git=False, watch=False, keymap=keymap)
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         await pilot.press("slash", *"zzz")

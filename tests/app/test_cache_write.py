@@ -9,6 +9,8 @@ import pytest
 
 from tests.app.support import header_text, wait_loaded, wait_until
 from tests.conftest import task_yaml
+from voyage_tui.app.settings import AppSettings
+from voyage_tui.engine.validation.live import LiveStart, Start
 from voyage_tui.engine.validation.suite import Suite
 
 
@@ -30,7 +32,11 @@ async def test_the_cache_is_written_after_the_loaded_suite_is_painted(
         real_save(self, items)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Suite, "save_cache", save)
-    app = VoyageApp(ws, use_git=False, watch=False, keymap={}, prepared=prepared)
+    app = VoyageApp(
+        ws,
+        AppSettings(use_git=False, watch=False, keymap={}),
+        LiveStart(Start.PREPARED, prepared=prepared),
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
         await wait_until(pilot, lambda: bool(shown_at_save), timeout=4)  # not the 5 s fallback

@@ -16,6 +16,7 @@ from tests.scoring.common import dump, finding, gold_finding, gold_record, paylo
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.loose_diff import LooseDiffApp
 from voyage_tui.app.screens.diff import DiffScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.cli import diff_cmd, main
 from voyage_tui.engine.review.inputs import ReviewInputs
 from voyage_tui.engine.rules.gold_run_files import choose_catalogue
@@ -116,7 +117,8 @@ async def test_a_gold_file_that_score_refuses_gets_a_banner_not_figures(tmp_path
     assert ("9", "88", "invalid-severity") in refused
 
     app = VoyageApp(
-        Workspace.load(root), use_git=False, watch=False, keymap={}, initial_diff=(GOLD, RUN)
+        Workspace.load(root),
+        AppSettings(use_git=False, watch=False, keymap={}, initial_diff=(GOLD, RUN)),
     )
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _settled(pilot)

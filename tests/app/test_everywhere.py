@@ -15,6 +15,7 @@ from voyage_tui.app.actions import palette_actions
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.keymap import load_keymap
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.workspace.model import Workspace
 
 
@@ -84,7 +85,7 @@ async def test_a_user_keymap_remaps_a_binding_by_id(
     keymap = tmp_path / "keymap.toml"
     keymap.write_text('[keymap]\n"browser.next-error" = "j"\n')
     monkeypatch.setenv("VOYAGE_TUI_KEYMAP", str(keymap))
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False)
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         await pilot.press("n")

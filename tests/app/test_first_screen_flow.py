@@ -14,6 +14,7 @@ import pytest
 from tests.app.scenarios import copy_sample, idle
 from tests.app.support import header_text, wait_loaded, wait_until
 from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.app.widgets.suite_tree import SuiteTree
 from voyage_tui.cli.common import start_first_load
 from voyage_tui.engine.validation.first_screen import (
@@ -26,6 +27,7 @@ from voyage_tui.engine.validation.first_screen import (
     load_first_screen,
     save_first_screen,
 )
+from voyage_tui.engine.validation.live import LiveStart, Start
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.validation.view import view_of
 from voyage_tui.engine.workspace.model import Workspace
@@ -50,7 +52,9 @@ STALE = FirstScreen(
 def stale_app(root: Path) -> VoyageApp:
     """The app on `root`, started from the STALE record, without a watcher."""
     return VoyageApp(
-        Workspace.load(root), use_git=False, watch=False, keymap={}, first_screen=STALE, cache=True
+        Workspace.load(root),
+        AppSettings(use_git=False, watch=False, keymap={}, cache=True),
+        LiveStart(Start.FROM_CACHE, first_screen=STALE),
     )
 
 
@@ -103,7 +107,7 @@ async def test_the_record_is_drawn_then_replaced_by_the_checked_suite(
 async def test_closing_records_the_first_screen_for_the_next_start(sample_copy: Path) -> None:
     ws = Workspace.load(sample_copy)
     assert load_first_screen(ws, use_git=False) is None
-    app = VoyageApp(ws, use_git=False, watch=False, keymap={}, cache=True)
+    app = VoyageApp(ws, AppSettings(use_git=False, watch=False, keymap={}, cache=True))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
     recorded = load_first_screen(ws, use_git=False)
@@ -114,7 +118,7 @@ async def test_closing_records_the_first_screen_for_the_next_start(sample_copy: 
 
 async def test_without_the_cache_nothing_is_recorded(sample_copy: Path) -> None:
     ws = Workspace.load(sample_copy)
-    app = VoyageApp(ws, use_git=False, watch=False, keymap={}, cache=False)
+    app = VoyageApp(ws, AppSettings(use_git=False, watch=False, keymap={}, cache=False))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
     assert load_first_screen(ws, use_git=False) is None
@@ -128,7 +132,8 @@ async def test_a_record_from_the_last_run_starts_the_app_on_it(sample_copy: Path
         # Nothing listed or checked before the first screen; the watcher is armed by the app.
         assert load.first_screen == STALE and load.prepared is None
         assert load.watcher is not None and not load.watcher.armed.is_set()
-        app = VoyageApp(ws, keymap={}, **load.app_arguments())
+        settings = AppSettings(use_git=False, watch=True, cache=True, keymap={})
+        app = VoyageApp(ws, settings, load)
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_loaded(pilot)
             await wait_until(pilot, load.watcher.armed.is_set)
@@ -170,7 +175,9 @@ def test_the_recorded_first_screen_as_drawn(
     first = first_screen_of(view_of(Suite.open(root, use_git=False)), use_git=False)
     monkeypatch.setattr(VoyageApp, "_after_first_screen", VoyageApp._mark_painted)
     app = VoyageApp(
-        Workspace.load(root), use_git=False, watch=False, keymap={}, first_screen=first, cache=True
+        Workspace.load(root),
+        AppSettings(use_git=False, watch=False, keymap={}, cache=True),
+        LiveStart(Start.FROM_CACHE, first_screen=first),
     )
     assert snap_compare(app, terminal_size=(120, 40), run_before=idle)
 
@@ -218,7 +225,7 @@ async def test_a_change_before_the_watcher_is_armed_is_still_seen(
 
     monkeypatch.setattr(WorkspaceWatcher, "arm", arm)
     try:
-        app = VoyageApp(ws, keymap={}, **load.app_arguments())
+        app = VoyageApp(ws, AppSettings(use_git=False, watch=True, cache=True, keymap={}), load)
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_loaded(pilot)
             await wait_until(pilot, lambda: "26 fixtures" in header_text(app), timeout=10)

@@ -12,6 +12,8 @@ from textual.worker import WorkerState
 from tests.app.support import header_text, make_app, wait_loaded, wait_until
 from tests.conftest import task_yaml
 from voyage_tui.app.messages import SuiteChanged, SuiteLoaded
+from voyage_tui.app.settings import AppSettings
+from voyage_tui.engine.validation.live import LiveStart
 from voyage_tui.engine.validation.suite import Suite
 
 ALPHA = "fixtures/bug-diagnosis/alpha/task.yaml"
@@ -122,7 +124,7 @@ async def test_a_file_broken_while_the_git_checks_run_is_noticed(
         real(self)
 
     monkeypatch.setattr(Suite, "run_git_checks", slow_git)
-    app = VoyageApp(Workspace.load(root), use_git=True, watch=True, keymap={})
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=True, watch=True, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
         await wait_until(
@@ -192,8 +194,8 @@ def test_without_the_cache_the_command_line_arms_the_watcher_before_the_first_lo
             order.append("cancel")
 
     class FakeApp:
-        def __init__(self, ws: object, **kwargs: object) -> None:
-            given.append(kwargs["watcher"])
+        def __init__(self, ws: object, settings: object, start: LiveStart) -> None:
+            given.append(start.watcher)
 
         def run(self) -> int:
             return 0
@@ -234,6 +236,7 @@ def test_an_app_that_ends_without_unmounting_still_stops_its_watcher(root: Path)
         f"""
         import asyncio
         from voyage_tui.app.app import VoyageApp
+        from voyage_tui.app.settings import AppSettings
         from voyage_tui.engine.workspace.model import Workspace
 
         class NeverUnmounted(VoyageApp):
@@ -241,7 +244,7 @@ def test_an_app_that_ends_without_unmounting_still_stops_its_watcher(root: Path)
                 event.prevent_default()  # VoyageApp's on_unmount does not run
 
         app = NeverUnmounted(
-            Workspace.load({str(root)!r}), use_git=False, watch=True, keymap={{}}
+            Workspace.load({str(root)!r}), AppSettings(use_git=False, watch=True, keymap={{}})
         )
 
         async def pilot(pilot):

@@ -18,6 +18,7 @@ from voyage_tui.app.screens.agreement import (
     figures_table,
     ratings_side_by_side,
 )
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -49,7 +50,7 @@ async def test_the_figures_are_the_engines_and_disputed_items_open_side_by_side(
     ws = Workspace.load(root)
     expected, problems = compute(ws, load_rubric(ws).value)
     assert problems == []
-    app = VoyageApp(ws, use_git=False, watch=False, keymap={})
+    app = VoyageApp(ws, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await agreement(pilot)
         report = screen.report
@@ -83,7 +84,7 @@ async def test_the_figures_are_the_engines_and_disputed_items_open_side_by_side(
 
 
 async def test_a_new_rating_counts_on_reload(root: Path) -> None:
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await agreement(pilot)
         before = screen.report
@@ -120,7 +121,7 @@ async def test_no_ratings_and_an_unreadable_file_are_said(root: Path) -> None:
     for path in folder.iterdir():
         path.unlink()
     (folder / "zed.jsonl").mkdir()  # cannot be read as a file, even by root
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await agreement(pilot)
         assert "No ratings yet" in str(screen.query_one("#agreement-table").content)
@@ -131,7 +132,7 @@ async def test_no_ratings_and_an_unreadable_file_are_said(root: Path) -> None:
 async def test_a_rating_written_elsewhere_counts_once_the_file_is_checked_again(
     root: Path,
 ) -> None:
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await agreement(pilot)
         before = screen.report
@@ -160,7 +161,7 @@ async def test_many_raters_show_the_lowest_kappas_and_say_what_is_not_shown(root
             scores = {k: min(5, max(1, v + (r + i) % 3 - 1)) for k, v in record["scores"].items()}
             lines.append(json.dumps({**record, "rater": name, "scores": scores}))
         (ratings / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await agreement(pilot)
         report = screen.report

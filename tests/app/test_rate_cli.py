@@ -4,13 +4,16 @@ session with that name, blind unless told otherwise."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import task_yaml
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.cli import main
+from voyage_tui.engine.validation.live import LiveStart
 
 T = "fixtures/bug-diagnosis/t1/task.yaml"
 
@@ -29,8 +32,8 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
 
     class FakeApp:
-        def __init__(self, ws: Any, **kwargs: Any) -> None:
-            calls.append({"root": Path(ws.root), **kwargs})
+        def __init__(self, ws: Any, settings: AppSettings, start: LiveStart) -> None:
+            calls.append({"root": Path(ws.root), **asdict(settings), "watcher": start.watcher})
 
         def run(self) -> int:
             return 0

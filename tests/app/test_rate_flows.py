@@ -17,6 +17,7 @@ from tests.app.support import wait_loaded, wait_until
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.agreement import AgreementScreen
 from voyage_tui.app.screens.rate import RateScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.app.widgets.detail_pane import DetailPane
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.rubric_panel import RubricPanel
@@ -36,7 +37,8 @@ def root(tmp_path: Path) -> Path:
 
 def rate_app(root: Path, rater: str | None = "me", *, blind: bool = True) -> VoyageApp:
     return VoyageApp(
-        Workspace.load(root), use_git=False, watch=False, keymap={}, initial_rate=(rater, blind)
+        Workspace.load(root),
+        AppSettings(use_git=False, watch=False, keymap={}, initial_rate=(rater, blind)),
     )
 
 
@@ -396,7 +398,7 @@ class Clock:
 
 async def test_time_away_is_not_time_on_the_item(root: Path) -> None:
     clock = Clock()
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
         app.push_screen(RateScreen("me", clock=clock))
@@ -516,7 +518,7 @@ async def test_the_palette_holds_rating_and_agreement() -> None:
 async def test_the_ratings_files_are_in_the_tree_with_their_problems(root: Path) -> None:
     bob = root / "fixtures/ratings/bob.jsonl"
     bob.write_text(bob.read_text() + '{"fixture_id": "nope"}\n')
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         tree = browser.suite_tree
@@ -547,7 +549,7 @@ async def test_a_fifo_in_the_ratings_folder_is_in_the_tree_with_its_error_never_
     import os
 
     os.mkfifo(root / "fixtures/ratings/pipe.jsonl")
-    app = VoyageApp(Workspace.load(root), use_git=False, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         app.reveal("fixtures/ratings/pipe.jsonl")  # the detail pane reads it: it must not wait

@@ -18,6 +18,7 @@ from tests.conftest import REPO
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.rate import RateScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.ratings.lock import RaterBusy, RaterLock
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -55,7 +56,8 @@ def other_session(root: Path) -> Iterator[subprocess.Popen[str]]:
 
 def rate_app(root: Path) -> VoyageApp:
     return VoyageApp(
-        Workspace.load(root), use_git=False, watch=False, keymap={}, initial_rate=("me", True)
+        Workspace.load(root),
+        AppSettings(use_git=False, watch=False, keymap={}, initial_rate=("me", True)),
     )
 
 

@@ -26,6 +26,7 @@ from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EDITOR_LANGUAGES, EditorScreen
 from voyage_tui.app.screens.review_modals import PathScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
 from voyage_tui.cli import main
 from voyage_tui.engine.workspace.model import Workspace
@@ -254,10 +255,9 @@ async def test_a_save_that_cannot_happen_is_reported_and_the_buffer_kept(
 def _diff_app(root: Path, run: str) -> VoyageApp:
     return VoyageApp(
         Workspace.load(root),
-        use_git=False,
-        watch=False,
-        keymap={},
-        initial_diff=(GOLD, f"{RUNS}/{run}.json"),
+        AppSettings(
+            use_git=False, watch=False, keymap={}, initial_diff=(GOLD, f"{RUNS}/{run}.json")
+        ),
     )
 
 

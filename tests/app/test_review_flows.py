@@ -17,6 +17,7 @@ from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.screens.review_modals import PathScreen, PickScreen, RowDetailScreen
 from voyage_tui.app.screens.runs import RunsScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.app.widgets.diff_list import DiffList
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
@@ -33,10 +34,9 @@ def root(tmp_path: Path) -> Path:
 def diff_app(root: Path, run: str) -> VoyageApp:
     return VoyageApp(
         Workspace.load(root),
-        use_git=False,
-        watch=False,
-        keymap={},
-        initial_diff=(GOLD, f"{RUNS}/{run}.json"),
+        AppSettings(
+            use_git=False, watch=False, keymap={}, initial_diff=(GOLD, f"{RUNS}/{run}.json")
+        ),
     )
 
 

@@ -20,6 +20,7 @@ from voyage_tui.app.screens.editor import EditorScreen
 from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.screens.triage import TriageScreen
 from voyage_tui.app.screens.triage_modals import DateScreen, ExposureScreen, SnoozeScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.triage.state import STATE_REL
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -39,7 +40,9 @@ def seeded(tmp_path: Path) -> Path:
 
 
 def triage_app(root: Path, *, git: bool = True) -> VoyageApp:
-    return VoyageApp(Workspace.load(root), use_git=git, watch=False, keymap={}, initial_triage=True)
+    return VoyageApp(
+        Workspace.load(root), AppSettings(use_git=git, watch=False, keymap={}, initial_triage=True)
+    )
 
 
 async def ready(pilot: Pilot, git: bool = True) -> TriageScreen:
@@ -318,7 +321,7 @@ async def test_t_in_the_browser_and_the_palette_open_triage(seeded: Path) -> Non
     from voyage_tui.app.actions import palette_actions
 
     assert any(a.action == "triage" for a in palette_actions("app"))
-    app = VoyageApp(Workspace.load(seeded), use_git=False, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(seeded), AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.view is not None)
         await pilot.press("t")

@@ -13,6 +13,7 @@ from tests.app.wizard_support import at_step, paste, settled, type_text, validat
 from tests.authoring.conftest import tree
 from voyage_tui.app import wizard_launch
 from voyage_tui.app.screens.modals import ChoiceScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.cli import main, new_cmd
 from voyage_tui.engine.authoring import WizardStart
 
@@ -58,7 +59,7 @@ async def test_the_flags_pre_fill_the_screens_and_the_path_is_printed(
 ) -> None:
     before = validate(sample_copy)
     start = start_of(sample_copy, started, "task", *FLAGS)
-    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    app = wizard_launch.wizard_app(start, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(80, 24)) as pilot:
         wizard = await wizard_ready(pilot)
         assert wizard.standalone
@@ -83,7 +84,7 @@ async def test_leaving_keeps_the_draft_and_says_how_to_resume_it(
 ) -> None:
     before = tree(sample_copy / "fixtures")
     start = start_of(sample_copy, started, "task", *FLAGS)
-    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    app = wizard_launch.wizard_app(start, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(80, 24)) as pilot:
         wizard = await wizard_ready(pilot)
         await at_step(pilot, wizard, "id")
@@ -109,7 +110,7 @@ async def test_leaving_keeps_the_draft_and_says_how_to_resume_it(
     assert (saved["step"], saved["answers"]["id"]) == ("ground_truth", "cold-cache-login")
 
     resumed = start_of(sample_copy, started, "task", "--resume", start.draft)
-    app = wizard_launch.wizard_app(resumed, use_git=False, watch=False, keymap={})
+    app = wizard_launch.wizard_app(resumed, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(80, 24)) as pilot:
         wizard = await wizard_ready(pilot)
         await at_step(pilot, wizard, "ground_truth")
@@ -122,7 +123,7 @@ async def test_leaving_and_deleting_the_draft_leaves_nothing(
 ) -> None:
     before = tree(sample_copy)
     start = start_of(sample_copy, started, "task", *FLAGS)
-    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    app = wizard_launch.wizard_app(start, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(80, 24)) as pilot:
         wizard = await wizard_ready(pilot)
         await at_step(pilot, wizard, "id")
@@ -146,7 +147,7 @@ async def test_quitting_mid_step_keeps_what_was_typed_in_the_draft(
     sample_copy: Path, started: list[WizardStart], capsys: pytest.CaptureFixture[str]
 ) -> None:
     start = start_of(sample_copy, started, "task", *FLAGS[:2])
-    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    app = wizard_launch.wizard_app(start, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(80, 24)) as pilot:
         wizard = await wizard_ready(pilot)
         await at_step(pilot, wizard, "prompt")
@@ -171,7 +172,7 @@ def test_the_resume_hint_names_the_workspace_when_run_from_elsewhere(
     from voyage_tui.app.screens.wizard import WizardOutcome
 
     start = start_of(sample_copy, started, "task")
-    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    app = wizard_launch.wizard_app(start, AppSettings(use_git=False, watch=False, keymap={}))
     app.wizard_outcome = WizardOutcome("task", None, "task-abc")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -189,7 +190,7 @@ async def test_a_head_that_does_not_resolve_is_said_in_the_wizard_not_dropped(
 ) -> None:
     start = start_of(sample_copy, started, "trajectory", "--head", "no-such-revision")
     assert [n for n in start.notices if n.startswith("--head:")], start.notices
-    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    app = wizard_launch.wizard_app(start, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(100, 30)) as pilot:
         await wizard_ready(pilot)
         await wait_until(
@@ -215,7 +216,7 @@ async def test_a_drafts_source_is_shown_and_not_copied_until_named_here(
     answers = complete_task(context=[ContextEntry(file="repo/config.sample", source=".env")])
     DraftStore(Workspace.load(sample_copy)).save("task-planted", answers, "context")
     start = start_of(sample_copy, started, "task", "--resume", "task-planted")
-    app = wizard_launch.wizard_app(start, use_git=False, watch=False, keymap={})
+    app = wizard_launch.wizard_app(start, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(100, 30)) as pilot:
         wizard = await wizard_ready(pilot)
         await at_step(pilot, wizard, "context")

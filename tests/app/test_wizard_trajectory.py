@@ -23,6 +23,7 @@ from tests.git.conftest import Repo, isolated_git  # noqa: F401  (no git config 
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.wizard import WizardScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.workspace.model import Workspace
 
 PROMPT = "Rename the retry flag in the uploader config and ship it."
@@ -126,7 +127,7 @@ async def test_the_full_path_rules_show_while_you_tick(sample_copy: Path) -> Non
 
 
 def _app(root: Path) -> VoyageApp:
-    return VoyageApp(Workspace.load(root), use_git=True, watch=False, keymap={})
+    return VoyageApp(Workspace.load(root), AppSettings(use_git=True, watch=False, keymap={}))
 
 
 async def test_final_head_sha_is_picked_from_recent_commits_and_stored_in_full(

@@ -12,6 +12,7 @@ import pytest
 from tests.app.support import wait_until
 from tests.git.conftest import Repo, base_files
 from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.cli import main
 from voyage_tui.engine.workspace.layout import git_ignored
 from voyage_tui.engine.workspace.model import Workspace
@@ -60,14 +61,14 @@ def test_validate_with_git_and_a_name_that_is_not_utf8(
 
 
 async def test_the_app_starts_with_git_and_a_name_that_is_not_utf8(ws: Repo) -> None:
-    app = VoyageApp(Workspace.load(ws.root), use_git=True, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(ws.root), AppSettings(use_git=True, watch=False, keymap={}))
     async with app.run_test() as pilot:
         await wait_until(
             pilot,
             lambda: (
                 getattr(app, "view", None) is not None
-                and app._suite is not None
-                and app._suite.git.exposure is not None
+                and app.live.suite is not None
+                and app.live.suite.git.exposure is not None
             ),
             15,
         )

@@ -10,6 +10,7 @@ import pytest
 from tests.app.support import header_text, wait_loaded, wait_until
 from tests.git.conftest import TRAJECTORY, Repo, base_files, holdout_yaml
 from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.diagnostics import Severity
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
@@ -74,7 +75,7 @@ async def test_the_browser_marks_an_exposed_holdout_from_the_view(
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     repo.commit(base_files('[holdout]\nbundle_paths = ["agent/**"]\n') | {H1: holdout_yaml("h1")})
     repo.commit({H1: holdout_yaml("h1") + "# x\n", "agent/a.txt": "a\n"})
-    app = VoyageApp(Workspace.load(repo.root), use_git=True, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(repo.root), AppSettings(use_git=True, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         await wait_until(pilot, lambda: app.view is not None and H1 in app.view.exposed, 15)

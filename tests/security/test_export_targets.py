@@ -22,6 +22,7 @@ from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.screens.review_modals import PathScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.workspace.model import Workspace
 
 GOLD = "fixtures/gold/jwt-auth/gold.json"
@@ -37,10 +38,9 @@ def root(tmp_path: Path) -> Path:
 def _app(root: Path, run: str = "run-misses") -> VoyageApp:
     return VoyageApp(
         Workspace.load(root),
-        use_git=False,
-        watch=False,
-        keymap={},
-        initial_diff=(GOLD, f"{RUNS}/{run}.json"),
+        AppSettings(
+            use_git=False, watch=False, keymap={}, initial_diff=(GOLD, f"{RUNS}/{run}.json")
+        ),
     )
 
 

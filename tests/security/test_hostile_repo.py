@@ -28,6 +28,7 @@ from tests.git.conftest import (
     isolated_git,  # noqa: F401  (autouse: no machine git configuration)
 )
 from voyage_tui.app.app import VoyageApp
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.cli import main
 from voyage_tui.engine.workspace.layout import git_ignored
 from voyage_tui.engine.workspace.model import Workspace
@@ -338,15 +339,15 @@ def test_the_ignore_check_runs_nothing_the_repository_names(hostile: Hostile) ->
 
 
 async def test_the_app_start_runs_nothing_the_repository_names(hostile: Hostile) -> None:
-    app = VoyageApp(Workspace.load(hostile.root), use_git=True, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(hostile.root), AppSettings(use_git=True, watch=False, keymap={}))
     async with app.run_test() as pilot:
 
         def git_checked() -> bool:
-            suite = app._suite
+            suite = app.live.suite
             return suite is not None and suite.git.exposure is not None
 
         await wait_until(pilot, git_checked, timeout=30)
-        suite = app._suite
+        suite = app.live.suite
         assert suite is not None and suite.git.exposure is not None
         assert [h.id for h in suite.git.exposure.exposed] == ["h1"]
         await pilot.pause()
@@ -445,12 +446,16 @@ def test_an_embedded_bare_repository_is_not_opened(
 
 
 async def test_the_app_does_not_open_an_embedded_bare_repository(embedded: Hostile) -> None:
-    app = VoyageApp(Workspace.load(embedded.root), use_git=True, watch=False, keymap={})
+    app = VoyageApp(
+        Workspace.load(embedded.root), AppSettings(use_git=True, watch=False, keymap={})
+    )
     async with app.run_test() as pilot:
         await wait_until(
-            pilot, lambda: app._suite is not None and app._suite.git.exposure is not None, 30
+            pilot,
+            lambda: app.live.suite is not None and app.live.suite.git.exposure is not None,
+            30,
         )
-        assert [h.id for h in app._suite.git.exposure.exposed] == ["h1"]
+        assert [h.id for h in app.live.suite.git.exposure.exposed] == ["h1"]
     assert embedded.markers() == []
 
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from tests.app.support import wait_until
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.rate import RateScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.references.rubric import MAX_SCALE_VALUES, parse_rubric
 from voyage_tui.engine.workspace.model import Workspace
@@ -78,10 +79,7 @@ async def test_the_rater_screen_with_a_huge_anchor(sample_copy: Path) -> None:
     plant_huge_anchor(sample_copy)
     app = VoyageApp(
         Workspace.load(sample_copy),
-        use_git=False,
-        watch=False,
-        keymap={},
-        initial_rate=("me", True),
+        AppSettings(use_git=False, watch=False, keymap={}, initial_rate=("me", True)),
     )
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(

@@ -18,6 +18,7 @@ from tests.app.scenarios import copy_sample
 from tests.app.support import wait_until
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.diff import DiffScreen
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.editing import FileConflict, OpenedFile, OpenError, open_file, save_file
 from voyage_tui.engine.review.export import markdown_table
 from voyage_tui.engine.review.inputs import score_pair
@@ -292,10 +293,9 @@ def test_the_editor_neither_reads_nor_writes_through_a_folder_symlinked_out(
 async def _export(root: Path, rel: str) -> None:
     app = VoyageApp(
         Workspace.load(root),
-        use_git=False,
-        watch=False,
-        keymap={},
-        initial_diff=(GOLD, f"{RUNS}/run-misses.json"),
+        AppSettings(
+            use_git=False, watch=False, keymap={}, initial_diff=(GOLD, f"{RUNS}/run-misses.json")
+        ),
     )
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(

@@ -1,10 +1,9 @@
-"""The Textual app: loads the suite in a worker, watches the workspace, routes results to screens."""
+"""The Textual app: runs the live suite's work in workers and routes its results to screens."""
 
 from __future__ import annotations
 
-import contextlib
-import threading
-import time
+import asyncio
+from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
@@ -15,6 +14,7 @@ from voyage_tui.app.actions import bindings
 from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.keymap import KeymappedApp
 from voyage_tui.app.messages import LoadFailed, LoadProgress, SuiteChanged, SuiteLoaded
+from voyage_tui.app.navigation import Navigation
 from voyage_tui.app.resilience import Resilient
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.browser import BrowserScreen
@@ -25,25 +25,26 @@ from voyage_tui.app.screens.rate import RateScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.app.screens.wizard import WizardScreen
-from voyage_tui.app.watcher import WatchUnavailable, WorkspaceWatcher
-from voyage_tui.engine.authoring import WizardStart
+from voyage_tui.app.settings import AppSettings
+from voyage_tui.app.watcher import WorkspaceWatcher
 from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.items import GOLD, GOLD_RUN
-from voyage_tui.engine.validation.first_screen import (
-    FirstScreen,
-    first_screen_of,
-    save_first_screen,
+from voyage_tui.engine.validation.first_screen import FirstScreen
+from voyage_tui.engine.validation.live import (
+    Changed,
+    Failed,
+    LiveEvent,
+    LiveStart,
+    LiveSuite,
+    Loaded,
+    Progressed,
+    Start,
+    WatchFailed,
 )
-from voyage_tui.engine.validation.suite import Prepared, Suite
-from voyage_tui.engine.validation.view import SuiteView, changed_paths, view_of
-from voyage_tui.engine.workspace.config import CONFIG_NAME
+from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.workspace.model import Workspace
 
 STYLES = Path(__file__).parent / "styles"
-
-
-class _Superseded(Exception):
-    """A load that a later "re-validate everything" replaced: it stops where it is."""
 
 
 class VoyageApp(KeymappedApp, Resilient):
@@ -61,262 +62,127 @@ class VoyageApp(KeymappedApp, Resilient):
     BINDINGS = bindings("app")
 
     def __init__(
-        self,
-        ws: Workspace,
-        *,
-        use_git: bool = True,
-        watch: bool = True,
-        keymap: dict[str, str] | None = None,
-        initial_diff: tuple[str, str] | None = None,
-        initial_rate: tuple[str | None, bool] | None = None,
-        prepared: Prepared | None = None,
-        initial_triage: bool = False,
-        initial_wizard: WizardStart | None = None,
-        watcher: WorkspaceWatcher | None = None,
-        first_screen: FirstScreen | None = None,
-        cache: bool = False,
+        self, ws: Workspace, settings: AppSettings | None = None, start: LiveStart | None = None
     ) -> None:
-        """`prepared` is the first load already under way (see Suite.prepare): the command line
-        starts it before Textual, so a second process is checking half the suite meanwhile.
-        `keymap`: binding id -> keys; None reads the user's keymap file.
-        `initial_rate`: (rater, blind) to open the rater session on (`voyage-tui rate`).
-        `watcher` is the workspace's watcher, armed by the command line before that load listed
-        the files; without one the app makes its own and arms it before its first scan.
-        `first_screen`: what the last run's first screen showed (engine/validation/
-        first_screen.py), drawn at once; the first load then starts once it is on screen.
-        `cache`: the first load may use the validation cache (when `prepared` is None), and
-        the first screen is recorded for the next start when the app closes."""
-        super().__init__(keymap)
+        """`start`: how the first load starts (engine/validation/live.py): FRESH by default;
+        the command line prepares it before Textual (cli/common.py start_first_load), or
+        starts from the first screen the last run recorded. Its watcher, if any, is the
+        workspace's; without one the app makes its own when `settings.watch`."""
+        settings = settings if settings is not None else AppSettings()
+        start = start if start is not None else LiveStart()
+        super().__init__(settings.keymap)
         self.ws = ws
-        self.use_git = use_git
-        self.watch_files = watch
-        self.view: SuiteView | None = None
-        self._suite: Suite | None = None
-        self._suite_lock = threading.Lock()
-        self._stop_watching = threading.Event()
-        self._watcher = watcher
-        self._watching = False  # the UI thread's: one watcher for the app's lifetime
-        self._initial_diff = initial_diff
-        self._initial_rate = initial_rate
-        self.rater, self.rate_blind = initial_rate if initial_rate is not None else (None, True)
+        self.settings = settings
+        self.use_git = settings.use_git
+        self.rater, self.rate_blind = (
+            settings.initial_rate if settings.initial_rate is not None else (None, True)
+        )
         """Who rates, and whether blind, in a session opened from the app (`s`): what
         `voyage-tui rate` was given, else the engine's choice, blind."""
-        self._initial_triage = initial_triage
-        self._prepared = prepared
-        self.first_screen = first_screen
-        self._cache = cache
-        self._first_load_cached = cache and prepared is None
-        self._arm_after_load = cache and prepared is not None and watch
-        """A first load prepared with the cache and no watcher armed yet (cli/common.py): the
-        watcher is armed once the loaded suite is on screen, and whatever changed since the
-        load stamped the files is checked then (Suite.changed_since_load)."""
-        self._first_painted = False
-        self._initial_wizard = initial_wizard
         self.wizard_outcome: object | None = None
         """How a wizard opened by `voyage-tui new` ended (a WizardOutcome)."""
-        # Under _suite_lock: every view is numbered as it is made, so one computed earlier but
-        # delivered later is recognised and dropped; each load has a token, so a load that a
-        # later one replaced is dropped too; changes that arrive while a load runs wait in
-        # _pending and are checked on the loaded suite before it is shown.
-        self._generation = 0
-        self._load_token = 0
-        self._pending: set[str] | None = set()  # before the first load, everything waits for it
-        self._shown_generation = 0  # the UI thread's: the newest view applied
-        self._painted = threading.Event()
-        """Set once a loaded suite has been painted (or the app closes)."""
+        self.navigation = Navigation(self)
+        """Every switch between the browser, the triage queue and the rater session."""
+        watcher = start.watcher
+        if watcher is None and settings.watch:
+            watcher = WorkspaceWatcher(ws.root)
+        self.live = LiveSuite(
+            ws,
+            use_git=settings.use_git,
+            cache=settings.cache,
+            start=start,
+            run=self._run_live,
+            publish=self._publish_live,
+            watcher=watcher if settings.watch else None,
+        )
+        """The suite as loaded, watched and re-checked: the app runs its jobs in workers and
+        presents its events."""
+
+    @property
+    def view(self) -> SuiteView | None:
+        """The suite as shown (None before the first load)."""
+        return self.live.view
+
+    @property
+    def first_screen(self) -> FirstScreen | None:
+        """What the last run's first screen showed, drawn at once (a FROM_CACHE start)."""
+        return self.live.first_screen
 
     # --- start-up ------------------------------------------------------------------------
 
     def on_mount(self) -> None:
         self.apply_user_keymap()
+        settings = self.settings
         self.push_screen(BrowserScreen())
-        if self._initial_diff is not None:
-            self.push_screen(DiffScreen(*self._initial_diff))
-        if self._initial_rate is not None:
+        if settings.initial_diff is not None:
+            self.push_screen(DiffScreen(*settings.initial_diff))
+        if settings.initial_rate is not None:
             self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
-        if self._initial_triage:
+        if settings.initial_triage:
             self.action_triage()
-        if self._initial_wizard is not None:
-            self.push_screen(WizardScreen(self._initial_wizard, standalone=True))
-        if self.first_screen is not None:
+        if settings.initial_wizard is not None:
+            self.push_screen(WizardScreen(settings.initial_wizard, standalone=True))
+        if self.live.start is Start.FROM_CACHE:
             # Drawn from the record: arming the watcher and the load (a stat of every file)
             # would only hold the interpreter lock the first paint needs.
             self.call_after_refresh(self._after_first_screen)
             return
-        if not self._arm_after_load:
-            self._start_watching()
-        self.load_suite()
+        self.live.begin()
 
     def _after_first_screen(self) -> None:
         self._mark_painted()
-        self._start_watching()
-        self.load_suite()
+        self.live.after_first_screen()
 
     def _mark_painted(self) -> None:
-        if not self._first_painted:
-            self._first_painted = True
+        if self.live.painted():
             self.first_screen_painted()
 
     def first_screen_painted(self) -> None:
         """Called once, when the first full screen is on the terminal: the recorded first
         screen, or without one the loaded suite. (A hook for benchmarks/app_probe.py.)"""
 
-    def _new_view(self, suite: Suite) -> SuiteView:
-        """The suite as it is now, numbered. Call with _suite_lock held."""
-        self._generation += 1
-        return view_of(suite, self._generation)
+    def _run_live(self, group: str, job: Callable[[], None]) -> None:
+        """The live suite's jobs run in thread workers; a new load replaces the one running."""
 
-    @work(thread=True, exclusive=True, group="suite")
-    def load_suite(self) -> None:
-        with self._suite_lock:
-            self._load_token += 1
-            token = self._load_token
-            if self._pending is None:
-                self._pending = set()
-        prepared, self._prepared = self._prepared, None
-        # Armed before the files are listed: a change made while they load is not lost (or,
-        # for a first load that stamped them, armed after it: see _arm_after_load).
-        if not self._arm_after_load:
-            self._arm_watcher()
-        last = [0.0]
+        def start() -> None:
+            self.run_worker(job, thread=True, group=group, exclusive=group == "suite")
 
-        def progress(done: int, total: int) -> None:
-            if self._load_token != token:
-                raise _Superseded  # "re-validate everything" again: that load is the one shown
-            # A few updates a second: each one repaints the header, and a repaint per percent
-            # costs the loading worker the interpreter lock more often than it is worth.
-            now = time.monotonic()
-            if now - last[0] >= 0.2 or done >= total:
-                last[0] = now
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # a worker's thread (a load, the watcher): start it from the app's
+            if not self.live.closed:
+                self.call_from_thread(start)
+            return
+        start()
+
+    def _publish_live(self, event: LiveEvent) -> None:
+        """The live suite's events, from any thread, as the app's messages."""
+        match event:
+            case Progressed(done, total):
                 self.post_message(LoadProgress(done, total))
+            case Loaded(view):
+                self.post_message(SuiteLoaded(view))
+            case Changed(view, touched):
+                self.post_message(SuiteChanged(view, set(touched)))
+            case Failed(error):
+                self.post_message(LoadFailed(error))
+            case WatchFailed(reason):
+                self.call_from_thread(
+                    self.notify,
+                    f"Not watching the workspace for changes: {reason}. Changes made outside "
+                    "the app show after “Re-validate everything” (command palette).",
+                    severity="warning",
+                    timeout=15,
+                    markup=False,
+                )
 
-        try:
-            suite = Suite(self.ws, use_git=self.use_git)
-            if prepared is None and self._first_load_cached:
-                # Drawn from the recorded first screen: the files unchanged since the cache
-                # recorded them are taken from it, here, after that screen is on the terminal.
-                self._first_load_cached = False
-                prepared = suite.prepare(fork=False, cache=True)
-            suite.validate_all(progress=progress, prepared=prepared, git=False)
-            with self._suite_lock:
-                if token != self._load_token:
-                    return
-                pending, self._pending = self._pending or set(), None
-                if pending:
-                    suite.revalidate(pending)
-                self._suite = suite
-                view = self._new_view(suite)
-                items = dict(suite.items)
-        except _Superseded:
-            if prepared is not None:
-                prepared.cancel()
-            return
-        except Exception as exc:
-            self._load_failed(token)
-            self.post_message(LoadFailed(repr(exc)))
-            if self._arm_after_load:  # no suite to compare with: watch from now on
-                self._arm_after_load = False
-                self._arm_watcher()
-                self.call_from_thread(self._start_watching)
-            return
-        self.post_message(SuiteLoaded(view))
-        # Encoding every item for the cache holds the interpreter lock: after the first paint.
-        self._painted.wait(timeout=5)
-        suite.save_cache(items)
-        if self._arm_after_load:
-            self._arm_after_load = False
-            self._watch_after_load()
-        if self.use_git:
-            # History checks take longer than the files: show the suite first, then these.
-            with self._suite_lock:
-                if self._suite is not suite:
-                    return
-                suite.run_git_checks()
-                view = self._new_view(suite)
-            self.post_message(SuiteChanged(view, set(view.items)))
-
-    def _watch_after_load(self) -> None:
-        """Arm the watcher, then check what changed since the load stamped the files: between
-        the two nothing is lost. (Arming walks every folder, and the walk holds the interpreter
-        lock: after the first screen, not before it.)"""
-        self._arm_watcher()
-        with self._suite_lock:
-            # The suite shown now: a "re-validate everything" may have replaced this load's,
-            # and it listed the files before the watcher was armed too.
-            current = self._suite
-            changed = current.changed_since_load() if current is not None else None
-        self.call_from_thread(self._start_watching)
-        if changed is None:
-            changed = {CONFIG_NAME}  # means "check everything" to the suite
-        if changed:
-            self.call_from_thread(self.revalidate_paths, changed)
-
-    def _load_failed(self, token: int) -> None:
-        """A load that failed leaves the suite shown before it (if any) in place: the changes
-        that waited for it are checked on that one."""
-        with self._suite_lock:
-            if token != self._load_token:
-                return
-            pending, self._pending = self._pending or set(), None
-        if pending and self._suite is not None:
-            self.call_from_thread(self.revalidate_paths, pending)
-
-    def _start_watching(self) -> None:
-        if not self.watch_files or self._watching:
-            return
-        self._watching = True
-        if self._watcher is None:
-            self._watcher = WorkspaceWatcher(self.ws.root)
-        self.watch_workspace()
-
-    def _arm_watcher(self) -> None:
-        watcher = self._watcher
-        if watcher is None or not self.watch_files:
-            return
-        with contextlib.suppress(WatchUnavailable):  # the watching worker says so, once
-            watcher.arm()
-
-    @work(thread=True, group="watch")
-    def watch_workspace(self) -> None:
-        watcher = self._watcher
-        assert watcher is not None
-        try:
-            watcher.run(self._files_changed, self._stop_watching)
-        except WatchUnavailable as exc:
-            self.call_from_thread(
-                self.notify,
-                f"Not watching the workspace for changes: {exc}. Changes made outside the app "
-                "show after “Re-validate everything” (command palette).",
-                severity="warning",
-                timeout=15,
-                markup=False,
-            )
-
-    def _files_changed(self, paths: set[str] | None) -> None:
-        if self._stop_watching.is_set():  # the app is closing: nothing to hand the paths to
-            return
-        if paths is None:
-            # The watcher lost changes it could not name. voyage.toml changing means "check
-            # everything" to the suite, and goes through the same lock as every other change.
-            paths = {CONFIG_NAME}
-        self.call_from_thread(self.revalidate_paths, paths)
+    def load_suite(self) -> None:
+        """Load the whole suite again (a load running is replaced)."""
+        self.live.load()
 
     def on_unmount(self) -> None:
-        self._stop_watching.set()
-        self._painted.set()
-        if self._prepared is not None:
-            self._prepared.cancel()
-        self._record_first_screen()
-
-    def _record_first_screen(self) -> None:
-        """What the browser's first screen would show of the suite now, for the next start."""
-        view = self.view
-        if not self._cache or view is None:
-            return
-        try:
-            save_first_screen(self.ws, first_screen_of(view, use_git=self.use_git))
-        except Exception:  # never in the way of closing: the next start only loads slower
-            return
+        self.live.close()
+        self.live.record_first_screen()
 
     async def run_async(self, *args: Any, **kwargs: Any) -> Any:
         """Textual's, with the watching thread stopped however the app ends: Textual's shutdown
@@ -326,31 +192,15 @@ class VoyageApp(KeymappedApp, Resilient):
         try:
             return await super().run_async(*args, **kwargs)
         finally:
-            self._stop_watching.set()
-            self._painted.set()
+            self.live.close()
 
     # --- re-validation -------------------------------------------------------------------
 
     def revalidate_paths(self, paths: set[str]) -> None:
-        if paths:
-            self._revalidate(frozenset(paths))
-
-    @work(thread=True, group="revalidate")
-    def _revalidate(self, paths: frozenset[str]) -> None:
-        with self._suite_lock:
-            if self._pending is not None:
-                # A load is under way: it checks these once it has the suite, before showing it.
-                self._pending |= paths
-                return
-            suite = self._suite
-            if suite is None:
-                return
-            touched = suite.revalidate(paths)
-            view = self._new_view(suite)
-        self.post_message(SuiteChanged(view, touched))
+        self.live.revalidate(paths)
 
     def action_revalidate_all(self) -> None:
-        self.load_suite()
+        self.live.load()
 
     # --- messages to screens -------------------------------------------------------------
 
@@ -363,36 +213,21 @@ class VoyageApp(KeymappedApp, Resilient):
         for screen in self._screens():
             screen.load_progress(message.done, message.total)
 
-    def _is_newer(self, view: SuiteView) -> bool:
-        """Views are applied in the order they were computed: one made before the view shown
-        (a slow worker delivering late) is dropped, the newer one already holds its changes.
-        A view made elsewhere without a number (generation 0) is applied as it comes."""
-        if view.generation == 0:
-            return True
-        if view.generation <= self._shown_generation:
-            return False
-        self._shown_generation = view.generation
-        return True
-
     def on_suite_loaded(self, message: SuiteLoaded) -> None:
-        if not self._is_newer(message.view):
-            return
-        self.view = message.view
+        if not self.live.show(message.view):
+            return  # late: a newer view is shown
         for screen in self._screens():
             screen.suite_loaded(message.view)
         self.call_after_refresh(self._loaded_painted)
 
     def _loaded_painted(self) -> None:
-        self._painted.set()
+        self.live.loaded_painted()
         self._mark_painted()
 
     def on_suite_changed(self, message: SuiteChanged) -> None:
-        if not self._is_newer(message.view):
-            return
-        # What differs from the view shown: the worker's own list misses what a view dropped
-        # in between had changed.
-        touched = set(message.touched) | changed_paths(self.view, message.view)
-        self.view = message.view
+        touched = self.live.show_change(message.view, message.touched)
+        if touched is None:
+            return  # late: a newer view is shown
         for screen in self._screens():
             screen.suite_changed(message.view, touched)
 
@@ -404,28 +239,10 @@ class VoyageApp(KeymappedApp, Resilient):
     # --- actions shared by screens and the command palette --------------------------------
 
     def browser(self) -> BrowserScreen | None:
-        for screen in reversed(self.screen_stack):
-            if isinstance(screen, BrowserScreen):
-                return screen
-        return None
-
-    def _back_to_browser(self) -> BrowserScreen | None:
-        """Close whatever sits above the browser and return it."""
-        browser = self.browser()
-        if browser is not None:
-            while self.screen is not browser:
-                if isinstance(self.screen, RateScreen):
-                    self.screen.end_session()  # its rater's lock goes now, for the next one
-                self.pop_screen()
-        return browser
+        return self.navigation.browser()
 
     def reveal(self, path: str) -> None:
-        browser = self._back_to_browser()
-        if browser is None:
-            return
-        if browser.suite_tree.select_path(path):
-            browser.suite_tree.focus()
-            browser.show_item(path)
+        self.navigation.reveal(path)
 
     def open_item(self, path: str) -> bool:
         """Open an item in its own screen when it has one: a gold file its ranked runs, a run
@@ -445,20 +262,11 @@ class VoyageApp(KeymappedApp, Resilient):
 
     def action_rate_session(self) -> None:
         """The rater session: the one already open, else a new one on top of the browser."""
-        for screen in self.screen_stack:
-            if isinstance(screen, RateScreen):
-                while self.screen is not screen:
-                    self.pop_screen()
-                return
-        self._back_to_browser()
-        self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
+        self.navigation.rate(self.rater, self.rate_blind)
 
     def open_rater_on(self, fixture_id: str, run_id: str) -> None:
         """The rater session opened on one agent run (triage's `enter` on an unrated run)."""
-        self._back_to_browser()
-        self.push_screen(
-            RateScreen(self.rater, blind=self.rate_blind, start_at=(fixture_id, run_id))
-        )
+        self.navigation.rate_run(self.rater, self.rate_blind, fixture_id, run_id)
 
     def action_agreement(self) -> None:
         from voyage_tui.app.screens.agreement import AgreementScreen
@@ -469,20 +277,11 @@ class VoyageApp(KeymappedApp, Resilient):
 
     def action_triage(self) -> None:
         """Open the triage queue (or go back to it when it is open under other screens)."""
-        from voyage_tui.app.screens.triage import TriageScreen
-
-        for screen in self.screen_stack:
-            if isinstance(screen, TriageScreen):
-                while self.screen is not screen:
-                    self.pop_screen()
-                return
-        self.push_screen(TriageScreen())
+        self.navigation.triage()
 
     def exposure_report(self) -> ExposureReport | None:
-        """The latest exposure report (None before the git checks ran, or without git). A new
-        report replaces the old one whole, so reading it needs no lock."""
-        suite = self._suite
-        return suite.git.exposure if suite is not None else None
+        """The latest exposure report (None before the git checks ran, or without git)."""
+        return self.live.exposure()
 
     # --- holdouts ---------------------------------------------------------------------------
 
@@ -501,8 +300,7 @@ class VoyageApp(KeymappedApp, Resilient):
     def _retire(self, path: str, commit: bool) -> None:
         from voyage_tui.engine.triage.retirer import Retirer, Target
 
-        with self._suite_lock:
-            report = self._suite.git.exposure if self._suite is not None else None
+        report = self.live.exposure()
         exposure = report.by_path().get(path) if report is not None else None
         signals = tuple(exposure.signals) if exposure is not None else ()
         # Journaled like triage's retire, so `u` on the triage screen takes it back.

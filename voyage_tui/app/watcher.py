@@ -26,7 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from voyage_tui.engine.validation.live import WatchUnavailable
 from voyage_tui.engine.workspace.layout import NEVER_SEARCHED
+
+__all__ = ["WatchUnavailable", "WorkspaceWatcher", "watch_workspace"]
 
 SETUP_FAILURES_BEFORE_GIVING_UP = 3
 """Polling that cannot even start this many times in a row: the workspace cannot be watched."""
@@ -39,10 +42,6 @@ MAX_BACKOFF = 10.0
 
 WAKE_MS = 500
 """The notifier returns at least this often, so `stop` is noticed."""
-
-
-class WatchUnavailable(Exception):
-    """The workspace cannot be watched; the message says why, for the person."""
 
 
 class Notifier(Protocol):

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from dataclasses import replace
 
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.wizard import WizardOutcome
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.authoring import WizardStart
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -15,8 +17,10 @@ EXIT_WRITTEN = 0
 EXIT_LEFT = 1
 
 
-def wizard_app(start: WizardStart, **options: object) -> VoyageApp:
-    return VoyageApp(Workspace.load(start.workspace), initial_wizard=start, **options)  # type: ignore[arg-type]
+def wizard_app(start: WizardStart, settings: AppSettings | None = None) -> VoyageApp:
+    """The app on the wizard of `start`, with `settings` (the default ones without)."""
+    settings = replace(settings or AppSettings(), initial_wizard=start)
+    return VoyageApp(Workspace.load(start.workspace), settings)
 
 
 def report(app: VoyageApp, start: WizardStart, code: int | None) -> int:

@@ -6,7 +6,6 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from voyage_tui.cli.render import shown
@@ -15,7 +14,7 @@ from voyage_tui.engine.workspace.discovery import NoWorkspace
 
 if TYPE_CHECKING:
     from voyage_tui.app.watcher import WorkspaceWatcher
-    from voyage_tui.engine.validation.first_screen import FirstScreen
+    from voyage_tui.engine.validation.live import LiveStart
     from voyage_tui.engine.validation.suite import Prepared
     from voyage_tui.engine.workspace.model import Workspace
 
@@ -123,67 +122,38 @@ def prepare_for_app(ws: Workspace, *, use_git: bool, cache: bool) -> Prepared:
     return Suite(ws, use_git=use_git).prepare(fork=True, cache=cache, child_share=APP_CHILD_SHARE)
 
 
-@dataclass(slots=True)
-class FirstLoad:
-    """How the app's first load starts: from the first screen the last run recorded (drawn at
-    once; the files are checked after it is on screen), or, without one, checked before the
-    first screen by this process and a forked child."""
-
-    use_git: bool
-    watch: bool
-    cache: bool
-    watcher: WorkspaceWatcher | None
-    prepared: Prepared | None
-    first_screen: FirstScreen | None
-
-    def app_arguments(self) -> dict[str, Any]:
-        """VoyageApp's arguments for this start (beside the workspace and its first screens)."""
-        return {
-            "use_git": self.use_git,
-            "watch": self.watch,
-            "cache": self.cache,
-            "watcher": self.watcher,
-            "prepared": self.prepared,
-            "first_screen": self.first_screen,
-        }
-
-    def close(self) -> None:
-        if self.prepared is not None:
-            self.prepared.cancel()
-        if self.watcher is not None:
-            self.watcher.close()
-
-
-def start_first_load(ws: Workspace, *, use_git: bool, watch: bool, cache: bool) -> FirstLoad:
-    """Before Textual is imported. Arming the watcher walks every folder (0.17 s at 11,000
+def start_first_load(ws: Workspace, *, use_git: bool, watch: bool, cache: bool) -> LiveStart:
+    """How the app's first load starts (engine/validation/live.py Start): from the first screen
+    the last run recorded (drawn at once; the files are checked after it is on screen), or,
+    without one, checked before the first screen by this process and a forked child (its
+    `close()` after the app). Before Textual is imported. Arming the watcher walks every folder (0.17 s at 11,000
     fixtures, holding the interpreter lock), so the app arms it after its first screen: with a
     recorded first screen, before its load lists the files; without one, after a load that
-    stamped every file it checked, then re-checking what changed since (VoyageApp
+    stamped every file it checked, then re-checking what changed since (LiveSuite
     _watch_after_load). Only without the cache (no stamps) is it armed here, before the files
     are listed."""
     from voyage_tui.engine.validation.first_screen import load_first_screen
+    from voyage_tui.engine.validation.live import LiveStart, Start
 
-    switches = {"use_git": use_git, "watch": watch, "cache": cache}
     first = load_first_screen(ws, use_git=use_git) if cache else None
     if first is not None:
-        return FirstLoad(
-            **switches, watcher=make_watcher(ws, watch), prepared=None, first_screen=first
-        )
+        return LiveStart(Start.FROM_CACHE, first_screen=first, watcher=make_watcher(ws, watch))
     watcher = make_watcher(ws, watch) if cache else arm_watcher(ws, watch)
     prepared = prepare_for_app(ws, use_git=use_git, cache=cache)
-    return FirstLoad(**switches, watcher=watcher, prepared=prepared, first_screen=None)
+    return LiveStart(Start.PREPARED, prepared=prepared, watcher=watcher)
 
 
 def run_app(ws: Workspace, args: argparse.Namespace, **screens: Any) -> int:
     """Open the app on `ws` with the switches of add_app_switches in `args`, and `screens` (the
-    app's initial_* arguments) on top of the browser; its exit code."""
-    load = start_first_load(
-        ws, use_git=not args.no_git, watch=not args.no_watch, cache=not args.no_cache
-    )
+    settings' initial_* fields) on top of the browser; its exit code."""
+    use_git, watch, cache = not args.no_git, not args.no_watch, not args.no_cache
+    start = start_first_load(ws, use_git=use_git, watch=watch, cache=cache)
     from voyage_tui.app import VoyageApp
+    from voyage_tui.app.settings import AppSettings
 
-    app = VoyageApp(ws, **load.app_arguments(), **screens)
+    settings = AppSettings(use_git=use_git, watch=watch, cache=cache, **screens)
+    app = VoyageApp(ws, settings, start)
     try:
         return int(app.run() or 0)
     finally:
-        load.close()
+        start.close()

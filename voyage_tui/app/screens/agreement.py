@@ -201,7 +201,7 @@ rater's scores and note side by side. `r` computes again.
     def load(self) -> None:
         """Compute the agreement again; only the newest computation is shown."""
         app = self.app
-        view: SuiteView | None = getattr(app, "view", None)
+        view = app.view
         ws: Workspace = app.ws
         self.run_in_thread(lambda: _computed(ws, view), self._computed, key="agreement")
 

@@ -186,7 +186,7 @@ takes back the last rating of this session and reopens it, again and again; `ctr
         # clock only once the app is back, counting the time away.
         self.app.app_suspend_signal.subscribe(self, self._app_suspended, immediate=True)
         self.app.app_resume_signal.subscribe(self, self._app_resumed, immediate=True)
-        view = getattr(self.app, "view", None)
+        view = self.app.view
         if view is not None:
             self.suite_loaded(view)
 
@@ -216,7 +216,7 @@ takes back the last rating of this session and reopens it, again and again; `ctr
                 view.items,
                 self.rater,
                 blind=self.blind,
-                use_git=bool(getattr(self.app, "use_git", True)),
+                use_git=self.app.use_git,
                 clock=self.clock,
             )
             if self.start_at is not None:

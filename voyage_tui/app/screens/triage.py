@@ -163,7 +163,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         self.query_one("#triage-filter", Input).display = False
         self.query_one(Tabs).can_focus = False
         self.listing.focus()
-        if getattr(self.app, "view", None) is not None:
+        if self.app.view is not None:
             self.refresh_queue()
 
     # --- the queue (recomputed on every change of the suite) --------------------------------
@@ -181,11 +181,10 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def _compute(self) -> Queue | None:
         app = self.app
-        view: SuiteView | None = getattr(app, "view", None)
+        view = app.view
         if view is None:
             return None
-        exposure_of = getattr(app, "exposure_report", None)
-        exposure = exposure_of() if exposure_of is not None else None
+        exposure = app.exposure_report()
         with self._lock:
             loaded = self.actions.store.load()
             return build_queue(

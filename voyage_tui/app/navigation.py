@@ -1,0 +1,92 @@
+"""Every switch between the app's areas, in one place.
+
+The areas are the browser (the bottom of the stack, always there), the triage queue and the
+rater session; one of each is open at most. Going to an area that is open closes what sits
+above it; going to the triage queue when it is not open opens it on top of what is open, and a
+rater session opens on top of the browser (from the queue too: `escape` then returns to the
+browser). Closing a rater session ends it first, so its rater's lock goes at once. (Why not Textual's modes:
+docs/decisions.md, "Navigation".) Screens push their own dialogs and detail screens; what
+changes the area goes through here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+from textual.screen import Screen
+
+from voyage_tui.app.screens.browser import BrowserScreen
+from voyage_tui.app.screens.rate import RateScreen
+
+
+class Navigation:
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+
+    def open_screen(self, kind: type[Screen[Any]]) -> Screen[Any] | None:
+        """The open screen of `kind` nearest the top, if any."""
+        for screen in reversed(self.app.screen_stack):
+            if isinstance(screen, kind):
+                return screen
+        return None
+
+    def close_above(self, screen: Screen[Any]) -> None:
+        """Close every screen above `screen` (a rater session ends as it closes)."""
+        app = self.app
+        while app.screen is not screen:
+            if isinstance(app.screen, RateScreen):
+                app.screen.end_session()  # its rater's lock goes now, for the next one
+            app.pop_screen()
+
+    def browser(self) -> BrowserScreen | None:
+        screen = self.open_screen(BrowserScreen)
+        return screen if isinstance(screen, BrowserScreen) else None
+
+    def back_to_browser(self) -> BrowserScreen | None:
+        """Close whatever sits above the browser and return it."""
+        browser = self.browser()
+        if browser is not None:
+            self.close_above(browser)
+        return browser
+
+    def reveal(self, path: str) -> None:
+        """The browser, with `path` selected and shown."""
+        browser = self.back_to_browser()
+        if browser is None:
+            return
+        if browser.suite_tree.select_path(path):
+            browser.suite_tree.focus()
+            browser.show_item(path)
+
+    def triage(self) -> None:
+        """The triage queue: back to it when open under other screens, else on top."""
+        from voyage_tui.app.screens.triage import TriageScreen  # only once asked for: start-up
+
+        queue = self.open_screen(TriageScreen)
+        if queue is not None:
+            self.back_to(queue)
+            return
+        self.app.push_screen(TriageScreen())
+
+    def rate(self, rater: str | None, blind: bool) -> None:
+        """The rater session: the one already open, else a new one on top of the browser."""
+        session = self.open_screen(RateScreen)
+        if session is not None:
+            self.back_to(session)
+            return
+        self.back_to_browser()
+        self.app.push_screen(RateScreen(rater, blind=blind))
+
+    def rate_run(self, rater: str | None, blind: bool, fixture_id: str, run_id: str) -> None:
+        """A rater session opened on one agent run (triage's `enter` on an unrated run), on top
+        of the browser, as `rate`'s."""
+        self.back_to_browser()
+        self.app.push_screen(RateScreen(rater, blind=blind, start_at=(fixture_id, run_id)))
+
+    def back_to(self, screen: Screen[Any]) -> None:
+        """Close the screens above `screen`, which is open (no session ends on the way but
+        one above it)."""
+        app = self.app
+        while app.screen is not screen:
+            app.pop_screen()

@@ -1,0 +1,28 @@
+"""What the app is opened with: one frozen object instead of a keyword argument per option."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from voyage_tui.engine.authoring import WizardStart
+
+
+@dataclass(frozen=True, slots=True)
+class AppSettings:
+    use_git: bool = True
+    """Run the checks that need git (history, exposure)."""
+    watch: bool = True
+    """Watch the workspace for changes made outside the app."""
+    cache: bool = False
+    """The first load may use the validation cache, and the first screen is recorded for the
+    next start when the app closes."""
+    keymap: dict[str, str] | None = None
+    """Binding id -> keys; None reads the user's keymap file."""
+    initial_diff: tuple[str, str] | None = None
+    """(gold, run) to open the diff on (`voyage-tui diff`)."""
+    initial_rate: tuple[str | None, bool] | None = None
+    """(rater, blind) to open the rater session on (`voyage-tui rate`)."""
+    initial_triage: bool = False
+    """Open on the triage queue (`voyage-tui triage`)."""
+    initial_wizard: WizardStart | None = None
+    """Open on the creation wizard, which ends the app (`voyage-tui new`)."""
