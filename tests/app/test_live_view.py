@@ -11,9 +11,9 @@ from textual.worker import WorkerState
 
 from tests.app.support import header_text, make_app, wait_loaded, wait_until
 from tests.conftest import task_yaml
+from tests.fake_app import record_openings
 from voyage_tui.app.messages import SuiteChanged, SuiteLoaded
 from voyage_tui.app.settings import AppSettings
-from voyage_tui.engine.validation.live import LiveStart
 from voyage_tui.engine.validation.suite import Suite
 
 ALPHA = "fixtures/bug-diagnosis/alpha/task.yaml"
@@ -173,54 +173,42 @@ def test_without_the_cache_the_command_line_arms_the_watcher_before_the_first_lo
     import importlib
     import sys
 
-    import voyage_tui.app
     from voyage_tui.app.watcher import WorkspaceWatcher
     from voyage_tui.cli import main
 
-    cli_common = importlib.import_module("voyage_tui.cli.common")
+    importlib.import_module("voyage_tui.cli.common")
     importlib.import_module(f"voyage_tui.cli.{module}")
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # `triage` opens the app on a tty
 
     order: list[str] = []
-    given: list[object] = []
     real_arm = WorkspaceWatcher.arm
 
     def arm(self: WorkspaceWatcher) -> None:
         order.append("arm")
         real_arm(self)
 
-    class Prepared:
-        def cancel(self) -> None:
-            order.append("cancel")
-
-    class FakeApp:
-        def __init__(self, ws: object, settings: object, start: LiveStart) -> None:
-            given.append(start.watcher)
-
-        def run(self) -> int:
-            return 0
-
     monkeypatch.setattr(WorkspaceWatcher, "arm", arm)
     # Every command starts the app through cli/common.py's start_first_load.
-    monkeypatch.setattr(
-        cli_common, "prepare_for_app", lambda *a, **k: order.append("scan") or Prepared()
+    openings = record_openings(
+        monkeypatch,
+        on_prepare=lambda: order.append("scan"),
+        on_cancel=lambda: order.append("cancel"),
     )
-    monkeypatch.setattr(voyage_tui.app, "VoyageApp", FakeApp)
     assert main([*command, str(root), "--no-git", "--no-cache"]) == 0
     assert order[:2] == ["arm", "scan"]
-    watcher = given[0]
+    watcher = openings[0]["watcher"]
     assert isinstance(watcher, WorkspaceWatcher) and watcher.armed.is_set()
     assert watcher._notifier is None  # closed when the app ends
-    given.clear()
+    openings.clear()
     assert main([*command, str(root), "--no-git", "--no-watch"]) == 0
-    assert given == [None]
+    assert [o["watcher"] for o in openings] == [None]
     # With the cache, the load stamps every file it checks: the app arms the watcher after its
     # first screen and then checks what changed (test_a_change_before_the_watcher_is_armed...).
     order.clear()
-    given.clear()
+    openings.clear()
     assert main([*command, str(root), "--no-git"]) == 0
     assert order[:1] == ["scan"] and "arm" not in order
-    watcher = given[0]
+    watcher = openings[0]["watcher"]
     assert isinstance(watcher, WorkspaceWatcher) and not watcher.armed.is_set()
 
 

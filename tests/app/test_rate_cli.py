@@ -4,43 +4,22 @@ session with that name, blind unless told otherwise."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import task_yaml
-from voyage_tui.app.settings import AppSettings
+from tests.fake_app import record_openings
 from voyage_tui.cli import main
-from voyage_tui.engine.validation.live import LiveStart
 
 T = "fixtures/bug-diagnosis/t1/task.yaml"
 
 
-class _Prepared:
-    def cancel(self) -> None:
-        pass
-
-
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """The app's openings, recorded instead of run."""
-    import voyage_tui.app
-    from voyage_tui.cli import common
-
-    calls: list[dict[str, Any]] = []
-
-    class FakeApp:
-        def __init__(self, ws: Any, settings: AppSettings, start: LiveStart) -> None:
-            calls.append({"root": Path(ws.root), **asdict(settings), "watcher": start.watcher})
-
-        def run(self) -> int:
-            return 0
-
-    monkeypatch.setattr(voyage_tui.app, "VoyageApp", FakeApp)
-    monkeypatch.setattr(common, "prepare_for_app", lambda *a, **k: _Prepared())
-    return calls
+    """The app's openings, recorded instead of run (tests/fake_app.py)."""
+    return record_openings(monkeypatch)
 
 
 @pytest.fixture
