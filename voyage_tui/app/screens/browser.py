@@ -18,7 +18,6 @@ from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
 from voyage_tui.engine.details import Detail, load_detail
-from voyage_tui.engine.items import RATING
 from voyage_tui.engine.validation.first_screen import FirstScreen
 from voyage_tui.engine.validation.view import SuiteView
 
@@ -202,11 +201,7 @@ wizard) · `ctrl+p` every action.
         if view is None or path not in view.items:
             return
         item = view.items[path]
-        if item.kind == RATING:
-            # JSON lines, not one document: its records and problems are the diagnostics below
-            detail = Detail(item, data={})
-        else:
-            detail = load_detail(view.ws, view.refs.journey.value, item)
+        detail = load_detail(view.ws, view.refs.journey.value, item)
         self.app.call_from_thread(self._render_detail, detail, view.refs.routing_table.value)
 
     def _render_detail(self, detail: Detail, routing_table: str) -> None:

@@ -24,9 +24,11 @@ from textual.widgets.tree import TreeNode
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.widgets.badges import status_badge
 from voyage_tui.app.widgets.safe_text import printable
-from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, RATING, TASK, Item
+from voyage_tui.engine.items import AgentRunFacts, GoldFacts, Item, RatingsFacts
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.validation.first_screen import FIXTURES, TRAJECTORIES, FirstScreen
 from voyage_tui.engine.validation.view import (
+    HOLDS_RUNS,
     ITEM,
     WORKSPACE,
     Group,
@@ -143,23 +145,23 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         head = status_badge(errors, warnings)
         head.append(" ")
         tail = Text()
-        if item.kind == GOLD:
+        if item.kind is FileKind.GOLD:
             name = Text(printable(item.folder.rsplit("/", 1)[-1] or item.path, lines=False))
-            verdict = item.extra.get("expected_verdict")
-            if verdict:
-                tail.append(f"  {printable(str(verdict), lines=False)}", style="dim")
-        elif item.kind == AGENT_RUN:
+            facts = item.facts
+            if isinstance(facts, GoldFacts) and facts.expected_verdict:
+                tail.append(f"  {printable(facts.expected_verdict, lines=False)}", style="dim")
+        elif item.kind is FileKind.AGENT_RUN:
             name = Text(f"run {printable(item.id or '', lines=False)}")
-            agent = item.extra.get("agent")
-            if agent:
-                tail.append(f"  {printable(str(agent), lines=False)}", style="dim")
-        elif item.kind == GOLD_RUN:
+            run = item.facts
+            if isinstance(run, AgentRunFacts) and run.agent:
+                tail.append(f"  {printable(run.agent, lines=False)}", style="dim")
+        elif item.kind is FileKind.GOLD_RUN:
             name = Text(f"run {printable(item.id or '', lines=False)}")
-        elif item.kind == RATING:
+        elif item.kind is FileKind.RATING:
             name = Text(printable(item.path.rsplit("/", 1)[-1], lines=False))
-            count = item.extra.get("ratings")
-            if isinstance(count, int):
-                tail.append(f"  {plural(count, 'record')}", style="dim")
+            ratings = item.facts
+            if isinstance(ratings, RatingsFacts):
+                tail.append(f"  {plural(ratings.records, 'record')}", style="dim")
         else:
             name = Text(printable(item.id or item.path, lines=False))
         if item.visibility == "holdout":
@@ -320,7 +322,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
             return
         self._filled.add(key)
         for item in items:
-            children = self.view.children_of(item.path) if item.kind in (TASK, GOLD) else ()
+            children = self.view.children_of(item.path) if item.kind in HOLDS_RUNS else ()
             if children:
                 child = node.add("", NodeRef(ITEM, item.path), expand=False)
                 for sub in children:
