@@ -26,7 +26,7 @@ from voyage_tui.engine.items import (
     RatingsFacts,
     TaskFacts,
 )
-from voyage_tui.engine.kinds import ITEM_KINDS
+from voyage_tui.engine.kinds import ITEM_KINDS, FileKind
 from voyage_tui.engine.validation.cache import (
     ItemCache,
     cache_root,
@@ -186,6 +186,24 @@ def _assert_round_trips(items: dict[str, Item]) -> None:
     for rel, item in items.items():
         assert back[rel] == item, rel
         assert _typed(back[rel]) == _typed(item), rel
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "error"),
+    [
+        (-1, [1], TypeError),  # a task's facts are a flag, not a number
+        (-1, [True, False], ValueError),  # one field too many
+        (-1, {"has_scoring_notes": True}, TypeError),  # format 4's dict
+        (3, "fixture", KeyError),  # a kind this version does not know
+    ],
+)
+def test_an_entry_with_other_facts_or_kind_is_refused(field: int, value: Any, error: type) -> None:
+    item = Item("t/task.yaml", FileKind.TASK, facts=TaskFacts(True))
+    raw = encode_item(item.path, b"\x01" * 40, [], item)
+    assert raw is not None and decode_item(item.path, list(raw)) == item
+    raw[field] = value
+    with pytest.raises(error):
+        decode_item(item.path, raw)
 
 
 def test_every_item_of_the_sample_workspace_round_trips(sample_copy: Path) -> None:

@@ -19,7 +19,7 @@ from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
 from voyage_tui.engine.details import Detail, load_detail
 from voyage_tui.engine.validation.first_screen import FirstScreen
-from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.validation.view import EntryKind, SuiteView
 
 FILTER_DELAY = 0.15
 
@@ -154,14 +154,14 @@ wizard) · `ctrl+p` every action.
     @on(Tree.NodeHighlighted, "#suite-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
         data = event.node.data
-        if data is None or data.kind == "group" or self.view is None:
+        if data is None or data.kind is EntryKind.GROUP or self.view is None:
             return
         self.show_item(data.key)
 
     @on(Tree.NodeSelected, "#suite-tree")
     def _selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
         data = event.node.data
-        if data is None or data.kind == "group" or self.view is None:
+        if data is None or data.kind is EntryKind.GROUP or self.view is None:
             return
         self.open_item(data.key)
 
@@ -265,7 +265,7 @@ wizard) · `ctrl+p` every action.
 
     def _selected_path(self) -> str | None:
         node = self.suite_tree.cursor_node
-        if node is None or node.data is None or node.data.kind == "group":
+        if node is None or node.data is None or node.data.kind is EntryKind.GROUP:
             return None
         return node.data.key
 

@@ -28,10 +28,21 @@ from voyage_tui.engine.validation.suite import Suite, Summary, summarize
 from voyage_tui.engine.validation.suite_rules import class_folder
 from voyage_tui.engine.workspace.model import Workspace
 
-ITEM = "item"
-WORKSPACE = "workspace"
-"""Entry kinds: a listed item, or a path that only workspace-level diagnostics name (voyage.toml,
-the fixtures folder for a suite rule, a folder with a layout problem)."""
+
+class EntryKind(StrEnum):
+    """What a row of the browser's tree stands for."""
+
+    GROUP = "group"
+    """A group heading (never an entry of a listing: `Listing.entries` holds paths)."""
+    ITEM = "item"
+    """A listed item."""
+    WORKSPACE = "workspace"
+    """A path that only workspace-level diagnostics name (voyage.toml, the fixtures folder for
+    a suite rule, a folder with a layout problem)."""
+
+
+ITEM = EntryKind.ITEM
+WORKSPACE = EntryKind.WORKSPACE
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +187,7 @@ class Listing:
     made on every change of a suite of 11,000 items, and an object per row would cost the
     garbage collector more than the listing itself."""
 
-    def kind_of(self, path: str) -> str:
+    def kind_of(self, path: str) -> EntryKind:
         """ITEM or WORKSPACE."""
         return WORKSPACE if path in self.workspace else ITEM
 
