@@ -129,7 +129,7 @@ class Opening(StrEnum):
     """The editor, on the file."""
     RUNS = "runs"
     """The gold file's runs, ranked (the editor stays one key away)."""
-    RUN_DIFF = "run-diff"
+    RUN_DIFF = "diff"
     """The run against its gold file; the editor for a run that belongs to none."""
     NOTHING = "nothing"
     """Never an item."""
