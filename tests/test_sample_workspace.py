@@ -22,7 +22,8 @@ from tests.conftest import REPO, SAMPLE_FIXTURES
 from tests.sample import SAMPLE_ROOT
 from voyage_tui.engine.formats.rating import RatingRecord
 from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, TRAJECTORY_PATHS
-from voyage_tui.engine.items import AGENT_RUN, TASK, TRAJECTORY
+from voyage_tui.engine.items import AgentRunFacts
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.references.catalogue import parse_catalogue
 from voyage_tui.engine.references.journey import parse_journey
 from voyage_tui.engine.references.loaded import default_text
@@ -51,11 +52,11 @@ def suite() -> Suite:
 
 
 def _tasks(suite: Suite):
-    return [i for i in suite.items.values() if i.kind == TASK]
+    return [i for i in suite.items.values() if i.kind is FileKind.TASK]
 
 
 def _trajectories(suite: Suite):
-    return [i for i in suite.items.values() if i.kind == TRAJECTORY]
+    return [i for i in suite.items.values() if i.kind is FileKind.TRAJECTORY]
 
 
 def _load(rel: str):
@@ -222,7 +223,7 @@ def test_a_fixture_has_repo_files_as_context(suite):
 
 
 def _runs(suite: Suite):
-    return [i for i in suite.items.values() if i.kind == AGENT_RUN]
+    return [i for i in suite.items.values() if i.kind is FileKind.AGENT_RUN]
 
 
 def _fixture_of_run(suite: Suite, run) -> str:
@@ -241,7 +242,7 @@ def test_agent_runs_exist_for_at_least_four_public_fixtures(suite):
         k: len(v) for k, v in by_fixture.items()
     }
     for runs in by_fixture.values():
-        agents = {r.extra.get("agent") for r in runs}
+        agents = {r.facts.agent for r in runs if isinstance(r.facts, AgentRunFacts)}
         assert len(agents) == len(runs), "the runs of one fixture come from different agents"
 
 

@@ -359,13 +359,13 @@ def _checked_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from voyage_tui.engine.validation import suite as suite_module
 
     checked: list[str] = []
-    real = suite_module._check_job
+    real = suite_module.check_job
 
     def counting(ws, refs, job):  # type: ignore[no-untyped-def]
         checked.append(job[1])
         return real(ws, refs, job)
 
-    monkeypatch.setattr(suite_module, "_check_job", counting)
+    monkeypatch.setattr(suite_module, "check_job", counting)
     return checked
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.sample import copy_sample_into
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.items import RATING
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.validation.buffer import check_buffer
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.model import Workspace
@@ -38,7 +38,7 @@ def _own(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> list[Diagnos
 
 def test_every_file_of_the_sample_checks_the_same_as_a_buffer(sample: Path) -> None:
     suite = _validated(sample)
-    assert any(item.kind == RATING for item in suite.items.values())
+    assert any(item.kind is FileKind.RATING for item in suite.items.values())
     for rel, item in sorted(suite.items.items()):
         text = (sample / rel).read_text(encoding="utf-8")
         live = check_buffer(suite.ws, suite.refs, suite.items, rel, text)

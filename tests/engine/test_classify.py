@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.engine.test_live_agrees_with_full import PROPERTY, _write, file_sets
-from voyage_tui.engine.workspace.classify import PathKind, classify
+from voyage_tui.engine.kinds import FileKind
+from voyage_tui.engine.workspace.classify import classify
 from voyage_tui.engine.workspace.config import VoyageConfig
 from voyage_tui.engine.workspace.layout import scan
 from voyage_tui.engine.workspace.model import Workspace
@@ -28,44 +29,44 @@ def _ws(tmp_path: Path, **paths: object) -> Workspace:
 
 
 KINDS = {
-    "fixtures/bug-diagnosis/t1/task.yaml": PathKind.TASK,
-    "fixtures/trajectories/tr1/task.yaml": PathKind.TRAJECTORY,
-    "fixtures/bug-diagnosis/t1/runs/run-1.yaml": PathKind.AGENT_RUN,
-    "fixtures/bug-diagnosis/t1/runs/run-1.yml": PathKind.AGENT_RUN,
-    "fixtures/trajectories/tr1/runs/run-1.yaml": PathKind.AGENT_RUN,
-    "fixtures/gold/jwt-auth/gold.json": PathKind.GOLD,
-    "gold.json": PathKind.GOLD,
-    "corpus/deep/er/gold.json": PathKind.GOLD,
-    "fixtures/bug-diagnosis/t1/runs/sub/a.json": PathKind.GOLD,
-    "fixtures/gold/jwt-auth/runs/run-perfect.json": PathKind.RUN,
-    "runs/r.json": PathKind.RUN,
-    "corpus/runs/runs/r.json": PathKind.RUN,
-    "ratings/alice.jsonl": PathKind.RATING,
-    "references/journey.md": PathKind.REFERENCE,
-    "references/routing-table.md": PathKind.REFERENCE,
-    "references/rule-catalogue.yaml": PathKind.REFERENCE,
-    "references/rule-catalogue.json": PathKind.REFERENCE,
-    "rubric.md": PathKind.REFERENCE,
-    "voyage.toml": PathKind.CONFIG,
-    "fixtures/task.yaml": PathKind.MISPLACED_TASK,
-    "fixtures/bug-diagnosis/task.yaml": PathKind.MISPLACED_TASK,
+    "fixtures/bug-diagnosis/t1/task.yaml": FileKind.TASK,
+    "fixtures/trajectories/tr1/task.yaml": FileKind.TRAJECTORY,
+    "fixtures/bug-diagnosis/t1/runs/run-1.yaml": FileKind.AGENT_RUN,
+    "fixtures/bug-diagnosis/t1/runs/run-1.yml": FileKind.AGENT_RUN,
+    "fixtures/trajectories/tr1/runs/run-1.yaml": FileKind.AGENT_RUN,
+    "fixtures/gold/jwt-auth/gold.json": FileKind.GOLD,
+    "gold.json": FileKind.GOLD,
+    "corpus/deep/er/gold.json": FileKind.GOLD,
+    "fixtures/bug-diagnosis/t1/runs/sub/a.json": FileKind.GOLD,
+    "fixtures/gold/jwt-auth/runs/run-perfect.json": FileKind.GOLD_RUN,
+    "runs/r.json": FileKind.GOLD_RUN,
+    "corpus/runs/runs/r.json": FileKind.GOLD_RUN,
+    "ratings/alice.jsonl": FileKind.RATING,
+    "references/journey.md": FileKind.REFERENCE,
+    "references/routing-table.md": FileKind.REFERENCE,
+    "references/rule-catalogue.yaml": FileKind.REFERENCE,
+    "references/rule-catalogue.json": FileKind.REFERENCE,
+    "rubric.md": FileKind.REFERENCE,
+    "voyage.toml": FileKind.CONFIG,
+    "fixtures/task.yaml": FileKind.MISPLACED_TASK,
+    "fixtures/bug-diagnosis/task.yaml": FileKind.MISPLACED_TASK,
     # other: not a file the engine validates
-    "fixtures/bug-diagnosis/t1/runs/sub/a.yaml": PathKind.OTHER,
-    "fixtures/bug-diagnosis/t1/notes.md": PathKind.OTHER,
-    "fixtures/bug-diagnosis/t1/repo/task.yaml": PathKind.OTHER,
-    "fixtures/bug-diagnosis/t1/runs/notes.txt": PathKind.OTHER,
-    "fixtures/bug-diagnosis/t1/task.yml": PathKind.OTHER,
-    "corpus/runs/r.yaml": PathKind.OTHER,
-    "ratings/sub/alice.jsonl": PathKind.OTHER,
-    "ratings/alice.json": PathKind.GOLD,  # any *.json where gold files are searched
-    "README.md": PathKind.OTHER,
-    "node_modules/pkg/gold.json": PathKind.OTHER,
-    ".git/gold.json": PathKind.OTHER,
-    "corpus/.venv/runs/r.json": PathKind.OTHER,
-    "fixtures/.voyage/t1/task.yaml": PathKind.OTHER,
-    "fixtures/bug-diagnosis/__pycache__/task.yaml": PathKind.OTHER,
-    "": PathKind.OTHER,
-    "../elsewhere/gold.json": PathKind.OTHER,
+    "fixtures/bug-diagnosis/t1/runs/sub/a.yaml": FileKind.OTHER,
+    "fixtures/bug-diagnosis/t1/notes.md": FileKind.OTHER,
+    "fixtures/bug-diagnosis/t1/repo/task.yaml": FileKind.OTHER,
+    "fixtures/bug-diagnosis/t1/runs/notes.txt": FileKind.OTHER,
+    "fixtures/bug-diagnosis/t1/task.yml": FileKind.OTHER,
+    "corpus/runs/r.yaml": FileKind.OTHER,
+    "ratings/sub/alice.jsonl": FileKind.OTHER,
+    "ratings/alice.json": FileKind.GOLD,  # any *.json where gold files are searched
+    "README.md": FileKind.OTHER,
+    "node_modules/pkg/gold.json": FileKind.OTHER,
+    ".git/gold.json": FileKind.OTHER,
+    "corpus/.venv/runs/r.json": FileKind.OTHER,
+    "fixtures/.voyage/t1/task.yaml": FileKind.OTHER,
+    "fixtures/bug-diagnosis/__pycache__/task.yaml": FileKind.OTHER,
+    "": FileKind.OTHER,
+    "../elsewhere/gold.json": FileKind.OTHER,
 }
 
 
@@ -83,19 +84,19 @@ def test_the_configured_folders_decide(tmp_path: Path) -> None:
         journey="docs/journey.md",
         rule_catalogue="docs/rules.json",
     )
-    assert classify(ws, "suite/refactor/r1/task.yaml") is PathKind.TASK
-    assert classify(ws, "suite/trajectories/x/task.yaml") is PathKind.TRAJECTORY
-    assert classify(ws, "fixtures/refactor/r1/task.yaml") is PathKind.OTHER
-    assert classify(ws, "corpus/g.json") is PathKind.GOLD
-    assert classify(ws, "corpus/runs/r.json") is PathKind.RUN
-    assert classify(ws, "elsewhere/g.json") is PathKind.OTHER  # outside the gold folders
-    assert classify(ws, "suite/refactor/r1/runs/r.json") is PathKind.OTHER
-    assert classify(ws, "people/ratings/bo.jsonl") is PathKind.RATING
-    assert classify(ws, "ratings/bo.jsonl") is PathKind.OTHER
-    assert classify(ws, "docs/journey.md") is PathKind.REFERENCE
-    assert classify(ws, "docs/rules.json") is PathKind.REFERENCE
+    assert classify(ws, "suite/refactor/r1/task.yaml") is FileKind.TASK
+    assert classify(ws, "suite/trajectories/x/task.yaml") is FileKind.TRAJECTORY
+    assert classify(ws, "fixtures/refactor/r1/task.yaml") is FileKind.OTHER
+    assert classify(ws, "corpus/g.json") is FileKind.GOLD
+    assert classify(ws, "corpus/runs/r.json") is FileKind.GOLD_RUN
+    assert classify(ws, "elsewhere/g.json") is FileKind.OTHER  # outside the gold folders
+    assert classify(ws, "suite/refactor/r1/runs/r.json") is FileKind.OTHER
+    assert classify(ws, "people/ratings/bo.jsonl") is FileKind.RATING
+    assert classify(ws, "ratings/bo.jsonl") is FileKind.OTHER
+    assert classify(ws, "docs/journey.md") is FileKind.REFERENCE
+    assert classify(ws, "docs/rules.json") is FileKind.REFERENCE
     # a catalogue named in voyage.toml is the only one: the usual names are ordinary files
-    assert classify(ws, "references/rule-catalogue.yaml") is PathKind.OTHER
+    assert classify(ws, "references/rule-catalogue.yaml") is FileKind.OTHER
 
 
 # --- the walk lists what the classifier names ---
@@ -111,11 +112,11 @@ def _kinds_found(root: Path) -> dict[str, str]:
 
 
 WALKED = {
-    PathKind.TASK: "task",
-    PathKind.TRAJECTORY: "task",
-    PathKind.AGENT_RUN: "agent-run",
-    PathKind.GOLD: "json",
-    PathKind.RUN: "json",
+    FileKind.TASK: "task",
+    FileKind.TRAJECTORY: "task",
+    FileKind.AGENT_RUN: "agent-run",
+    FileKind.GOLD: "json",
+    FileKind.GOLD_RUN: "json",
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -15,7 +16,17 @@ from hypothesis import strategies as st
 from tests.conftest import task_yaml
 from tests.engine.workspaces import RULES, materialize
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.items import Item
+from voyage_tui.engine.items import (
+    FACTS,
+    AgentRunFacts,
+    Facts,
+    GoldFacts,
+    GoldRunFacts,
+    Item,
+    RatingsFacts,
+    TaskFacts,
+)
+from voyage_tui.engine.kinds import ITEM_KINDS, FileKind
 from voyage_tui.engine.validation.cache import (
     ItemCache,
     cache_root,
@@ -148,6 +159,9 @@ def _typed(value: object) -> object:
         return (type(value).__name__, [_typed(v) for v in value])
     if isinstance(value, Item):
         return ("Item", [(f, _typed(getattr(value, f))) for f in Item.__slots__])
+    if isinstance(value, Facts):
+        fields = [f.name for f in dataclasses.fields(value)]
+        return (type(value).__name__, [(f, _typed(getattr(value, f))) for f in fields])
     if isinstance(value, Diagnostic):
         return ("Diagnostic", [(f, _typed(getattr(value, f))) for f in Diagnostic.__slots__])
     return (type(value).__name__, value)
@@ -174,10 +188,28 @@ def _assert_round_trips(items: dict[str, Item]) -> None:
         assert _typed(back[rel]) == _typed(item), rel
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "error"),
+    [
+        (-1, [1], TypeError),  # a task's facts are a flag, not a number
+        (-1, [True, False], ValueError),  # one field too many
+        (-1, {"has_scoring_notes": True}, TypeError),  # format 4's dict
+        (3, "fixture", KeyError),  # a kind this version does not know
+    ],
+)
+def test_an_entry_with_other_facts_or_kind_is_refused(field: int, value: Any, error: type) -> None:
+    item = Item("t/task.yaml", FileKind.TASK, facts=TaskFacts(True))
+    raw = encode_item(item.path, b"\x01" * 40, [], item)
+    assert raw is not None and decode_item(item.path, list(raw)) == item
+    raw[field] = value
+    with pytest.raises(error):
+        decode_item(item.path, raw)
+
+
 def test_every_item_of_the_sample_workspace_round_trips(sample_copy: Path) -> None:
     items = Suite.open(sample_copy, use_git=False).items
     assert {item.kind for item in items.values()} >= {"task", "trajectory", "gold", "gold-run"}
-    assert any(item.extra for item in items.values())
+    assert {type(item.facts) for item in items.values()} >= {TaskFacts, GoldFacts, GoldRunFacts}
     _assert_round_trips(items)
 
 
@@ -267,17 +299,18 @@ def test_hostile_items_round_trip_or_are_checked_again(
 # --- hypothesis: any Item the engine could hold ------------------------------------------------
 
 TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=20)
-JSONISH = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False)
-    | TEXT,
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4) | st.tuples(inner)
-    ),
-    max_leaves=12,
-)
+COUNT = st.integers(min_value=0, max_value=10**9)
+FACTS_OF: dict[type[Facts], st.SearchStrategy[Facts]] = {
+    TaskFacts: st.builds(TaskFacts, st.booleans()),
+    AgentRunFacts: st.builds(AgentRunFacts, TEXT),
+    GoldFacts: st.builds(GoldFacts, TEXT, TEXT, COUNT, st.none() | TEXT),
+    GoldRunFacts: st.builds(GoldRunFacts, COUNT),
+    RatingsFacts: st.builds(RatingsFacts, COUNT),
+}
+ANY_FACTS = st.one_of(*FACTS_OF.values())
+"""Facts of any kind: on an item of another kind they cannot be stored (FACTS says which)."""
+
+
 POSITION = st.none() | st.tuples(st.integers(1, 10**6), st.integers(1, 10**6))
 OPT = st.none() | TEXT
 
@@ -300,9 +333,12 @@ def items(draw: st.DrawFn) -> tuple[str, Item]:
             max_size=4,
         )
     )
+    kind = draw(st.sampled_from(sorted(ITEM_KINDS)))
+    own = FACTS[kind]
+    facts = draw(st.none() | (FACTS_OF[own] if own is not None else st.nothing()) | ANY_FACTS)
     item = Item(
         path=path,
-        kind=draw(TEXT),
+        kind=kind,
         id=draw(OPT),
         fixture_class=draw(OPT),
         boundary=draw(OPT),
@@ -314,25 +350,11 @@ def items(draw: st.DrawFn) -> tuple[str, Item]:
         sha_position=draw(POSITION),
         id_position=draw(POSITION),
         parent=draw(OPT),
-        extra=draw(st.dictionaries(TEXT, JSONISH, max_size=4)),
+        facts=facts,
         diagnostics=diagnostics,
         deps=tuple(draw(st.lists(TEXT, max_size=3))),
     )
     return rel, item
-
-
-def _has_tuple_or_huge_int(value: object) -> bool:
-    if isinstance(value, tuple):
-        return True
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return not -(2**63) <= value < 2**64
-    if isinstance(value, list):
-        return any(_has_tuple_or_huge_int(v) for v in value)
-    if isinstance(value, dict):
-        return any(_has_tuple_or_huge_int(v) for v in value.values())
-    return False
 
 
 @settings(max_examples=300, deadline=None)
@@ -341,8 +363,8 @@ def test_any_item_round_trips_exactly_or_is_left_out(drawn: list[tuple[str, Item
     given_items = dict(drawn)
     back = _round_trip(given_items)
     for rel, item in given_items.items():
-        storable = not _has_tuple_or_huge_int(item.extra)
-        assert (rel in back) == storable, (rel, item.extra)
+        storable = item.facts is None or type(item.facts) is FACTS[item.kind]
+        assert (rel in back) == storable, (rel, item.facts)
         if storable:
             assert _typed(back[rel]) == _typed(item)
 

@@ -11,7 +11,8 @@ import pytest
 from tests.conftest import task_yaml
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.items import TASK, Item
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.validation.file_check import check_fixture
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.validation.view import (
@@ -52,7 +53,7 @@ def test_an_item_is_frozen(make_workspace) -> None:
 
 def test_an_item_made_with_a_list_keeps_a_tuple() -> None:
     d = dg.error("a", None, "x", "y")
-    item = Item("a", TASK, diagnostics=[d])  # type: ignore[arg-type]
+    item = Item("a", FileKind.TASK, diagnostics=[d])  # type: ignore[arg-type]
     assert item.diagnostics == (d,)
 
 
@@ -205,7 +206,7 @@ def test_a_broken_fixture_keeps_its_folder_id_and_kind(make_workspace) -> None:
     root = make_workspace({"fixtures/bug-diagnosis/t1/task.yaml": "a: [\n"})
     suite = _suite(root)
     item = check_fixture(suite.ws, suite.refs, "fixtures/bug-diagnosis/t1/task.yaml")
-    assert (item.kind, item.id, item.fixture_class) == (TASK, "t1", None)
+    assert (item.kind, item.id, item.fixture_class) == (FileKind.TASK, "t1", None)
     assert _errors(item.diagnostics) >= 1
 
 

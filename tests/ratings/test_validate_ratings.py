@@ -13,6 +13,7 @@ from tests.conftest import REPO
 from tests.ratings.common import jsonl, record, workspace_files
 from tests.sample import SAMPLE_ROOT
 from voyage_tui.cli import main
+from voyage_tui.engine.items import RatingsFacts
 from voyage_tui.engine.validation.suite import Suite
 
 A = "ratings/alice.jsonl"
@@ -34,7 +35,7 @@ def test_each_ratings_file_is_an_item_and_counts_as_a_file(make_workspace, capsy
     )
     suite = Suite.open(root, use_git=False)
     assert suite.items[A].kind == "rating" and suite.items[A].id == "alice"
-    assert suite.items[A].extra["ratings"] == 1
+    assert suite.items[A].facts == RatingsFacts(records=1)
     assert "ratings/notes.txt" not in suite.items
     assert codes(suite) == [("rating-unknown-run", 2)]
     assert main(["validate", str(root), "--no-git", "--format", "json"]) == 1

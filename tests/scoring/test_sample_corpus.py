@@ -14,6 +14,7 @@ from tests.sample import SAMPLE_ROOT
 from tests.scoring.common import SAMPLE_GOLD, SAMPLE_RUNS, load
 from voyage_tui.cli import main
 from voyage_tui.engine.diagnostics import Severity
+from voyage_tui.engine.items import GoldFacts
 from voyage_tui.engine.scoring.compare import compare_runs
 from voyage_tui.engine.scoring.report import score_run
 from voyage_tui.engine.validation.suite import Suite
@@ -207,6 +208,7 @@ def test_sample_gold_validates_without_errors_or_warnings_and_notes_the_invalid_
         ("run-invalid-finding.json", "invalid-finding", 9, 92),
     ]
     gold = suite.items["fixtures/gold/jwt-auth/gold.json"]
-    assert gold.kind == "gold" and gold.extra.get("readme") == "fixtures/gold/jwt-auth/README.md"
+    assert gold.kind == "gold" and isinstance(gold.facts, GoldFacts)
+    assert gold.facts.readme == "fixtures/gold/jwt-auth/README.md"
     runs = sorted(p for p, i in suite.items.items() if i.kind == "gold-run")
     assert [p.rsplit("/", 1)[-1][:-5] for p in runs] == sorted(PINNED)

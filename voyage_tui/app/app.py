@@ -27,8 +27,9 @@ from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.app.screens.wizard import WizardScreen
 from voyage_tui.app.settings import AppSettings
 from voyage_tui.app.watcher import WorkspaceWatcher
+from voyage_tui.engine.editing import OPENING, Opening
 from voyage_tui.engine.git.exposure import ExposureReport
-from voyage_tui.engine.items import GOLD, GOLD_RUN
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.validation.first_screen import FirstScreen
 from voyage_tui.engine.validation.live import (
     Changed,
@@ -250,10 +251,11 @@ class VoyageApp(KeymappedApp, Resilient):
         item = self.view.items.get(path) if self.view is not None else None
         if item is None:
             return False
-        if item.kind == GOLD_RUN and item.parent:
+        opening = OPENING[item.kind]
+        if opening is Opening.RUN_DIFF and item.parent:
             self.push_screen(DiffScreen(item.parent, path))
             return True
-        if item.kind == GOLD:
+        if opening is Opening.RUNS:
             self.push_screen(RunsScreen(path))
             return True
         return False
@@ -328,7 +330,9 @@ class VoyageApp(KeymappedApp, Resilient):
         if self.view is None:
             return []
         return sorted(
-            p for p, i in self.view.items.items() if i.kind == GOLD_RUN and i.parent == gold_rel
+            p
+            for p, i in self.view.items.items()
+            if i.kind is FileKind.GOLD_RUN and i.parent == gold_rel
         )
 
     def _context_gold(self) -> str | None:
@@ -341,9 +345,9 @@ class VoyageApp(KeymappedApp, Resilient):
         if browser is not None and self.view is not None:
             path = browser.suite_tree.current_path()
             item = self.view.items.get(path) if path else None
-            if item is not None and item.kind == GOLD:
+            if item is not None and item.kind is FileKind.GOLD:
                 return item.path
-            if item is not None and item.kind == GOLD_RUN:
+            if item is not None and item.kind is FileKind.GOLD_RUN:
                 return item.parent
         return None
 
@@ -353,7 +357,7 @@ class VoyageApp(KeymappedApp, Resilient):
             then(gold)
             return
         golds = sorted(
-            p for p, i in (self.view.items.items() if self.view else []) if i.kind == GOLD
+            p for p, i in (self.view.items.items() if self.view else []) if i.kind is FileKind.GOLD
         )
         if not golds:
             self.notify("This workspace has no gold files", severity="warning")

@@ -4,10 +4,12 @@ checklist. The suite keeps only summaries, so a detail is loaded when an item is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, TRAJECTORY, Item
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.json_doc import load_json
 from voyage_tui.engine.loading.numbers import small_int
 from voyage_tui.engine.loading.yaml_doc import load_yaml
@@ -20,6 +22,34 @@ from voyage_tui.engine.rules.trajectory_rules import (
     SKIPPED_PHASE_ENTRY,
 )
 from voyage_tui.engine.workspace.model import Workspace
+
+
+class DetailFormat(StrEnum):
+    """How an item's file is read for its detail."""
+
+    YAML = "yaml"
+    JSON = "json"
+    RECORDS = "records"
+    """JSON lines, not one document: its records and their problems are the item's diagnostics,
+    so the detail reads nothing."""
+    NONE = "none"
+    """Never an item: nothing to show."""
+
+
+DETAIL_FORMAT: dict[FileKind, DetailFormat] = {
+    FileKind.TASK: DetailFormat.YAML,
+    FileKind.TRAJECTORY: DetailFormat.YAML,
+    FileKind.AGENT_RUN: DetailFormat.YAML,
+    FileKind.GOLD: DetailFormat.JSON,
+    FileKind.GOLD_RUN: DetailFormat.JSON,
+    FileKind.RATING: DetailFormat.RECORDS,
+    FileKind.REFERENCE: DetailFormat.NONE,
+    FileKind.CONFIG: DetailFormat.NONE,
+    FileKind.MISPLACED_TASK: DetailFormat.NONE,
+    FileKind.OTHER: DetailFormat.NONE,
+}
+"""The detail concern of each file kind (see engine/kinds.py); what the app draws from the
+loaded document is its own table (`KIND_WIDGETS` in app/widgets/detail_pane.py)."""
 
 TRAVERSED, SKIPPED, MISSING = "traversed", "skipped", "missing"
 RECORDED = "recorded"
@@ -114,22 +144,31 @@ def journey_checklist(
 
 
 def load_detail(ws: Workspace, journey: Journey, item: Item) -> Detail:
+    how = DETAIL_FORMAT[item.kind]
+    if how is DetailFormat.RECORDS or how is DetailFormat.NONE:
+        return Detail(item, data={})
     detail = Detail(item)
     text = ws.read_text(item.path)
     if isinstance(text, Diagnostic):
         detail.load_problem = text
         return detail
     detail.text = text
-    doc = (
-        load_json(text, item.path) if item.kind in (GOLD, GOLD_RUN) else load_yaml(text, item.path)
-    )
+    doc = load_json(text, item.path) if how is DetailFormat.JSON else load_yaml(text, item.path)
     if not doc.ok:
         detail.load_problem = doc.diagnostics[0] if doc.diagnostics else None
         return detail
     detail.data = doc.data
-    if item.kind == TRAJECTORY and isinstance(doc.data, dict):
+    if item.kind is FileKind.TRAJECTORY and isinstance(doc.data, dict):
         detail.phases, detail.gates = journey_checklist(doc.data, journey)
     return detail
 
 
-__all__ = ["AGENT_RUN", "Detail", "GateRow", "PhaseRow", "journey_checklist", "load_detail"]
+__all__ = [
+    "DETAIL_FORMAT",
+    "Detail",
+    "DetailFormat",
+    "GateRow",
+    "PhaseRow",
+    "journey_checklist",
+    "load_detail",
+]

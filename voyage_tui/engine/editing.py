@@ -12,9 +12,11 @@ from __future__ import annotations
 import difflib
 import hashlib
 from dataclasses import dataclass
+from enum import StrEnum
 
 from voyage_tui.engine.atomic import ContentChanged, Expected
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.loading.text import decode
 from voyage_tui.engine.workspace.model import Workspace
@@ -115,3 +117,34 @@ def unified_diff(before: str, after: str, before_name: str, after_name: str) -> 
         tofile=after_name,
     )
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+# --- what opening an item does ----------------------------------------------------------------
+
+
+class Opening(StrEnum):
+    """What Enter on an item of the browser opens."""
+
+    EDITOR = "editor"
+    """The editor, on the file."""
+    RUNS = "runs"
+    """The gold file's runs, ranked (the editor stays one key away)."""
+    RUN_DIFF = "diff"
+    """The run against its gold file; the editor for a run that belongs to none."""
+    NOTHING = "nothing"
+    """Never an item."""
+
+
+OPENING: dict[FileKind, Opening] = {
+    FileKind.TASK: Opening.EDITOR,
+    FileKind.TRAJECTORY: Opening.EDITOR,
+    FileKind.AGENT_RUN: Opening.EDITOR,
+    FileKind.GOLD: Opening.RUNS,
+    FileKind.GOLD_RUN: Opening.RUN_DIFF,
+    FileKind.RATING: Opening.EDITOR,
+    FileKind.REFERENCE: Opening.NOTHING,
+    FileKind.CONFIG: Opening.NOTHING,
+    FileKind.MISPLACED_TASK: Opening.NOTHING,
+    FileKind.OTHER: Opening.NOTHING,
+}
+"""The open concern of each file kind (see engine/kinds.py)."""

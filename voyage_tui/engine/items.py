@@ -10,24 +10,125 @@ on another thread must never change what that view shows. A new result is a new 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.kinds import FIXTURE_KINDS, FileKind
 
-# Item kinds
-TASK = "task"
-TRAJECTORY = "trajectory"
-GOLD = "gold"
-GOLD_RUN = "gold-run"
-AGENT_RUN = "agent-run"
-RATING = "rating"
+# --- per-kind facts --------------------------------------------------------------------------
+#
+# Small, typed facts an Item of one kind carries beyond the common fields (what the tree shows
+# beside a gold file or a run). Each is frozen, and stored in the item cache as the list of its
+# fields (`plain`), read back by `from_plain`, which raises TypeError on anything `plain` did not
+# write, so a damaged entry is checked again rather than shown.
+
+
+def _typed(value: object, *types: type) -> Any:
+    if type(value) not in types:
+        raise TypeError("not a stored fact")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class TaskFacts:
+    has_scoring_notes: bool = False
+
+    def plain(self) -> list[Any]:
+        return [self.has_scoring_notes]
+
+    @classmethod
+    def from_plain(cls, raw: list[Any]) -> TaskFacts:
+        (notes,) = raw
+        return cls(_typed(notes, bool))
+
+
+@dataclass(frozen=True, slots=True)
+class AgentRunFacts:
+    agent: str
+    """The run's `agent`, as written ("" when it names none)."""
+
+    def plain(self) -> list[Any]:
+        return [self.agent]
+
+    @classmethod
+    def from_plain(cls, raw: list[Any]) -> AgentRunFacts:
+        (agent,) = raw
+        return cls(_typed(agent, str))
+
+
+@dataclass(frozen=True, slots=True)
+class GoldFacts:
+    description: str = ""
+    expected_verdict: str = ""
+    """As the tree shows it ("" when the record gives none)."""
+    findings: int = 0
+    readme: str | None = None
+    """The README beside the gold file, when it holds a findings table."""
+
+    def plain(self) -> list[Any]:
+        return [self.description, self.expected_verdict, self.findings, self.readme]
+
+    @classmethod
+    def from_plain(cls, raw: list[Any]) -> GoldFacts:
+        description, verdict, findings, readme = raw
+        return cls(
+            _typed(description, str),
+            _typed(verdict, str),
+            _typed(findings, int),
+            _typed(readme, str, type(None)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GoldRunFacts:
+    reviewers: int
+
+    def plain(self) -> list[Any]:
+        return [self.reviewers]
+
+    @classmethod
+    def from_plain(cls, raw: list[Any]) -> GoldRunFacts:
+        (reviewers,) = raw
+        return cls(_typed(reviewers, int))
+
+
+@dataclass(frozen=True, slots=True)
+class RatingsFacts:
+    records: int
+    """How many rating records the file holds."""
+
+    def plain(self) -> list[Any]:
+        return [self.records]
+
+    @classmethod
+    def from_plain(cls, raw: list[Any]) -> RatingsFacts:
+        (records,) = raw
+        return cls(_typed(records, int))
+
+
+Facts = TaskFacts | AgentRunFacts | GoldFacts | GoldRunFacts | RatingsFacts
+
+FACTS: dict[FileKind, type[Facts] | None] = {
+    FileKind.TASK: TaskFacts,
+    FileKind.TRAJECTORY: None,  # everything the tree and the rules need is in the Item's fields
+    FileKind.AGENT_RUN: AgentRunFacts,
+    FileKind.GOLD: GoldFacts,
+    FileKind.GOLD_RUN: GoldRunFacts,
+    FileKind.RATING: RatingsFacts,
+    FileKind.REFERENCE: None,  # never an item
+    FileKind.CONFIG: None,
+    FileKind.MISPLACED_TASK: None,
+    FileKind.OTHER: None,
+}
+"""The facts an Item of each kind may carry (None: never any); the item cache reads them back by
+this table."""
 
 
 @dataclass(frozen=True, slots=True)
 class Item:
     path: str
-    kind: str
+    kind: FileKind
     id: str | None = None
     fixture_class: str | None = None
     """A task's class; for a trajectory, its journey path (lightweight, full, ...)."""
@@ -41,9 +142,9 @@ class Item:
     id_position: tuple[int, int] | None = None
     parent: str | None = None
     """For a gold run, its gold file; for an agent run, its fixture's task.yaml."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Small per-kind facts (a gold file's verdict, an agent run's agent). Filled when the Item
-    is made and never changed after: nothing writes to an Item's `extra`."""
+    facts: Facts | None = None
+    """Small per-kind facts (a gold file's verdict, an agent run's agent), of the type FACTS
+    names for the kind; None when the file could not be read that far."""
     diagnostics: tuple[Diagnostic, ...] = ()
     deps: tuple[str, ...] = ()
     """Other workspace files whose state the diagnostics depend on (context files, the README
@@ -68,4 +169,4 @@ class Item:
 
     @property
     def is_fixture(self) -> bool:
-        return self.kind in (TASK, TRAJECTORY)
+        return self.kind in FIXTURE_KINDS

@@ -18,9 +18,8 @@ from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
 from voyage_tui.engine.details import Detail, load_detail
-from voyage_tui.engine.items import RATING
 from voyage_tui.engine.validation.first_screen import FirstScreen
-from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.validation.view import EntryKind, SuiteView
 
 FILTER_DELAY = 0.15
 
@@ -155,14 +154,14 @@ wizard) · `ctrl+p` every action.
     @on(Tree.NodeHighlighted, "#suite-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
         data = event.node.data
-        if data is None or data.kind == "group" or self.view is None:
+        if data is None or data.kind is EntryKind.GROUP or self.view is None:
             return
         self.show_item(data.key)
 
     @on(Tree.NodeSelected, "#suite-tree")
     def _selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
         data = event.node.data
-        if data is None or data.kind == "group" or self.view is None:
+        if data is None or data.kind is EntryKind.GROUP or self.view is None:
             return
         self.open_item(data.key)
 
@@ -204,14 +203,8 @@ wizard) · `ctrl+p` every action.
             return
         item = view.items[path]
 
-        def read() -> Detail:
-            if item.kind == RATING:
-                # JSON lines, not one document: its records and problems are the diagnostics
-                return Detail(item, data={})
-            return load_detail(view.ws, view.refs.journey.value, item)
-
         self.run_in_thread(
-            read,
+            lambda: load_detail(view.ws, view.refs.journey.value, item),
             lambda detail: self._render_detail(detail, view.refs.routing_table.value),
             key="detail",
             stale=lambda: path != self._shown_path,
@@ -276,7 +269,7 @@ wizard) · `ctrl+p` every action.
 
     def _selected_path(self) -> str | None:
         node = self.suite_tree.cursor_node
-        if node is None or node.data is None or node.data.kind == "group":
+        if node is None or node.data is None or node.data.kind is EntryKind.GROUP:
             return None
         return node.data.key
 

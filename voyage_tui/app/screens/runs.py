@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
-from voyage_tui.engine.items import GOLD_RUN
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
@@ -94,7 +94,9 @@ highlighted one.
         if view is None:
             return []
         return sorted(
-            p for p, i in view.items.items() if i.kind == GOLD_RUN and i.parent == self.gold_rel
+            p
+            for p, i in view.items.items()
+            if i.kind is FileKind.GOLD_RUN and i.parent == self.gold_rel
         )
 
     def load(self) -> None:

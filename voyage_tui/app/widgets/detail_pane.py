@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -19,7 +20,8 @@ from textual.widgets import Markdown, Static
 
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.details import MISSING, RECORDED, SKIPPED, TRAVERSED, Detail
-from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, TASK, TRAJECTORY
+from voyage_tui.engine.items import AgentRunFacts, Facts, GoldFacts
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.wording import plural
 
 PHASE_MARKS = {TRAVERSED: ("✓", "green"), SKIPPED: ("↷", "yellow"), MISSING: ("·", "dim")}
@@ -264,13 +266,18 @@ def gold_widgets(detail: Detail) -> list[Widget]:
                     ("description", data.get("description")),
                     ("source", data.get("source")),
                     ("expected verdict", data.get("expected_verdict")),
-                    ("readme", detail.item.extra.get("readme")),
+                    ("readme", _readme(detail)),
                 ]
             )
         ),
         _section("Findings"),
         Static(table),
     ]
+
+
+def _readme(detail: Detail) -> str | None:
+    facts = detail.item.facts
+    return facts.readme if isinstance(facts, GoldFacts) else None
 
 
 def gold_run_widgets(detail: Detail) -> list[Widget]:
@@ -318,6 +325,39 @@ def agent_run_widgets(detail: Detail) -> list[Widget]:
     return widgets
 
 
+KindWidgets = Callable[[Detail, str], list[Widget]]
+"""(the item's detail, the routing table) -> the widgets above its diagnostics."""
+
+KIND_WIDGETS: dict[FileKind, KindWidgets | None] = {
+    FileKind.TASK: lambda detail, _: task_widgets(detail),
+    FileKind.TRAJECTORY: trajectory_widgets,
+    FileKind.AGENT_RUN: lambda detail, _: agent_run_widgets(detail),
+    FileKind.GOLD: lambda detail, _: gold_widgets(detail),
+    FileKind.GOLD_RUN: lambda detail, _: gold_run_widgets(detail),
+    FileKind.RATING: None,  # its records' problems are the diagnostics below
+    FileKind.REFERENCE: None,  # never an item
+    FileKind.CONFIG: None,
+    FileKind.MISPLACED_TASK: None,
+    FileKind.OTHER: None,
+}
+"""What the pane shows of an item of each kind (the detail concern's face; how the file is read
+is the engine's `DETAIL_FORMAT`)."""
+
+
+def _printable_facts(facts: Facts | None) -> Facts | None:
+    """`facts` with every text made safe to draw."""
+    if isinstance(facts, GoldFacts):
+        return dataclasses.replace(
+            facts,
+            description=printable(facts.description),
+            expected_verdict=printable(facts.expected_verdict),
+            readme=printable(facts.readme) if facts.readme is not None else None,
+        )
+    if isinstance(facts, AgentRunFacts):
+        return dataclasses.replace(facts, agent=printable(facts.agent))
+    return facts  # numbers and flags only
+
+
 def _printable_value(value: Any) -> Any:
     """`value` (a parsed document, or part of one) with every string, keys too, made safe to
     draw: what a workspace's file says is shown, never sent to the terminal as a sequence."""
@@ -344,7 +384,7 @@ def printable_detail(detail: Detail) -> Detail:
         id=line(item.id),
         parent=line(item.parent),
         canary=line(item.canary),
-        extra=_printable_value(dict(item.extra)),
+        facts=_printable_facts(item.facts),
     )
     problem = detail.load_problem
     return Detail(
@@ -404,15 +444,7 @@ The selected item's fields. Below them, its diagnostics.
                 else "the file could not be loaded"
             )
             widgets.append(Static(Text(f"Not loaded: {problem}", style="red")))
-        elif item.kind == TASK:
-            widgets += task_widgets(detail)
-        elif item.kind == TRAJECTORY:
-            widgets += trajectory_widgets(detail, routing_table)
-        elif item.kind == GOLD:
-            widgets += gold_widgets(detail)
-        elif item.kind == GOLD_RUN:
-            widgets += gold_run_widgets(detail)
-        elif item.kind == AGENT_RUN:
-            widgets += agent_run_widgets(detail)
+        elif (kind_widgets := KIND_WIDGETS[item.kind]) is not None:
+            widgets += kind_widgets(detail, routing_table)
         await self.mount_all(widgets)
         self.scroll_home(animate=False)

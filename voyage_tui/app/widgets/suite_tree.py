@@ -25,11 +25,14 @@ from voyage_tui.app.actions import bindings
 from voyage_tui.app.textual_private import rebuild_tree_lines
 from voyage_tui.app.widgets.badges import status_badge
 from voyage_tui.app.widgets.safe_text import printable
-from voyage_tui.engine.items import AGENT_RUN, GOLD, GOLD_RUN, RATING, TASK, Item
+from voyage_tui.engine.items import AgentRunFacts, GoldFacts, Item, RatingsFacts
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.validation.first_screen import FIXTURES, TRAJECTORIES, FirstScreen
 from voyage_tui.engine.validation.view import (
+    HOLDS_RUNS,
     ITEM,
     WORKSPACE,
+    EntryKind,
     Group,
     Listing,
     SuiteView,
@@ -56,8 +59,7 @@ TOGGLE_STYLE = Style.from_meta({"toggle": True})
 
 @dataclass(frozen=True, slots=True)
 class NodeRef:
-    kind: str
-    """"group", "item" or "workspace" (a path only workspace-level diagnostics name)."""
+    kind: EntryKind
     key: str
 
 
@@ -144,23 +146,23 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         head = status_badge(errors, warnings)
         head.append(" ")
         tail = Text()
-        if item.kind == GOLD:
+        if item.kind is FileKind.GOLD:
             name = Text(printable(item.folder.rsplit("/", 1)[-1] or item.path, lines=False))
-            verdict = item.extra.get("expected_verdict")
-            if verdict:
-                tail.append(f"  {printable(str(verdict), lines=False)}", style="dim")
-        elif item.kind == AGENT_RUN:
+            facts = item.facts
+            if isinstance(facts, GoldFacts) and facts.expected_verdict:
+                tail.append(f"  {printable(facts.expected_verdict, lines=False)}", style="dim")
+        elif item.kind is FileKind.AGENT_RUN:
             name = Text(f"run {printable(item.id or '', lines=False)}")
-            agent = item.extra.get("agent")
-            if agent:
-                tail.append(f"  {printable(str(agent), lines=False)}", style="dim")
-        elif item.kind == GOLD_RUN:
+            run = item.facts
+            if isinstance(run, AgentRunFacts) and run.agent:
+                tail.append(f"  {printable(run.agent, lines=False)}", style="dim")
+        elif item.kind is FileKind.GOLD_RUN:
             name = Text(f"run {printable(item.id or '', lines=False)}")
-        elif item.kind == RATING:
+        elif item.kind is FileKind.RATING:
             name = Text(printable(item.path.rsplit("/", 1)[-1], lines=False))
-            count = item.extra.get("ratings")
-            if isinstance(count, int):
-                tail.append(f"  {plural(count, 'record')}", style="dim")
+            ratings = item.facts
+            if isinstance(ratings, RatingsFacts):
+                tail.append(f"  {plural(ratings.records, 'record')}", style="dim")
         else:
             name = Text(printable(item.id or item.path, lines=False))
         if item.visibility == "holdout":
@@ -200,7 +202,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         stays on its row when that row is still listed, else goes back to the last item it was
         on, else to the top."""
         cursor = self.cursor_node.data if self.cursor_node is not None else None
-        if cursor is not None and cursor.kind == "item":
+        if cursor is not None and cursor.kind is EntryKind.ITEM:
             self._anchor = cursor.key
         self.view = view
         refiltered = False
@@ -217,7 +219,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
 
         for title, groups in (("Fixtures", rows.fixtures), ("Trajectories", rows.trajectories)):
             top = self.root.add(
-                Text(title, style="bold"), NodeRef("group", title.lower()), expand=True
+                Text(title, style="bold"), NodeRef(EntryKind.GROUP, title.lower()), expand=True
             )
             for group in groups:
                 self._add_group(top, group, expand_all or group.key in self._opened)
@@ -242,7 +244,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         if not entries:
             return
         ws_node = self.root.add(
-            Text("Workspace", style="bold"), NodeRef("group", "workspace"), expand=True
+            Text("Workspace", style="bold"), NodeRef(EntryKind.GROUP, "workspace"), expand=True
         )
         for path, errors, warnings in entries:
             leaf = ws_node.add_leaf("", NodeRef(WORKSPACE, path))
@@ -257,13 +259,13 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         self._reset()
         sections = {
             section: self.root.add(
-                Text(title, style="bold"), NodeRef("group", section), expand=True
+                Text(title, style="bold"), NodeRef(EntryKind.GROUP, section), expand=True
             )
             for section, title in ((FIXTURES, "Fixtures"), (TRAJECTORIES, "Trajectories"))
         }
         for line in first.groups:
             parent = sections.get(line.section, self.root)
-            node = parent.add("", NodeRef("group", line.key), allow_expand=line.size > 0)
+            node = parent.add("", NodeRef(EntryKind.GROUP, line.key), allow_expand=line.size > 0)
             self._set_label(
                 node, self._group_parts(line.title, line.size, line.errors, line.warnings)
             )
@@ -274,11 +276,15 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
     def _restore_cursor(self, cursor: NodeRef | None, refiltered: bool) -> None:
         """Back to the row the cursor was on. A new filter puts it back on the last item it
         was on rather than on a group (the cursor rests on a group when nothing matched)."""
-        if cursor is not None and cursor.kind != "group" and self.select_path(cursor.key, False):
+        if (
+            cursor is not None
+            and cursor.kind is not EntryKind.GROUP
+            and self.select_path(cursor.key, False)
+        ):
             return
         if refiltered and self._anchor is not None and self.select_path(self._anchor, False):
             return
-        if cursor is not None and cursor.kind == "group":
+        if cursor is not None and cursor.kind is EntryKind.GROUP:
             node = self._groups.get(cursor.key) or next(
                 (n for n in self.root.children if n.data == cursor), None
             )
@@ -294,7 +300,9 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         """Gold corpora or Ratings: open when small, when filtering, or when the person opened
         it; a group of its own at the top of the tree."""
         opened = len(group.items) <= GOLD_EXPAND_LIMIT or expand_all or group.key in self._opened
-        node = self.root.add("", NodeRef("group", group.key), allow_expand=bool(group.items))
+        node = self.root.add(
+            "", NodeRef(EntryKind.GROUP, group.key), allow_expand=bool(group.items)
+        )
         self._set_label(
             node, self._group_parts(group.title, len(group.items), group.errors, group.warnings)
         )
@@ -304,7 +312,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
             node.expand()
 
     def _add_group(self, parent: TreeNode[NodeRef], group: Group, expand: bool) -> None:
-        node = parent.add("", NodeRef("group", group.key), allow_expand=bool(group.items))
+        node = parent.add("", NodeRef(EntryKind.GROUP, group.key), allow_expand=bool(group.items))
         self._set_label(
             node, self._group_parts(group.title, len(group.items), group.errors, group.warnings)
         )
@@ -321,7 +329,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
             return
         self._filled.add(key)
         for item in items:
-            children = self.view.children_of(item.path) if item.kind in (TASK, GOLD) else ()
+            children = self.view.children_of(item.path) if item.kind in HOLDS_RUNS else ()
             if children:
                 child = node.add("", NodeRef(ITEM, item.path), expand=False)
                 for sub in children:
@@ -341,7 +349,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         """Add a group's rows (once) and remember it is open."""
         data = node.data
         # The node may be one of the tree before a rebuild: only the current one.
-        if data is not None and data.kind == "group" and self._groups.get(data.key) is node:
+        if data is not None and data.kind is EntryKind.GROUP and self._groups.get(data.key) is node:
             self._opened.add(data.key)
             self._fill(node, self._group_items(data.key))
 
@@ -362,7 +370,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         self._fill_group(event.node)  # opened another way (a click on the arrow)
 
     def _is_group(self, node: TreeNode[NodeRef] | None) -> bool:
-        return node is not None and node.data is not None and node.data.kind == "group"
+        return node is not None and node.data is not None and node.data.kind is EntryKind.GROUP
 
     def action_toggle_node(self) -> None:
         node = self.cursor_node
@@ -382,12 +390,16 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
 
     def on_tree_node_collapsed(self, event: Tree.NodeCollapsed[NodeRef]) -> None:
         data = event.node.data
-        if data is not None and data.kind == "group" and self._groups.get(data.key) is event.node:
+        if (
+            data is not None
+            and data.kind is EntryKind.GROUP
+            and self._groups.get(data.key) is event.node
+        ):
             self._opened.discard(data.key)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
         data = event.node.data
-        if data is not None and data.kind == ITEM:
+        if data is not None and data.kind is ITEM:
             self._anchor = data.key
 
     # --- live updates --------------------------------------------------------------------
@@ -454,14 +466,14 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
     def current_path(self) -> str | None:
         """The path of the item under the cursor (None on a group or a workspace row)."""
         node = self.cursor_node
-        if node is None or node.data is None or node.data.kind != ITEM:
+        if node is None or node.data is None or node.data.kind is not ITEM:
             return None
         return node.data.key
 
     def current_entry(self) -> str | None:
         """The path under the cursor: an item's, or a workspace row's."""
         node = self.cursor_node
-        if node is None or node.data is None or node.data.kind == "group":
+        if node is None or node.data is None or node.data.kind is EntryKind.GROUP:
             return None
         return node.data.key
 

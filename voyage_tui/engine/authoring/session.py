@@ -33,7 +33,7 @@ from voyage_tui.engine.authoring.write import Written, write_fixture
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.vocabulary import TRAJECTORY_KIND
 from voyage_tui.engine.git.checks import GitChecks
-from voyage_tui.engine.items import TASK
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.references.rubric import Dimension
 from voyage_tui.engine.validation.suite import Suite
@@ -137,7 +137,7 @@ class Authoring:
                 )
             )
         item = self.suite.items[path]
-        found = TASK_KIND if item.kind == TASK else TRAJECTORY_KIND
+        found = TASK_KIND if item.kind is FileKind.TASK else TRAJECTORY_KIND
         if kind is not None and found != kind:
             raise StartError(
                 dg.error(

@@ -44,7 +44,8 @@ from voyage_tui.engine.git.sha_check import (
     is_full_sha,
     resolve_branches,
 )
-from voyage_tui.engine.items import TRAJECTORY, Item
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.config import CONFIG_NAME, key_position
@@ -133,7 +134,7 @@ class GitChecks:
         only about SHAs it has not seen), every other item's results kept."""
         touched = set(touched)
         fresh = [items[p] for p in touched if p in items]
-        new = [i for i in fresh if i.kind == TRAJECTORY and is_full_sha(i.final_head_sha)]
+        new = [i for i in fresh if i.kind is FileKind.TRAJECTORY and is_full_sha(i.final_head_sha)]
         if any(i.final_head_sha not in self.shas for i in new) and self._sha_problem is None:
             self._check_shas(ws, new)
         by_path = {
@@ -151,7 +152,7 @@ class GitChecks:
         """One document on its own (the wizard's): its SHA checked if not seen yet, no exposure.
         The results of the whole suite, if any, are left as they were."""
         sha = item.final_head_sha
-        unseen = item.kind == TRAJECTORY and is_full_sha(sha) and sha not in self.shas
+        unseen = item.kind is FileKind.TRAJECTORY and is_full_sha(sha) and sha not in self.shas
         if unseen and self._sha_problem is None:
             self._check_shas(ws, [item])
         found = tuple(self._sha_diagnostics(ws, item))
@@ -209,7 +210,7 @@ class GitChecks:
         shas = [
             i.final_head_sha
             for i in items
-            if i.kind == TRAJECTORY
+            if i.kind is FileKind.TRAJECTORY
             and is_full_sha(i.final_head_sha)
             and i.final_head_sha not in self.shas
         ]
@@ -238,7 +239,7 @@ class GitChecks:
 
     def _sha_diagnostics(self, ws: Workspace, item: Item) -> list[Diagnostic]:
         sha = item.final_head_sha
-        if item.kind != TRAJECTORY or not is_full_sha(sha):
+        if item.kind is not FileKind.TRAJECTORY or not is_full_sha(sha):
             return []
         assert sha is not None
         outcome = self.shas.get(sha)
@@ -380,7 +381,9 @@ class GitChecks:
         out: list[Diagnostic] = []
         if self._sha_problem is not None:
             unchecked = sum(
-                1 for i in items.values() if i.kind == TRAJECTORY and is_full_sha(i.final_head_sha)
+                1
+                for i in items.values()
+                if i.kind is FileKind.TRAJECTORY and is_full_sha(i.final_head_sha)
             )
             if unchecked:
                 exc = self._sha_problem

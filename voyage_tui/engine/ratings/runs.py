@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from voyage_tui.engine.items import AGENT_RUN, Item
+from voyage_tui.engine.items import AgentRunFacts, Item
+from voyage_tui.engine.kinds import FileKind
 
 PairKey = tuple[str, str]
 """(fixture_id, run_id)"""
@@ -69,7 +70,7 @@ def agent_runs(items: Mapping[str, Item]) -> list[AgentRunRef]:
     declares, or the fixture folder's name where the task.yaml is missing or has none."""
     out: list[AgentRunRef] = []
     for item in items.values():
-        if item.kind != AGENT_RUN or not item.id:
+        if item.kind is not FileKind.AGENT_RUN or not item.id:
             continue
         task_path = item.parent or ""
         task = items.get(task_path)
@@ -77,14 +78,15 @@ def agent_runs(items: Mapping[str, Item]) -> list[AgentRunRef]:
         fixture_id = task.id if task is not None and task.id else folder
         if not fixture_id:
             continue
-        agent = item.extra.get("agent")
+        facts = item.facts
+        agent = facts.agent if isinstance(facts, AgentRunFacts) else None
         out.append(
             AgentRunRef(
                 fixture_id=fixture_id,
                 run_id=item.id,
                 run_path=item.path,
                 task_path=task_path,
-                agent=agent if isinstance(agent, str) else None,
+                agent=agent,
             )
         )
     out.sort(key=lambda r: r.run_path)

@@ -16,7 +16,8 @@ from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.exposure import EXPOSURE_KINDS, ExposureReport, Signal
-from voyage_tui.engine.items import GOLD, GOLD_RUN, RATING, Item
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.runs import PairKey, agent_runs
 from voyage_tui.engine.ratings.store import RatingStore
@@ -178,7 +179,9 @@ class ResultCache:
 
     def raters(self, view: SuiteView) -> dict[PairKey, list[str]]:
         """(fixture_id, run_id) -> the raters with a rating in force for it."""
-        files = tuple(sorted((i for i in view.items.values() if i.kind == RATING), key=_path))
+        files = tuple(
+            sorted((i for i in view.items.values() if i.kind is FileKind.RATING), key=_path)
+        )
         rubric = view.refs.rubric.value
         cached = self._ratings
         if (
@@ -316,10 +319,10 @@ def _exposed(view: SuiteView, path: str, exposure: ExposureReport | None) -> Tri
 def _low_scores(view: SuiteView, cache: ResultCache, min_f1: float) -> list[TriageItem]:
     out: list[TriageItem] = []
     for run in view.items.values():
-        if run.kind != GOLD_RUN or run.parent is None:
+        if run.kind is not FileKind.GOLD_RUN or run.parent is None:
             continue
         gold = view.items.get(run.parent)
-        if gold is None or gold.kind != GOLD or gold.errors:
+        if gold is None or gold.kind is not FileKind.GOLD or gold.errors:
             continue  # a gold file with errors is never scored against: its errors are queued
         score = cache.score(view, gold, run)
         if score is None or (score.f1 >= min_f1 and score.verdict_match):

@@ -7,7 +7,8 @@ The same checks as on disk (one engine), minus the suite-level rules that need e
 from __future__ import annotations
 
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.items import GOLD, Item
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FIXTURE_KINDS, FileKind
 from voyage_tui.engine.ratings.rules import check_ratings_file
 from voyage_tui.engine.ratings.runs import RunIndex
 from voyage_tui.engine.references.catalogue import parse_catalogue
@@ -20,7 +21,7 @@ from voyage_tui.engine.validation.file_check import (
     check_gold_run,
     check_json_candidate,
 )
-from voyage_tui.engine.workspace.classify import FIXTURE_KINDS, JSON_KINDS, PathKind
+from voyage_tui.engine.workspace.classify import JSON_KINDS
 from voyage_tui.engine.workspace.config import CONFIG_NAME, parse_config
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -49,9 +50,9 @@ def _check_item_buffer(
     kind = rules.kind(rel)
     if kind in FIXTURE_KINDS:
         return list(check_fixture(ws, refs, rel, text).diagnostics)
-    if kind is PathKind.AGENT_RUN:
+    if kind is FileKind.AGENT_RUN:
         return list(check_agent_run_file(ws, rel, text).diagnostics)
-    if kind is PathKind.RATING:
+    if kind is FileKind.RATING:
         # Against the runs now in the suite, as on disk. Git history is not asked here: a
         # record of a deleted run shows as unknown until the file is saved.
         data = text.encode("utf-8", "surrogatepass")
@@ -59,10 +60,12 @@ def _check_item_buffer(
         return check_ratings_file(ws, refs.rubric.value, rel, runs, data=data).diagnostics
     if kind not in JSON_KINDS:
         return []
-    if kind is PathKind.RUN:
+    if kind is FileKind.GOLD_RUN:
         # A run of the gold file beside its folder, as on disk (the first by name owns it).
         folder = rules.run_gold_folder(rel)
-        golds = sorted(p for p, i in items.items() if i.kind == GOLD and i.folder == folder)
+        golds = sorted(
+            p for p, i in items.items() if i.kind is FileKind.GOLD and i.folder == folder
+        )
         if golds:
             return list(check_gold_run(ws, refs, rel, golds[0], text).diagnostics)
     checked = check_json_candidate(ws, refs, rel, text)

@@ -35,7 +35,8 @@ import msgpack
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.items import Item
+from voyage_tui.engine.items import FACTS, Facts, Item
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.stamps import PathStamper, Stamp, same_stamp, stamp
 from voyage_tui.engine.validation.cache_key import key_of
 from voyage_tui.engine.validation.cache_store import (
@@ -53,14 +54,14 @@ if TYPE_CHECKING:
 __all__ = ["CACHE_FORMAT", "ItemCache", "cache_root", "decode_item", "encode_item", "stamp"]
 
 MAGIC = "voyage-tui item cache"
-CACHE_FORMAT = 4
-"""4: a stamp ends with the chain of the folders above the file (PathStamper)."""
+CACHE_FORMAT = 5
+"""4: a stamp ends with the chain of the folders above the file (PathStamper). 5: an item's
+per-kind facts are the list of its typed facts' fields (items.FACTS), no longer a dict."""
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """One workspace's cache file at most: a bigger one is neither written (the old one is removed)
 nor read. 12,100 files take about 14 MB."""
 MAX_TOTAL_BYTES = 1024 * 1024 * 1024
 """All workspaces' cache files together: past it, the least recently written are removed."""
-MAX_EXTRA_DEPTH = 32
 SUFFIX = ".msgpack"
 # Paths are str with surrogate escapes where a name is not UTF-8, and a JSON "\ud800" gives a
 # lone surrogate too: surrogatepass stores every str exactly.
@@ -75,8 +76,9 @@ def cache_file_name(root_real: str) -> str:
 # --- one item as a compact list ------------------------------------------------------------------
 #
 # [stamp, deps, path, kind, id, fixture_class, boundary, visibility, id_position, diagnostics,
-#  prompt, ground_truth, canary, final_head_sha, sha_position, parent, extra]
-# deps: [[dep, stamp], ...]; path None when it is the entry's key; diagnostics:
+#  prompt, ground_truth, canary, final_head_sha, sha_position, parent, facts]
+# deps: [[dep, stamp], ...]; path None when it is the entry's key; facts: None or the fields of
+# the kind's facts (items.FACTS) as a list; diagnostics:
 # [[path or None (the item's), line, column, severity, code, message], ...]
 # The first SUMMARY_FIELDS are the summary: what validate needs to replay an answer (the stamps,
 # the diagnostics, what the suite-level rules read). The file keeps the rest (the details: the
@@ -87,33 +89,35 @@ SUMMARY_FIELDS = 10
 _SEVERITY = {s.value: s for s in Severity}
 
 
-def _plain(value: object, depth: int = 0) -> bool:
-    """Whether msgpack gives `value` back equal and of the same types: JSON-like data only."""
-    kind = type(value)  # exact types: a tuple or an IntEnum would come back as something else
-    if value is None or kind is str or kind is bool or kind is float:
-        return True
-    if kind is int and isinstance(value, int):
-        return -(2**63) <= value < 2**64
-    if depth >= MAX_EXTRA_DEPTH:
-        return False
-    if kind is list and isinstance(value, list):
-        return all(_plain(v, depth + 1) for v in value)
-    if kind is dict and isinstance(value, dict):
-        return all(type(k) is str and _plain(v, depth + 1) for k, v in value.items())
-    return False
+def _plain_facts(facts: Facts | None) -> list[Any] | None:
+    """Facts as stored: their fields, plain data (bool, int, str, None) msgpack gives back."""
+    return None if facts is None else facts.plain()
+
+
+_KINDS = {kind.value: kind for kind in FileKind}
+
+
+def _decode_facts(kind: FileKind, raw: object) -> Facts | None:
+    if raw is None:
+        return None
+    facts = FACTS[kind]
+    if facts is None or type(raw) is not list:
+        raise TypeError("not the facts of this kind")
+    return facts.from_plain(raw)
 
 
 def encode_item(rel: str, own: Stamp, deps: list[list[Any]], item: Item) -> list[Any] | None:
     """The entry for `item`, or None when it cannot be stored exactly (then it is checked again
     next time, which is only slower)."""
-    if not _plain(item.extra):
+    facts = item.facts
+    if facts is not None and type(facts) is not FACTS[item.kind]:
         return None
     path = item.path
     return [
         own,
         deps,
         None if path == rel else path,
-        item.kind,
+        item.kind.value,
         item.id,
         item.fixture_class,
         item.boundary,
@@ -136,7 +140,7 @@ def encode_item(rel: str, own: Stamp, deps: list[list[Any]], item: Item) -> list
         item.final_head_sha,
         item.sha_position,
         item.parent,
-        item.extra,
+        _plain_facts(facts),
     ]
 
 
@@ -160,7 +164,7 @@ def decode_position(value: Any) -> tuple[int, int] | None:
 
 
 def decode_item(rel: str, raw: list[Any]) -> Item:
-    """The Item of an entry. Raises TypeError or ValueError (KeyError for a severity) on
+    """The Item of an entry. Raises TypeError or ValueError (KeyError for a severity or a kind) on
     anything encode_item did not write, so a damaged entry is checked again rather than shown.
     Runs once per reused item at every start: checks are inline and the Item positional."""
     (
@@ -180,7 +184,7 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
         final_head_sha,
         sha_position,
         parent,
-        extra,
+        raw_facts,
     ) = raw
     if path is None:
         path = rel
@@ -196,14 +200,14 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
         or type(canary) not in _OPT_TEXT
         or type(final_head_sha) not in _OPT_TEXT
         or type(parent) not in _OPT_TEXT
-        or type(extra) is not dict
-        or (extra and not _plain(extra))
     ):
         raise TypeError("not an entry of this format")
+    file_kind = _KINDS[kind]  # KeyError for a kind this version does not know
+    facts = _decode_facts(file_kind, raw_facts)
     diagnostics = decode_diagnostics(path, raw_diagnostics)
     return Item(
         path,
-        kind,
+        file_kind,
         id_,
         fixture_class,
         boundary,
@@ -215,7 +219,7 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
         decode_position(sha_position),
         decode_position(id_position),
         parent,
-        extra,
+        facts,
         tuple(diagnostics),
         tuple(_text(dep) for dep, _ in deps) if deps else (),
     )

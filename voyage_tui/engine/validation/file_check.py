@@ -9,14 +9,8 @@ from typing import Any
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER, TRAJECTORY_KIND
-from voyage_tui.engine.items import (
-    AGENT_RUN,
-    GOLD,
-    GOLD_RUN,
-    TASK,
-    TRAJECTORY,
-    Item,
-)
+from voyage_tui.engine.items import AgentRunFacts, GoldFacts, GoldRunFacts, Item, TaskFacts
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.positions import Positions
 from voyage_tui.engine.loading.safe_read import read_bytes
 from voyage_tui.engine.loading.text import decode
@@ -75,7 +69,7 @@ def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = 
     parts = fixture_parts(ws, rel)
     folder_class, folder_id = parts if parts else ("", "")
     in_trajectories = folder_class == TRAJECTORIES_FOLDER
-    kind_here = TRAJECTORY if in_trajectories else TASK
+    kind_here = FileKind.TRAJECTORY if in_trajectories else FileKind.TASK
     found: list[Diagnostic] = []
     loaded = _load_mapping(ws, rel, text, "a fixture", found)
     if loaded is None:
@@ -85,7 +79,7 @@ def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = 
     kind = data.get("kind")
     fields: dict[str, Any] = {}
     if in_trajectories or kind == TRAJECTORY_KIND:
-        kind_here = TRAJECTORY
+        kind_here = FileKind.TRAJECTORY
         if not in_trajectories:
             found.append(
                 dg.error(
@@ -117,7 +111,7 @@ def check_fixture(ws: Workspace, refs: References, rel: str, text: str | None = 
         fields["boundary"] = str_field(data, "expected_boundary")
         fields["ground_truth"] = text_field(data, "ground_truth")
         if data.get("scoring_notes"):
-            fields["extra"] = {"has_scoring_notes": True}
+            fields["facts"] = TaskFacts(has_scoring_notes=True)
         if "context" in data:
             folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
             fields["deps"] = _context_deps(folder, context_refs(data["context"]))
@@ -154,16 +148,16 @@ def check_agent_run_file(ws: Workspace, rel: str, text: str | None = None) -> It
     found: list[Diagnostic] = []
     loaded = _load_mapping(ws, rel, text, "an agent run", found)
     if loaded is None:
-        return Item(rel, AGENT_RUN, id=stem, parent=parent, diagnostics=tuple(found))
+        return Item(rel, FileKind.AGENT_RUN, id=stem, parent=parent, diagnostics=tuple(found))
     _, data, positions = loaded
     found.extend(check_agent_run(rel, data, positions, stem))
     agent = str_field(data, "agent")
     return Item(
         rel,
-        AGENT_RUN,
+        FileKind.AGENT_RUN,
         id=str_field(data, "run_id") or stem,
         parent=parent,
-        extra={"agent": agent} if agent else {},
+        facts=AgentRunFacts(agent) if agent else None,
         diagnostics=tuple(found),
     )
 
@@ -186,13 +180,13 @@ def check_json_candidate(
     if isinstance(data, Diagnostic):
         # Unread, it cannot be known to be a gold file; one too large to read says so early on.
         if data.code == "file-too-large" and _peek_marker(ws, rel):
-            return Item(rel, GOLD, id=rel, diagnostics=(data,))
+            return Item(rel, FileKind.GOLD, id=rel, diagnostics=(data,))
         return None
     if GOLD_MARKER not in data:
         return None
     decoded = decode(data, rel)
     if isinstance(decoded, Diagnostic):
-        return Item(rel, GOLD, id=rel, diagnostics=(decoded,))
+        return Item(rel, FileKind.GOLD, id=rel, diagnostics=(decoded,))
     return _check_gold_text(ws, refs, rel, decoded)
 
 
@@ -201,10 +195,10 @@ def _check_gold_text(ws: Workspace, refs: References, rel: str, text: str) -> It
     if gold.parsed and gold.data is None:
         return None  # JSON, but not a gold record: most JSON files are not
     if gold.data is None:
-        return Item(rel, GOLD, id=rel, diagnostics=tuple(gold.diagnostics))
+        return Item(rel, FileKind.GOLD, id=rel, diagnostics=tuple(gold.diagnostics))
     data = gold.data
     found = list(gold.diagnostics)
-    extra = _gold_summary(data)
+    readme_found: str | None = None
     folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
     readme_rel = f"{folder}/README.md" if folder else "README.md"
     if os.path.isfile(ws.abs(readme_rel)):
@@ -212,28 +206,35 @@ def _check_gold_text(ws: Workspace, refs: References, rel: str, text: str) -> It
         if isinstance(readme, str):
             rows = findings_table_rows(readme)
             if rows is not None:
-                extra["readme"] = readme_rel
+                readme_found = readme_rel
                 found.extend(check_readme_drift(rel, data, gold.positions, readme_rel, rows))
-    return Item(rel, GOLD, id=rel, extra=extra, diagnostics=tuple(found), deps=(readme_rel,))
+    facts = _gold_facts(data, readme_found)
+    return Item(
+        rel, FileKind.GOLD, id=rel, facts=facts, diagnostics=tuple(found), deps=(readme_rel,)
+    )
 
 
-def _gold_summary(data: dict[str, Any]) -> dict[str, Any]:
+def _gold_facts(data: dict[str, Any], readme: str | None) -> GoldFacts:
     findings = data.get("findings")
-    return {
-        "description": data.get("description") if isinstance(data.get("description"), str) else "",
-        "expected_verdict": data.get("expected_verdict"),
-        "findings": len(findings) if isinstance(findings, list) else 0,
-    }
+    description = data.get("description")
+    verdict = data.get("expected_verdict")
+    return GoldFacts(
+        description=description if isinstance(description, str) else "",
+        # As the tree shows it: a wrong value is an error of its own (gold_rules).
+        expected_verdict=str(verdict) if verdict else "",
+        findings=len(findings) if isinstance(findings, list) else 0,
+        readme=readme,
+    )
 
 
 def check_gold_run(
     ws: Workspace, refs: References, rel: str, gold_rel: str, text: str | None = None
 ) -> Item:
     stem = os.path.splitext(rel.rsplit("/", 1)[-1])[0]
-    item = Item(rel, GOLD_RUN, id=stem, parent=gold_rel, deps=(gold_rel,))
+    item = Item(rel, FileKind.GOLD_RUN, id=stem, parent=gold_rel, deps=(gold_rel,))
     loaded = _read_text(ws, rel) if text is None else text
     if isinstance(loaded, Diagnostic):
         return dataclasses.replace(item, diagnostics=(loaded,))
     run = run_from_text(rel, loaded, refs.catalogue.value)
-    extra = {"reviewers": len(run.data)} if run.data is not None else {}
-    return dataclasses.replace(item, extra=extra, diagnostics=tuple(run.diagnostics))
+    facts = GoldRunFacts(len(run.data)) if run.data is not None else None
+    return dataclasses.replace(item, facts=facts, diagnostics=tuple(run.diagnostics))

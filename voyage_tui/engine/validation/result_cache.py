@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.items import RATING
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.stamps import PathStamper, Stamp, pack_stat, same_stamp, stamp_of
 from voyage_tui.engine.validation.cache import (
     MAX_CACHE_BYTES,
@@ -102,7 +102,7 @@ def _check(root: Path, *, use_git: bool, use_cache: bool) -> ValidationResult:
         # Stamped before validate_all reads them: an edit in between moves the stamp.
         ratings = {rel: cache.stamper.stamp(rel) for rel in prepared.layout.ratings}
         suite.validate_all(prepared=prepared)
-        cache.record({rel: i for rel, i in suite.items.items() if i.kind != RATING})
+        cache.record({rel: i for rel, i in suite.items.items() if i.kind is not FileKind.RATING})
         cache.write(None if use_git else _listing(suite, prepared.layout, cache, ratings))
     return _result_of(suite)
 

@@ -17,15 +17,8 @@ from dataclasses import dataclass, field
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.checks import GitChecks, GitResults
-from voyage_tui.engine.items import (
-    AGENT_RUN,
-    GOLD,
-    GOLD_RUN,
-    RATING,
-    TASK,
-    TRAJECTORY,
-    Item,
-)
+from voyage_tui.engine.items import Item, RatingsFacts
+from voyage_tui.engine.kinds import FIXTURE_KINDS, FileKind
 from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.ratings.history import deleted_run_pairs
 from voyage_tui.engine.ratings.rules import check_ratings_file
@@ -39,9 +32,8 @@ from voyage_tui.engine.references.loaded import (
     load_rubric,
 )
 from voyage_tui.engine.validation.cache import ItemCache
+from voyage_tui.engine.validation.checkers import check_job
 from voyage_tui.engine.validation.file_check import (
-    check_agent_run_file,
-    check_fixture,
     check_gold_run,
     check_json_candidate,
 )
@@ -53,11 +45,9 @@ from voyage_tui.engine.validation.suite_rules import (
 )
 from voyage_tui.engine.workspace.classify import (
     FILE_KINDS,
-    FIXTURE_KINDS,
     JSON_KINDS,
     TASK_FILE,
     Classifier,
-    PathKind,
 )
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.layout import Layout, git_ignored, scan
@@ -102,8 +92,8 @@ class Prepared:
 
     refs: References
     layout: Layout
-    tasks: ForkedMap[tuple[str, str], Item | None]
-    """The files that need checking (all of them without a cache), as (job kind, path)."""
+    tasks: ForkedMap[Job, Item | None]
+    """The files that need checking (all of them without a cache), as (kind, path)."""
     cache: ItemCache | None = None
     reused: dict[str, Item] = field(default_factory=dict)
     """Fixtures unchanged since the cache recorded them."""
@@ -116,29 +106,25 @@ FREEZE_MIN_ITEMS = 2_000
 """A full load of at least this many items is frozen for the collector (bulk.gc_paused): below
 it, the collection it would set off is too short to matter."""
 
-TASK_JOB, AGENT_RUN_JOB, JSON_JOB, RUN_JOB = "task", "agent-run", "json", "run"
+Job = tuple[FileKind, str]
+"""One file of a full validation: the kind its checker is found by (validation/checkers.py),
+and its path. Every listed fixture is a TASK job: its checker tells a trajectory apart."""
 
 
-def _work_list(layout: Layout, rules: Classifier) -> list[tuple[str, str]]:
-    """Every file of a full validation as (job kind, path), in the order items are listed."""
-    work = [(TASK_JOB, rel) for rel in layout.tasks]
-    work += [(AGENT_RUN_JOB, rel) for rel in layout.agent_runs]
+def _work_list(layout: Layout, rules: Classifier) -> list[Job]:
+    """Every file of a full validation as (kind, path), in the order items are listed."""
+    task, agent_run, gold, gold_run = (
+        FileKind.TASK,
+        FileKind.AGENT_RUN,
+        FileKind.GOLD,
+        FileKind.GOLD_RUN,
+    )
+    work = [(task, rel) for rel in layout.tasks]
+    work += [(agent_run, rel) for rel in layout.agent_runs]
     work += [
-        (RUN_JOB if rules.kind(rel) is PathKind.RUN else JSON_JOB, rel)
-        for rel in layout.json_candidates
+        (gold_run if rules.kind(rel) is gold_run else gold, rel) for rel in layout.json_candidates
     ]
     return work
-
-
-def _check_job(ws: Workspace, refs: References, job: tuple[str, str]) -> Item | None:
-    kind, rel = job
-    if kind == TASK_JOB:
-        return check_fixture(ws, refs, rel)
-    if kind == AGENT_RUN_JOB:
-        return check_agent_run_file(ws, rel)
-    if kind == RUN_JOB:
-        return check_gold_run(ws, refs, rel, "")  # attached to its gold file afterwards
-    return check_json_candidate(ws, refs, rel)
 
 
 def _by_depth(rel: str) -> tuple[int, str]:
@@ -148,7 +134,7 @@ def _by_depth(rel: str) -> tuple[int, str]:
 
 
 def _is_gold(item: Item | None) -> bool:
-    return item is not None and item.kind == GOLD
+    return item is not None and item.kind is FileKind.GOLD
 
 
 class Suite:
@@ -208,7 +194,7 @@ class Suite:
         if item_cache is not None:
             item_cache.load()
         reused: dict[str, Item] = {}
-        work: list[tuple[str, str]] = []
+        work: list[Job] = []
         with gc_paused():  # the items decoded here are kept: validate_all freezes them
             for kind, rel in _work_list(layout, ws.classifier):
                 cached = item_cache.fresh(rel) if item_cache is not None else None
@@ -217,8 +203,8 @@ class Suite:
                 else:
                     work.append((kind, rel))
 
-        def check(job: tuple[str, str]) -> Item | None:
-            return _check_job(ws, refs, job)
+        def check(job: Job) -> Item | None:
+            return check_job(ws, refs, job)
 
         jobs = ForkedMap(check, work, fork=fork, child_share=child_share)
         return Prepared(refs, layout, jobs, item_cache, reused)
@@ -254,7 +240,7 @@ class Suite:
         if self._cache is not None:
             # Ratings depend on every agent run: they are checked afresh each time.
             items = self.items if items is None else items
-            kept = {p: i for p, i in items.items() if i.kind != RATING}
+            kept = {p: i for p, i in items.items() if i.kind is not FileKind.RATING}
             if not self._same_as_cached(kept):
                 self._cache.save(kept)
             else:
@@ -273,12 +259,12 @@ class Suite:
         if layout.problems != self.layout_problems:
             return None
         listed = {*layout.tasks, *layout.agent_runs, *layout.json_candidates}
-        checked = {p for p, i in self.items.items() if i.kind != RATING}
+        checked = {p for p, i in self.items.items() if i.kind is not FileKind.RATING}
         cache.new_run()  # the folders as they are now, not as the load saw them
         changed = listed ^ checked
         changed.update(p for p in listed & checked if not cache.unchanged(p))
         changed.update(layout.ratings)
-        changed.update(p for p, i in self.items.items() if i.kind == RATING)
+        changed.update(p for p, i in self.items.items() if i.kind is FileKind.RATING)
         return changed
 
     def _same_as_cached(self, items: dict[str, Item]) -> bool:
@@ -326,7 +312,7 @@ class Suite:
         rules = ws.classifier
         for rel in sorted(layout.json_candidates, key=_by_depth):
             item = found.get(rel)
-            if rules.kind(rel) is PathKind.RUN:
+            if rules.kind(rel) is FileKind.GOLD_RUN:
                 item = self._as_run(rel, item, gold_by_folder.get(rules.run_gold_folder(rel)))
                 found[rel] = item
             if _is_gold(item):
@@ -345,10 +331,10 @@ class Suite:
         run of `gold`; with no gold file beside its folder, a gold candidate instead."""
         ws, refs = self.ws, self.refs
         if gold is None:
-            if item is None or item.kind == GOLD_RUN:
+            if item is None or item.kind is FileKind.GOLD_RUN:
                 return check_json_candidate(ws, refs, rel)
             return item
-        if item is None or item.kind != GOLD_RUN:
+        if item is None or item.kind is not FileKind.GOLD_RUN:
             return check_gold_run(ws, refs, rel, gold)
         if item.parent != gold:
             return dataclasses.replace(item, parent=gold, deps=(gold,))
@@ -357,7 +343,7 @@ class Suite:
     @staticmethod
     def _gold_by_folder(items: Iterable[Item]) -> dict[str, str]:
         by_folder: dict[str, str] = {}
-        for item in sorted((i for i in items if i.kind == GOLD), key=lambda i: i.path):
+        for item in sorted((i for i in items if i.kind is FileKind.GOLD), key=lambda i: i.path):
             by_folder.setdefault(item.folder, item.path)
         return by_folder
 
@@ -377,10 +363,10 @@ class Suite:
             checked = check_ratings_file(self.ws, rubric, rel, runs, self._deleted_runs)
             self.items[rel] = Item(
                 rel,
-                RATING,
+                FileKind.RATING,
                 id=checked.rater,
                 diagnostics=tuple(checked.diagnostics),
-                extra={"ratings": len(checked.ratings)},
+                facts=RatingsFacts(len(checked.ratings)),
             )
         return done
 
@@ -392,9 +378,9 @@ class Suite:
             self._history = deleted_run_pairs(self.ws)
         return self._history
 
-    def _runs_moved(self, touched: set[str], kinds_before: dict[str, str]) -> bool:
+    def _runs_moved(self, touched: set[str], kinds_before: dict[str, FileKind]) -> bool:
         """Whether the (fixture_id, run_id) pairs ratings are checked against changed."""
-        kinds = {AGENT_RUN, TASK, TRAJECTORY}
+        kinds = {FileKind.AGENT_RUN, FileKind.TASK, FileKind.TRAJECTORY}
         if not any(
             kinds_before.get(p) in kinds or (p in self.items and self.items[p].kind in kinds)
             for p in touched
@@ -434,10 +420,10 @@ class Suite:
             dependents = self._dependents()
             for rel in rels:
                 kind = rules.kind(rel)
-                if kind is PathKind.RATING:
+                if kind is FileKind.RATING:
                     ratings.add(rel)
                     continue
-                role = rules.reference_role(rel) if kind is PathKind.REFERENCE else None
+                role = rules.reference_role(rel) if kind is FileKind.REFERENCE else None
                 if role is not None:
                     recheck |= self._reload_reference(role)
                     all_ratings = all_ratings or role == "rubric"
@@ -449,7 +435,7 @@ class Suite:
                     recheck |= self._json_targets(rel)
                 recheck.update(dependents.get(rel, ()))
                 fixture = rules.fixture_folder(rel)
-                if kind is PathKind.OTHER and fixture is not None:
+                if kind is FileKind.OTHER and fixture is not None:
                     # Any other file in a fixture's folder may be one of its context files.
                     task = f"{fixture}/{TASK_FILE}"
                     if task in self.items:
@@ -468,7 +454,7 @@ class Suite:
             kinds_before = {p: self.items[p].kind for p in recheck if p in self.items}
             touched |= self._recheck(recheck)
             if all_ratings or self._runs_moved(touched, kinds_before):
-                ratings |= {p for p, i in self.items.items() if i.kind == RATING}
+                ratings |= {p for p, i in self.items.items() if i.kind is FileKind.RATING}
             if ratings:
                 touched |= self._check_ratings(sorted(ratings))
             # The suite-level rules read only ids, kinds and classes: when the re-checked items
@@ -491,13 +477,15 @@ class Suite:
     def _reload_reference(self, which: str) -> set[str]:
         if which == "journey":
             self.refs.journey = load_journey(self.ws)
-            return {p for p, i in self.items.items() if i.kind == TRAJECTORY}
+            return {p for p, i in self.items.items() if i.kind is FileKind.TRAJECTORY}
         if which == "rubric":
             self.refs.rubric = load_rubric(self.ws)
-            return {p for p, i in self.items.items() if i.kind == TASK}
+            return {p for p, i in self.items.items() if i.kind is FileKind.TASK}
         if which == "catalogue":
             self.refs.catalogue = load_catalogue(self.ws)
-            return {p for p, i in self.items.items() if i.kind in (GOLD, GOLD_RUN)}
+            return {
+                p for p, i in self.items.items() if i.kind in (FileKind.GOLD, FileKind.GOLD_RUN)
+            }
         self.refs.routing_table = load_routing_table(self.ws)
         return set()
 
@@ -526,9 +514,9 @@ class Suite:
         else:
             self.items[rel] = item
 
-    def _needs_walk(self, rel: str, kind: PathKind) -> bool:
+    def _needs_walk(self, rel: str, kind: FileKind) -> bool:
         """Whether the change at `rel` can only be judged by walking the workspace again."""
-        if kind is PathKind.MISPLACED_TASK:
+        if kind is FileKind.MISPLACED_TASK:
             return True
         if self.use_git and rel.rsplit("/", 1)[-1] == ".gitignore":
             return True  # which JSON files are gold candidates may have changed
@@ -551,14 +539,18 @@ class Suite:
         targets = {rel}
         folder = rel.rsplit("/", 1)[0] if "/" in rel else ""
         prefix = f"{folder}/runs/" if folder else "runs/"
-        targets |= {p for p, i in self.items.items() if i.kind == GOLD_RUN and p.startswith(prefix)}
+        targets |= {
+            p for p, i in self.items.items() if i.kind is FileKind.GOLD_RUN and p.startswith(prefix)
+        }
         runs_dir = self.ws.abs(prefix.rstrip("/"))
         try:
             names = os.listdir(runs_dir) if os.path.isdir(runs_dir) else []
         except OSError:  # unreadable: a full walk reports it (`folder-unreadable`)
             names = []
         rules = self.ws.classifier
-        targets.update(prefix + name for name in names if rules.kind(prefix + name) is PathKind.RUN)
+        targets.update(
+            prefix + name for name in names if rules.kind(prefix + name) is FileKind.GOLD_RUN
+        )
         return targets
 
     def _recheck(self, paths: set[str]) -> set[str]:
@@ -583,7 +575,11 @@ class Suite:
             if _is_gold(item) != was_gold:
                 folder = rules.folder_of(rel)
                 first = min(
-                    (p for p, i in self.items.items() if i.kind == GOLD and i.folder == folder),
+                    (
+                        p
+                        for p, i in self.items.items()
+                        if i.kind is FileKind.GOLD and i.folder == folder
+                    ),
                     default=None,
                 )
                 if first is None:
@@ -639,13 +635,11 @@ class Suite:
             mode = 0
         if stat.S_ISDIR(mode):
             return None  # a folder where a file belongs is a layout problem (see scan)
-        if kind in FIXTURE_KINDS:
-            return check_fixture(ws, refs, rel)
-        if kind is PathKind.AGENT_RUN:
-            return check_agent_run_file(ws, rel)
+        if kind in FILE_KINDS:
+            return check_job(ws, refs, (kind, rel))
         if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
             return None  # a FIFO or device named like a JSON file: the walk lists none
-        if kind is PathKind.RUN:
+        if kind is FileKind.GOLD_RUN:
             gold = gold_by_folder.get(rules.run_gold_folder(rel))
             if gold is not None:
                 return check_gold_run(ws, refs, rel, gold)
@@ -654,7 +648,7 @@ class Suite:
     # --- results -------------------------------------------------------------------------------
 
     def fixtures(self) -> Iterator[Item]:
-        return (i for i in self.items.values() if i.kind in (TASK, TRAJECTORY))
+        return (i for i in self.items.values() if i.kind in FIXTURE_KINDS)
 
     def workspace_diagnostics(self) -> list[Diagnostic]:
         """Diagnostics that belong to no single item: config, references, layout, suite rules."""

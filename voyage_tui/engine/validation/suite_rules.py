@@ -13,7 +13,8 @@ from voyage_tui.engine.formats.vocabulary import (
     TRAJECTORY_PATHS,
     VISIBILITIES,
 )
-from voyage_tui.engine.items import TASK, TRAJECTORY, Item
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FileKind
 
 MANDATORY_CLASSES = ("adversarial", "no-change-needed")
 
@@ -53,7 +54,7 @@ def adversarial_coverage(fixtures: Iterable[Item], fixtures_rel: str) -> list[Di
     present = {
         item.fixture_class or class_folder(item, fixtures_rel)
         for item in fixtures
-        if item.kind == TASK
+        if item.kind is FileKind.TASK
     }
     missing = [c for c in MANDATORY_CLASSES if c not in present]
     if not missing:
@@ -77,12 +78,12 @@ def coverage(fixtures: Iterable[Item]) -> dict[str, dict[str, int]]:
     for item in fixtures:
         if item.visibility in VISIBILITIES:
             visibility[item.visibility] += 1
-        if item.kind == TASK:
+        if item.kind is FileKind.TASK:
             if item.fixture_class in CLASSES:
                 classes[item.fixture_class] += 1
             if item.boundary in BOUNDARIES:
                 boundaries[item.boundary] += 1
-        elif item.kind == TRAJECTORY and item.fixture_class in TRAJECTORY_PATHS:
+        elif item.kind is FileKind.TRAJECTORY and item.fixture_class in TRAJECTORY_PATHS:
             paths[item.fixture_class] += 1
     return {
         "classes": {c: classes[c] for c in CLASSES},

@@ -15,21 +15,34 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from operator import attrgetter
 from pathlib import Path
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.formats.vocabulary import CLASSES, TRAJECTORY_PATHS
-from voyage_tui.engine.items import GOLD, RATING, TASK, TRAJECTORY, Item
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FIXTURE_KINDS, FileKind
 from voyage_tui.engine.references.loaded import References
 from voyage_tui.engine.validation.suite import Suite, Summary, summarize
 from voyage_tui.engine.validation.suite_rules import class_folder
 from voyage_tui.engine.workspace.model import Workspace
 
-ITEM = "item"
-WORKSPACE = "workspace"
-"""Entry kinds: a listed item, or a path that only workspace-level diagnostics name (voyage.toml,
-the fixtures folder for a suite rule, a folder with a layout problem)."""
+
+class EntryKind(StrEnum):
+    """What a row of the browser's tree stands for."""
+
+    GROUP = "group"
+    """A group heading (never an entry of a listing: `Listing.entries` holds paths)."""
+    ITEM = "item"
+    """A listed item."""
+    WORKSPACE = "workspace"
+    """A path that only workspace-level diagnostics name (voyage.toml, the fixtures folder for
+    a suite rule, a folder with a layout problem)."""
+
+
+ITEM = EntryKind.ITEM
+WORKSPACE = EntryKind.WORKSPACE
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +70,7 @@ class SuiteView:
         return self.ws.root
 
     def fixtures(self) -> Iterator[Item]:
-        return (i for i in self.items.values() if i.kind in (TASK, TRAJECTORY))
+        return (i for i in self.items.values() if i.kind in FIXTURE_KINDS)
 
     @property
     def fixture_count(self) -> int:
@@ -174,7 +187,7 @@ class Listing:
     made on every change of a suite of 11,000 items, and an object per row would cost the
     garbage collector more than the listing itself."""
 
-    def kind_of(self, path: str) -> str:
+    def kind_of(self, path: str) -> EntryKind:
         """ITEM or WORKSPACE."""
         return WORKSPACE if path in self.workspace else ITEM
 
@@ -194,15 +207,49 @@ class Listing:
         return next((g for g in self.groups() if g.key == key), None)
 
 
+class Grouping(StrEnum):
+    """Where the browser's tree lists an item of a kind."""
+
+    CLASS = "class"
+    """Under its class folder's group (`class:<folder>`)."""
+    JOURNEY_PATH = "path"
+    """Under its journey path's group (`path:<path>`)."""
+    GOLD = "gold"
+    RATINGS = "ratings"
+    UNDER_PARENT = "parent"
+    """Below its parent item (a run below its fixture or gold file), in no group of its own."""
+    NOT_LISTED = "unlisted"
+    """Never an item."""
+
+
+GROUPING: dict[FileKind, Grouping] = {
+    FileKind.TASK: Grouping.CLASS,
+    FileKind.TRAJECTORY: Grouping.JOURNEY_PATH,
+    FileKind.AGENT_RUN: Grouping.UNDER_PARENT,
+    FileKind.GOLD: Grouping.GOLD,
+    FileKind.GOLD_RUN: Grouping.UNDER_PARENT,
+    FileKind.RATING: Grouping.RATINGS,
+    FileKind.REFERENCE: Grouping.NOT_LISTED,
+    FileKind.CONFIG: Grouping.NOT_LISTED,
+    FileKind.MISPLACED_TASK: Grouping.NOT_LISTED,
+    FileKind.OTHER: Grouping.NOT_LISTED,
+}
+"""The group concern of each file kind (see engine/kinds.py)."""
+
+HOLDS_RUNS = frozenset({FileKind.TASK, FileKind.GOLD})
+"""The kinds whose items have runs listed under them (`SuiteView.children_of`)."""
+
+
 def group_of(view: SuiteView, item: Item) -> str | None:
     """The group key an item is listed under, or None for items listed under a parent."""
-    if item.kind == TASK:
+    how = GROUPING[item.kind]
+    if how is Grouping.CLASS:
         return f"class:{class_folder(item, view.ws.fixtures_rel)}"
-    if item.kind == TRAJECTORY:
+    if how is Grouping.JOURNEY_PATH:
         return f"path:{item.fixture_class or '(no path)'}"
-    if item.kind == GOLD:
+    if how is Grouping.GOLD:
         return "gold"
-    if item.kind == RATING:
+    if how is Grouping.RATINGS:
         return "ratings"
     return None
 
@@ -241,17 +288,18 @@ def listing(view: SuiteView, needle: str = "") -> Listing:
     # Run on every change of an 11,000-item suite: group_of and severity_counts inlined.
     prefix = view.ws.fixtures_rel + "/" if view.ws.fixtures_rel else ""
     cut = len(prefix)
+    grouping = GROUPING
     for item in view.items.values():
-        kind = item.kind
-        if kind == TASK:
+        how = grouping[item.kind]
+        if how is Grouping.CLASS:
             path = item.path
             rest = path[cut:] if path.startswith(prefix) else path
             key = "class:" + rest.split("/", 1)[0]
-        elif kind == TRAJECTORY:
+        elif how is Grouping.JOURNEY_PATH:
             key = f"path:{item.fixture_class or '(no path)'}"
-        elif kind == GOLD:
+        elif how is Grouping.GOLD:
             key = "gold"
-        elif kind == RATING:
+        elif how is Grouping.RATINGS:
             key = "ratings"
         else:
             continue

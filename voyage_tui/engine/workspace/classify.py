@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
 
@@ -38,34 +39,40 @@ CATALOGUE_NAMES = (
 """Where the rule catalogue is looked for while voyage.toml does not name it (first found wins)."""
 
 
-class PathKind(StrEnum):
-    TASK = "task"
-    """`<fixtures>/<class>/<id>/task.yaml`"""
-    TRAJECTORY = "trajectory"
-    """`<fixtures>/trajectories/<id>/task.yaml`"""
+class Walk(StrEnum):
+    """How the walk (layout.scan) and live re-validation (Suite.revalidate) treat a path."""
+
+    FIXTURE = "fixture"
+    """Listed as a fixture and opened whatever it turns out to be (a FIFO gets a diagnostic);
+    a folder in its place is a layout error."""
     AGENT_RUN = "agent-run"
-    """`<fixtures>/<class>/<id>/runs/<run>.yaml` (or .yml), directly in the runs folder."""
-    GOLD = "gold"
-    """A `*.json` file under the gold folders: a gold file when its `schema` says so."""
-    RUN = "run"
-    """A `runs/<name>.json` file under the gold folders: a run of the gold file in the folder
-    holding `runs/`; where that folder holds none, it may itself be a gold file."""
-    RATING = "rating"
-    """`<ratings>/<rater>.jsonl`"""
-    REFERENCE = "reference"
-    """journey.md, the routing table, the rule catalogue, the rubric."""
-    CONFIG = "config"
-    """voyage.toml"""
-    MISPLACED_TASK = "misplaced"
-    """A task.yaml directly in the fixtures folder or in a class folder (error
-    `misplaced-task-file`)."""
-    OTHER = "other"
-    """Anything else: a context file, a README beside a gold file, a repository's sources."""
+    """Listed as an agent run, opened like a fixture."""
+    JSON = "json"
+    """Listed as a gold candidate when it is a regular file (or a link to one)."""
+    RATINGS = "ratings"
+    """Listed as a ratings file, whatever it is (the ratings folder is the user's)."""
+    MISPLACED = "misplaced"
+    """A layout error, never opened."""
+    NOT_LISTED = "unlisted"
+    """Not a file the suite checks (a reference re-reads itself when it changes)."""
 
 
-FIXTURE_KINDS = frozenset({PathKind.TASK, PathKind.TRAJECTORY})
-JSON_KINDS = frozenset({PathKind.GOLD, PathKind.RUN})
-FILE_KINDS = frozenset({PathKind.TASK, PathKind.TRAJECTORY, PathKind.AGENT_RUN})
+WALK: dict[FileKind, Walk] = {
+    FileKind.TASK: Walk.FIXTURE,
+    FileKind.TRAJECTORY: Walk.FIXTURE,
+    FileKind.AGENT_RUN: Walk.AGENT_RUN,
+    FileKind.GOLD: Walk.JSON,
+    FileKind.GOLD_RUN: Walk.JSON,
+    FileKind.RATING: Walk.RATINGS,
+    FileKind.REFERENCE: Walk.NOT_LISTED,
+    FileKind.CONFIG: Walk.NOT_LISTED,
+    FileKind.MISPLACED_TASK: Walk.MISPLACED,
+    FileKind.OTHER: Walk.NOT_LISTED,
+}
+"""The classify concern of each file kind (see engine/kinds.py)."""
+
+JSON_KINDS = frozenset(k for k, how in WALK.items() if how is Walk.JSON)
+FILE_KINDS = frozenset(k for k, how in WALK.items() if how in (Walk.FIXTURE, Walk.AGENT_RUN))
 """Kinds whose file is opened whatever it turns out to be (a FIFO gets a diagnostic); a folder
 in their place is a layout error."""
 
@@ -105,27 +112,27 @@ class FolderRules:
         depth = self.fixture_depth
         return depth is not None and (depth <= 3 or (depth == 4 and self.named_runs))
 
-    def kind(self, name: str) -> PathKind:
+    def kind(self, name: str) -> FileKind:
         if not self.searched:
-            return PathKind.OTHER
+            return FileKind.OTHER
         if self.is_root and name == CONFIG_NAME:
-            return PathKind.CONFIG
+            return FileKind.CONFIG
         if name in self.references:
-            return PathKind.REFERENCE
+            return FileKind.REFERENCE
         depth = self.fixture_depth
         if depth is not None:
             if name == TASK_FILE:
                 if depth == 3:
-                    return PathKind.TRAJECTORY if self.in_trajectories else PathKind.TASK
+                    return FileKind.TRAJECTORY if self.in_trajectories else FileKind.TASK
                 if depth < 3:
-                    return PathKind.MISPLACED_TASK
+                    return FileKind.MISPLACED_TASK
             elif depth == 4 and self.named_runs and name.endswith(AGENT_RUN_SUFFIXES):
-                return PathKind.AGENT_RUN
+                return FileKind.AGENT_RUN
         if self.is_ratings and name.endswith(RATING_SUFFIX):
-            return PathKind.RATING
+            return FileKind.RATING
         if self.in_gold and name.endswith(GOLD_SUFFIX):
-            return PathKind.RUN if self.named_runs else PathKind.GOLD
-        return PathKind.OTHER
+            return FileKind.GOLD_RUN if self.named_runs else FileKind.GOLD
+        return FileKind.OTHER
 
     def child(self, name: str, rules: Classifier) -> FolderRules:
         """The rules of the subfolder `name` (what Classifier.folder gives, derived cheaply)."""
@@ -258,10 +265,10 @@ class Classifier:
 
     # --- paths ---------------------------------------------------------------------------------
 
-    def kind(self, rel: str) -> PathKind:
+    def kind(self, rel: str) -> FileKind:
         """What the workspace-relative, `/`-separated path `rel` is."""
         if not rel:
-            return PathKind.OTHER
+            return FileKind.OTHER
         folder, _, name = rel.rpartition("/")
         return self.folder(folder).kind(name)
 
@@ -282,7 +289,7 @@ class Classifier:
 
     def reference_role(self, rel: str) -> str | None:
         """Which reference `rel` is (journey, rubric, routing_table, catalogue), or None."""
-        return self.references.get(rel) if self.kind(rel) is PathKind.REFERENCE else None
+        return self.references.get(rel) if self.kind(rel) is FileKind.REFERENCE else None
 
     def fixture_parts(self, rel: str) -> tuple[str, str] | None:
         """(class folder, id folder) of a path at or below `<fixtures>/<class>/<id>/`."""
@@ -308,7 +315,7 @@ class Classifier:
 
     @staticmethod
     def run_gold_folder(rel: str) -> str:
-        """For a RUN path `<folder>/runs/<name>.json`: the folder its gold file sits in."""
+        """For a GOLD_RUN path `<folder>/runs/<name>.json`: the folder its gold file sits in."""
         parts = rel.split("/")
         return "/".join(parts[:-2])
 
@@ -321,6 +328,6 @@ class Classifier:
         )
 
 
-def classify(ws: Workspace, rel: str) -> PathKind:
+def classify(ws: Workspace, rel: str) -> FileKind:
     """What the workspace-relative path `rel` is in `ws`."""
     return ws.classifier.kind(rel)

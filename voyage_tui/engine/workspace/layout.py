@@ -14,17 +14,17 @@ from dataclasses import dataclass, field
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.loading.stamps import Stamp, stamp
 from voyage_tui.engine.workspace.classify import (
     FILE_KINDS,
-    FIXTURE_KINDS,
-    JSON_KINDS,
     NEVER_SEARCHED,
     RUNS_FOLDER,
     TASK_FILE,
+    WALK,
     Classifier,
-    PathKind,
+    Walk,
 )
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
@@ -187,7 +187,7 @@ class _Walker:
                     if followed == "dir":
                         kind = "dir"
                 if kind == "dir":
-                    if here.kind(name) is PathKind.RATING:
+                    if here.kind(name) is FileKind.RATING:
                         # An item with its error, as live re-validation makes it (reading it
                         # says what it is, unopened): the ratings folder is the user's.
                         layout.ratings.append(rel)
@@ -198,23 +198,23 @@ class _Walker:
                     if here.may_hold(name):
                         stack.append((rel, entry.path, here.child(name, rules)))
                     continue
-                what = here.kind(name)
-                if what is PathKind.OTHER:
+                how = WALK[here.kind(name)]
+                if how is Walk.NOT_LISTED:
                     continue
-                if what in FIXTURE_KINDS:
+                if how is Walk.FIXTURE:
                     # Symlinks and FIFOs too: reading the file checks (and reports) them unread.
                     layout.tasks.append(rel)
-                elif what is PathKind.AGENT_RUN:
+                elif how is Walk.AGENT_RUN:
                     layout.agent_runs.append(rel)
-                elif what is PathKind.MISPLACED_TASK:
+                elif how is Walk.MISPLACED:
                     self._misplaced(rel)
-                elif what is PathKind.RATING:
+                elif how is Walk.RATINGS:
                     # A FIFO or device too: a ratings file in the ratings folder is the user's
                     # (never git-ignored), so one that is no file is reported, unopened.
                     layout.ratings.append(rel)
                 elif kind == "other":
                     continue  # a FIFO or device named like a gold file: not one
-                elif what in JSON_KINDS:
+                elif how is Walk.JSON:
                     layout.json_candidates.append(rel)
 
     def _folder_in_place_of_file(self, rel: str) -> None:
