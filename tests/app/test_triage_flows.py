@@ -398,7 +398,7 @@ async def _undo_in_triage(pilot: Pilot, path: Path, original: bytes) -> TriageSc
 async def test_a_retire_from_the_browser_is_journaled_and_undone_in_triage(seeded: Path) -> None:
     path = seeded / HOLDOUT
     original = path.read_bytes()
-    app = VoyageApp(Workspace.load(seeded), use_git=True, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(seeded), AppSettings(use_git=True, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.view is not None, timeout=30)
         exposed = await open_triage(pilot)  # the exposure report is in, with the signals
@@ -450,7 +450,7 @@ async def test_a_browser_retire_whose_journal_cannot_be_written_is_refused(
     original = path.read_bytes()
     (seeded / ".voyage").mkdir()
     (seeded / STATE_REL).symlink_to(tmp_path / "elsewhere.json")
-    app = VoyageApp(Workspace.load(seeded), use_git=False, watch=False, keymap={})
+    app = VoyageApp(Workspace.load(seeded), AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.view is not None, timeout=30)
         browser = app.browser()

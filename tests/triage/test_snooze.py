@@ -104,7 +104,7 @@ def test_the_state_file_is_json_in_the_workspaces_voyage_folder(seeded: Path) ->
     assert data["version"] == 1
     assert data["snoozes"][warning.key]["until"] == "2026-04-01"
     assert [a["kind"] for a in data["journal"]] == ["snooze"]
-    assert sorted(p.name for p in (seeded / ".voyage").iterdir()) == ["triage.json"]
+    assert sorted(p.name for p in (seeded / ".voyage").iterdir()) == [".gitignore", "triage.json"]
 
 
 @pytest.mark.parametrize(
