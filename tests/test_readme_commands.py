@@ -43,7 +43,9 @@ def test_both_installs_use_the_lock() -> None:
 def test_the_test_command_runs_every_static_check_then_pytest() -> None:
     _, run_tests = _setup_commands()
     steps = run_tests.split(" && ")
-    assert steps[-1] == ".venv/bin/pytest"
+    # pytest-xdist, a worker per core: the suite is safe to run in parallel (tests/sample.py
+    # exports the sample once per worker; every test works in its own folder).
+    assert steps[-1] == ".venv/bin/pytest -n auto"
     assert steps[2:-1] == list(STATIC_CHECKS)
 
 
