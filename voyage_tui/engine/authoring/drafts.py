@@ -34,9 +34,10 @@ from voyage_tui.engine.authoring.answers import (
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.workspace import state_files
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.state_files import STATE_FOLDER
 from voyage_tui.engine.workspace.writes import write_file
 
-DRAFTS_FOLDER = ".voyage/drafts"
+DRAFTS_FOLDER = f"{STATE_FOLDER}/drafts"
 DRAFT_FORMAT = "voyage-draft/1"
 DRAFT_CORRUPT = "draft-corrupt"
 MAX_DRAFT_BYTES = 8 << 20

@@ -32,9 +32,10 @@ from types import TracebackType
 
 from voyage_tui.engine.ratings.records import parse_time, utc_now
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.state_files import STATE_FOLDER
 from voyage_tui.engine.workspace.writes import ensure_state_folder
 
-LOCKS_FOLDER = ".voyage/locks"
+LOCKS_FOLDER = f"{STATE_FOLDER}/locks"
 LOCK_SUFFIX = ".lock"
 _MAX_HOLDER_BYTES = 4096
 

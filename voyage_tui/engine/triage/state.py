@@ -32,9 +32,9 @@ from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace import state_files
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.state_files import STATE_FOLDER
 from voyage_tui.engine.workspace.writes import write_file
 
-STATE_FOLDER = ".voyage"
 STATE_REL = f"{STATE_FOLDER}/triage.json"
 STATE_VERSION = 1
 MAX_STATE_BYTES = 64 << 20

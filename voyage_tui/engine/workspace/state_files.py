@@ -10,6 +10,9 @@ import errno
 import os
 import stat
 
+STATE_FOLDER = ".voyage"
+"""The tool's own folder in a workspace: drafts, the triage state, rater locks."""
+
 FOLDER_FLAGS = (
     os.O_RDONLY
     | getattr(os, "O_DIRECTORY", 0)

@@ -21,9 +21,7 @@ from voyage_tui.engine.atomic import (
     write_inside,
 )
 from voyage_tui.engine.workspace.model import Workspace
-
-STATE_FOLDER = ".voyage"
-"""The tool's own folder in a workspace; a git-ignored file there may be the tool's."""
+from voyage_tui.engine.workspace.state_files import STATE_FOLDER
 
 
 def write_file(
@@ -39,7 +37,7 @@ def write_file(
     path written. Raises WriteRefused, ContentChanged (with `expect`) or OSError."""
     shown = shown if shown is not None else rel
     refuse_ignored(ws, rel, shown)
-    if make_folders and _in_state_folder(rel):
+    if make_folders and _in_state_folder(_normal(rel)):
         ensure_state_folder(ws)
     return write_inside(
         ws.root_real, rel, data, expect=expect, make_folders=make_folders, shown=shown
@@ -69,14 +67,17 @@ def ensure_state_folder(ws: Workspace) -> None:
         )
 
 
-def _in_state_folder(rel: str) -> bool:
-    norm = os.path.normpath(rel).replace(os.sep, "/")
+def _normal(rel: str) -> str:
+    return os.path.normpath(rel).replace(os.sep, "/")
+
+
+def _in_state_folder(norm: str) -> bool:
     return norm == STATE_FOLDER or norm.startswith(STATE_FOLDER + "/")
 
 
 def refuse_ignored(ws: Workspace, rel: str, shown: str) -> None:
     """Raise WriteRefused when `rel` exists, lies outside `.voyage/`, and git ignores it."""
-    norm = os.path.normpath(rel).replace(os.sep, "/")
+    norm = _normal(rel)
     if _in_state_folder(norm):
         return
     if not os.path.lexists(ws.abs(norm)):
