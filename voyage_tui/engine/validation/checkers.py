@@ -12,12 +12,6 @@ from collections.abc import Callable
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.references.loaded import References
-from voyage_tui.engine.validation.file_check import (
-    check_agent_run_file,
-    check_fixture,
-    check_gold_run,
-    check_json_candidate,
-)
 from voyage_tui.engine.workspace.model import Workspace
 
 Checker = Callable[[Workspace, References, str], Item | None]
@@ -25,21 +19,33 @@ Checker = Callable[[Workspace, References, str], Item | None]
 files are not gold files)."""
 
 
+# Each checker imports file_check (and through it the loaders and models) when first asked: a
+# start that checks no file, or a warm run answered from the cache, never pays for them.
+
+
 def _agent_run(ws: Workspace, refs: References, rel: str) -> Item | None:
+    from voyage_tui.engine.validation.file_check import check_agent_run_file
+
     return check_agent_run_file(ws, rel)
 
 
 def _unattached_run(ws: Workspace, refs: References, rel: str) -> Item | None:
     # Which gold file a run belongs to is known only once every JSON file is checked: the
     # full validation attaches it afterwards (Suite._as_run).
+    from voyage_tui.engine.validation.file_check import check_gold_run
+
     return check_gold_run(ws, refs, rel, "")
 
 
 def _gold_candidate(ws: Workspace, refs: References, rel: str) -> Item | None:
+    from voyage_tui.engine.validation.file_check import check_json_candidate
+
     return check_json_candidate(ws, refs, rel)
 
 
 def _fixture(ws: Workspace, refs: References, rel: str) -> Item | None:
+    from voyage_tui.engine.validation.file_check import check_fixture
+
     return check_fixture(ws, refs, rel)
 
 
