@@ -28,6 +28,8 @@ class PathsConfig(BaseModel):
     rule_catalogue: str = "references/rule-catalogue.yaml"
     rubric: str = "rubric.md"
     ratings: str = "ratings"
+    adjudications: str = ""
+    """Empty: `adjudications.jsonl` beside the ratings folder (SPEC 3.9)."""
     gold: list[str] = Field(default_factory=lambda: ["."])
 
 
@@ -66,6 +68,26 @@ class TriageConfig(BaseModel):
     """An agent run with fewer ratings in force than this is an `unrated` item (0: never)."""
 
 
+class RatingConfig(BaseModel):
+    """A rating campaign (SPEC 3.9): who rates, how many ratings each item wants, and how far
+    apart raters' scores must be for an item to be disputed."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    # Bounded like every number and list read from a file: a team is a few dozen people, and
+    # assignment hashes every rater for every item.
+    raters: list[str] = Field(default_factory=list, max_length=1000)
+    overlap: int = Field(default=2, ge=1, le=1000)
+    dispute_spread: int = Field(default=2, ge=1, le=100)
+
+
+class ResultsConfig(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    baseline: str = ""
+    """The agent others are compared against (SPEC 3.10); empty: no comparisons."""
+
+
 class VoyageConfig(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
@@ -74,6 +96,8 @@ class VoyageConfig(BaseModel):
     holdout: HoldoutConfig = Field(default_factory=HoldoutConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     triage: TriageConfig = Field(default_factory=TriageConfig)
+    rating: RatingConfig = Field(default_factory=RatingConfig)
+    results: ResultsConfig = Field(default_factory=ResultsConfig)
 
     def explicitly_set(self, section: str, key: str) -> bool:
         part = getattr(self, section)
@@ -86,6 +110,8 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "holdout": HoldoutConfig,
     "limits": LimitsConfig,
     "triage": TriageConfig,
+    "rating": RatingConfig,
+    "results": ResultsConfig,
 }
 
 

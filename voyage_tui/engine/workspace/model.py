@@ -16,6 +16,8 @@ from voyage_tui.engine.workspace.config import VoyageConfig, parse_config
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME, read_config_bytes
 from voyage_tui.engine.workspace.discovery import find_workspace
 
+ADJUDICATIONS_NAME = "adjudications.jsonl"
+
 if TYPE_CHECKING:
     from voyage_tui.engine.workspace.classify import Classifier
 
@@ -88,6 +90,15 @@ class Workspace:
     @property
     def ratings_rel(self) -> str:
         return normalize_rel(self.config.paths.ratings)
+
+    @property
+    def adjudications_rel(self) -> str:
+        """`[paths] adjudications`, else `adjudications.jsonl` beside the ratings folder."""
+        configured = self.config.paths.adjudications
+        if configured:
+            return normalize_rel(configured)
+        parent = os.path.dirname(self.ratings_rel)
+        return f"{parent}/{ADJUDICATIONS_NAME}" if parent else ADJUDICATIONS_NAME
 
     @property
     def max_file_bytes(self) -> int:
