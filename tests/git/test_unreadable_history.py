@@ -192,3 +192,26 @@ def test_a_repository_without_git_installed_does_not_pass(
     code, out, _ = run(capsys, "exposure", str(leaky.root))
     assert code == 2 and "canary-leak" in out
     assert os.path.exists(leaky.root / ".git")
+
+
+@pytest.fixture
+def clean(repo: Repo) -> Repo:
+    """A holdout nobody leaked: only the history could prove otherwise."""
+    repo.commit(base_files(CONFIG) | {H1: holdout_yaml("h1")})
+    repo.commit({"src/a.txt": "a\n"})
+    repo.commit({"src/b.txt": "b\n"})
+    return repo
+
+
+@pytest.mark.parametrize("damage", [missing_commit, corrupt_commit], ids=lambda f: f.__name__)
+def test_triage_does_not_pass_when_the_history_cannot_be_read(
+    clean: Repo, damage, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "triage", str(clean.root), "--format", "json", "--kind", "exposed")
+    assert code in (0, 1) and json.loads(out)["counts"]["exposed"] == 0
+    damage(clean)
+    code, out, err = run(capsys, "triage", str(clean.root), "--format", "json", "--kind", "exposed")
+    assert "Traceback" not in err
+    assert code == 2, (out, err)
+    assert "history" in err and "cannot pass" in err
+    json.loads(out)  # the queue is still printed

@@ -4,8 +4,8 @@ DATE]] [--unsnooze KEY]`: the triage queue, headless (SPEC 5 and 6).
 On a terminal, with none of these options, it opens the app on the triage screen. Otherwise it
 prints the queue (in the app's order) and exits 1 when the workspace has an `error` or
 `exposed` item, snoozed or not (a snooze hides an item from the list, it never passes the gate:
-engine/triage/queue.py Queue.gating decides), else 0, so it can gate CI; 2 for a usage error or
-no workspace.
+engine/triage/queue.py Queue.gating decides), else 0, so it can gate CI; 2 for a usage error, no
+workspace, or a git history that cannot be read (as `exposure`: no holdout is proven unexposed).
 `--snooze` and `--unsnooze` act first (recorded in `.voyage/triage.json`, undoable in the app),
 then the queue is printed.
 """
@@ -174,6 +174,15 @@ def _headless(args: argparse.Namespace, until: date | None) -> int:
         print(dumps(to_json(rows)))
     else:
         print("\n".join(text_lines(queue, rows, color=use_color(sys.stdout))))
+    if exposure is not None and exposure.history_error is not None:
+        # As `exposure` does: what the work tree shows is listed, but "0 exposed" is unproven.
+        print(
+            f"voyage-tui triage: the git history could not be read "
+            f"({shown(exposure.history_error)}); holdout exposure is unproven, so the queue "
+            "cannot pass (exit 2)",
+            file=sys.stderr,
+        )
+        return 2
     return 1 if queue.gates else 0
 
 
