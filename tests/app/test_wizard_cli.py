@@ -104,12 +104,12 @@ async def test_leaving_keeps_the_draft_and_says_how_to_resume_it(
     out, err = capsys.readouterr()
     assert out == ""
     assert f"nothing was written; your answers are in the draft {start.draft}" in err
-    assert f"voyage-tui new task {sample_copy} --resume {start.draft}" in err  # run from elsewhere
+    assert f"voyage-tui new task {sample_copy} --resume={start.draft}" in err  # run from elsewhere
     assert tree(sample_copy / "fixtures") == before
     saved = json.loads(draft.read_text())
     assert (saved["step"], saved["answers"]["id"]) == ("ground_truth", "cold-cache-login")
 
-    resumed = start_of(sample_copy, started, "task", "--resume", start.draft)
+    resumed = start_of(sample_copy, started, "task", f"--resume={start.draft}")
     app = wizard_launch.wizard_app(resumed, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(80, 24)) as pilot:
         wizard = await wizard_ready(pilot)
@@ -179,10 +179,10 @@ def test_the_resume_hint_names_the_workspace_when_run_from_elsewhere(
     monkeypatch.chdir(elsewhere)
     capsys.readouterr()
     assert wizard_launch.report(app, start, 1) == 1
-    assert f"voyage-tui new task {sample_copy} --resume task-abc" in capsys.readouterr().err
+    assert f"voyage-tui new task {sample_copy} --resume=task-abc" in capsys.readouterr().err
     monkeypatch.chdir(sample_copy / "fixtures")
     assert wizard_launch.report(app, start, 1) == 1
-    assert "voyage-tui new task --resume task-abc" in capsys.readouterr().err
+    assert "voyage-tui new task --resume=task-abc" in capsys.readouterr().err
 
 
 async def test_a_head_that_does_not_resolve_is_said_in_the_wizard_not_dropped(
@@ -215,7 +215,7 @@ async def test_a_drafts_source_is_shown_and_not_copied_until_named_here(
     (sample_copy / ".env").write_text("SECRET=1\n")
     answers = complete_task(context=[ContextEntry(file="repo/config.sample", source=".env")])
     DraftStore(Workspace.load(sample_copy)).save("task-planted", answers, "context")
-    start = start_of(sample_copy, started, "task", "--resume", "task-planted")
+    start = start_of(sample_copy, started, "task", "--resume=task-planted")
     app = wizard_launch.wizard_app(start, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(100, 30)) as pilot:
         wizard = await wizard_ready(pilot)

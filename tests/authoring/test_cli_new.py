@@ -357,8 +357,7 @@ def test_resume_reopens_the_newest_draft_and_deletes_it_once_written(
         "new",
         "task",
         str(sample_copy),
-        "--resume",
-        name,
+        f"--resume={name}",
         "--ground-truth",
         "Two modules.",
         "--boundary",
@@ -372,10 +371,22 @@ def test_resume_reopens_the_newest_draft_and_deletes_it_once_written(
     assert exited.value.code == 2
     assert "no task draft to resume" in capsys.readouterr()[1]
     (sample_copy / ".voyage/drafts/task-bad.json").write_text("{")
-    code, _, err = run(
-        capsys, "new", "task", str(sample_copy), "--resume", "task-bad", "--no-input"
-    )
+    code, _, err = run(capsys, "new", "task", str(sample_copy), "--resume=task-bad", "--no-input")
     assert code == 2 and "draft-corrupt" in err
+    code, _, err = run(capsys, "new", "task", str(sample_copy), "--resume=task-gone", "--no-input")
+    assert code == 2 and "draft-not-found" in err and "no draft named 'task-gone'" in err
+    assert "delete" not in err
+
+
+def test_the_path_after_resume_is_the_workspace_not_a_draft(
+    sample_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    authoring = Authoring.open(sample_copy, use_git=False)
+    answers = authoring.new("task")
+    authoring.drafts.save("task-halfway", answers, "ground_truth")
+    monkeypatch.chdir(sample_copy.parent)
+    code, _, err = run(capsys, "new", "task", "--resume", sample_copy.name, "--no-input")
+    assert code == 2 and "missing-field" in err and "draft-" not in err
 
 
 # --- the interactive wizard ---------------------------------------------------------------------
@@ -412,7 +423,7 @@ def test_resume_on_a_terminal_reopens_the_draft_at_its_step(
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     started: list[WizardStart] = []
     monkeypatch.setattr(new_cmd, "open_wizard", lambda start: started.append(start) or 0)
-    code, _, _ = run(capsys, "new", "task", str(sample_copy), "--resume", "task-halfway")
+    code, _, _ = run(capsys, "new", "task", str(sample_copy), "--resume=task-halfway")
     assert code == 0
     (start,) = started
     assert (start.draft, start.step, start.answers.prompt) == (

@@ -41,7 +41,7 @@ def report(app: VoyageApp, start: WizardStart, code: int | None) -> int:
         where = "" if _inside(os.getcwd(), start.workspace) else f" {shlex.quote(start.workspace)}"
         message += (
             f"; your answers are in the draft {draft} (.voyage/drafts/): "
-            f"`voyage-tui new {kind}{where} --resume {draft}` reopens it"
+            f"`voyage-tui new {kind}{where} --resume={draft}` reopens it"
         )
     print(message, file=sys.stderr)
     return EXIT_LEFT

@@ -90,6 +90,20 @@ def open_wizard(start: WizardStart) -> int:
 # --- arguments -----------------------------------------------------------------------------------
 
 
+def _resume_named(args: list[str]) -> list[str]:
+    """`--resume=DRAFT` as the hidden `--resume-draft DRAFT` (argparse cannot give one flag an
+    optional value that is only taken after `=`); everything after `--` is left alone."""
+    out: list[str] = []
+    for index, arg in enumerate(args):
+        if arg == "--":
+            return out + args[index:]
+        if arg.startswith("--resume="):
+            out += ["--resume-draft", arg[len("--resume=") :]]
+        else:
+            out.append(arg)
+    return out
+
+
 class _Ordered(argparse.Action):
     """Appends (flag, value) to one shared list, so `--context` and `--context-file` keep the
     order they were given in."""
@@ -113,13 +127,15 @@ def _common(parser: Parser, kind: str) -> None:
     parser.add_argument("--visibility", choices=VISIBILITIES, help="public (default) or holdout")
     start = parser.add_mutually_exclusive_group()
     start.add_argument("--from", dest="from_id", metavar="ID", help=f"start from the {kind} ID")
+    # `--resume[=DRAFT]`: the name only after `=`, so `--resume fixtures` reads `fixtures` as
+    # the workspace, as every other command does, not as a draft's name.
     start.add_argument(
         "--resume",
-        nargs="?",
-        const="",
-        metavar="DRAFT",
-        help="reopen a draft (default: the newest of this kind) from .voyage/drafts/",
+        action="store_true",
+        help="reopen the newest draft of this kind from .voyage/drafts/; "
+        "`--resume=DRAFT` reopens the draft named DRAFT",
     )
+    start.add_argument("--resume-draft", metavar="DRAFT", help=argparse.SUPPRESS)
     parser.add_argument(
         "--no-input", action="store_true", help="never open a screen: write from the flags alone"
     )
@@ -223,7 +239,7 @@ def run(argv: list[str]) -> int:
         print(f"voyage-tui new: {kind!r} is not task or trajectory", file=sys.stderr)
         return 2
     parser = task_parser() if kind == TASK_KIND else trajectory_parser()
-    args = parser.parse_args(rest)
+    args = parser.parse_args(_resume_named(rest))
     stdin = _Stdin(parser)
     try:
         authoring = Authoring.open(args.path)
@@ -233,9 +249,11 @@ def run(argv: list[str]) -> int:
     draft = ""
     step: str | None = None
     try:
-        if args.resume is not None:
+        if args.resume or args.resume_draft is not None:
             found = (
-                authoring.drafts.load(args.resume) if args.resume else authoring.drafts.latest(kind)
+                authoring.drafts.load(args.resume_draft)
+                if args.resume_draft is not None
+                else authoring.drafts.latest(kind)
             )
             if found is None:
                 parser.error(f"there is no {kind} draft to resume in .voyage/drafts/")

@@ -40,6 +40,7 @@ from voyage_tui.engine.workspace.writes import write_file
 DRAFTS_FOLDER = f"{STATE_FOLDER}/drafts"
 DRAFT_FORMAT = "voyage-draft/1"
 DRAFT_CORRUPT = "draft-corrupt"
+DRAFT_NOT_FOUND = "draft-not-found"
 MAX_DRAFT_BYTES = 8 << 20
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
 MAX_CLOCK_SKEW = timedelta(minutes=5)
@@ -110,11 +111,20 @@ class DraftStore:
                 dg.error(rel, None, DRAFT_CORRUPT, f"{name!r} is not the name of a draft")
             )
         folder = self._open_folder()
-        if folder is None:
-            raise DraftUnusable(
-                dg.error(rel, None, DRAFT_CORRUPT, f"there is no draft {name!r} in {DRAFTS_FOLDER}")
+        missing = DraftUnusable(
+            dg.error(
+                rel,
+                None,
+                DRAFT_NOT_FOUND,
+                f"no draft named {name!r} in {DRAFTS_FOLDER}/ (`--resume` alone reopens the "
+                "newest; the wizard's first step lists them all)",
             )
+        )
+        if folder is None:
+            raise missing
         try:
+            if not _exists(folder, f"{name}.json"):
+                raise missing
             return self._read(folder, name)
         finally:
             os.close(folder)
@@ -212,6 +222,18 @@ class DraftStore:
         if data is None:
             raise corrupt("it does not exist")
         return _parse(data, name, corrupt)
+
+
+def _exists(folder: int, name: str) -> bool:
+    """Whether `name` is an entry of the folder, of any type: a symlink or a FIFO there is a
+    draft that cannot be resumed (`draft-corrupt`), not a missing one."""
+    try:
+        os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def saved_time(saved_at: str, now: datetime) -> datetime | None:
