@@ -248,6 +248,8 @@ def run(argv: list[str]) -> int:
 
     draft = ""
     step: str | None = None
+    notes: list[Diagnostic] = []
+    """Warnings about where the answers came from, shown with the result whatever it is."""
     try:
         if args.resume or args.resume_draft is not None:
             found = (
@@ -262,6 +264,9 @@ def run(argv: list[str]) -> int:
             answers, draft, step = found.answers, found.name, found.step
         elif args.from_id:
             answers = authoring.start_from(args.from_id, kind)
+            leaked = authoring.exposed_source(args.from_id)
+            if leaked is not None:
+                notes.append(leaked)
         else:
             answers = authoring.new(kind)
     except (DraftUnusable, StartError) as exc:
@@ -281,20 +286,22 @@ def run(argv: list[str]) -> int:
             answers,
             draft or authoring.drafts.new_name(kind),
             step,
-            notices=tuple(p.message for p in problems),
+            notices=tuple(p.message for p in [*notes, *problems]),
         )
         return open_wizard(start)
 
     checked = authoring.check(answers)
     blocking = checked.blocking + problems
     if blocking or not checked.writable:
-        return _report(args.format, checked, checked.diagnostics + problems, answers, authoring)
+        return _report(
+            args.format, checked, checked.diagnostics + problems + notes, answers, authoring
+        )
     if args.dry_run:
-        return _done(args.format, checked, answers, written=False)
+        return _done(args.format, checked, answers, written=False, extra=notes)
     try:
         authoring.write(answers, draft or None)
     except NotWritten as exc:
-        return _report(args.format, checked, exc.problems, answers, authoring)
+        return _report(args.format, checked, exc.problems + notes, answers, authoring)
     except OSError as exc:
         print(
             f"voyage-tui new: cannot write {one_line(checked.rel)}: "
@@ -303,7 +310,7 @@ def run(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    return _done(args.format, checked, answers, written=True)
+    return _done(args.format, checked, answers, written=True, extra=notes)
 
 
 # --- flags -> answers ------------------------------------------------------------------------------
@@ -519,8 +526,10 @@ def _report(
     return EXIT_PROBLEMS
 
 
-def _done(fmt: str, checked: Checked, answers: Answers, written: bool) -> int:
-    notes = [d for d in checked.diagnostics if d not in checked.blocking]
+def _done(
+    fmt: str, checked: Checked, answers: Answers, written: bool, extra: list[Diagnostic]
+) -> int:
+    notes = [*extra, *(d for d in checked.diagnostics if d not in checked.blocking)]
     if fmt == "json":
         payload: dict[str, Any] = {
             "path": checked.rel,

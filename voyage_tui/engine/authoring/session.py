@@ -36,10 +36,12 @@ from voyage_tui.engine.git.checks import GitChecks
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.references.rubric import Dimension
+from voyage_tui.engine.safe_text import one_line
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.model import Workspace
 
 FROM_UNKNOWN = "from-unknown-fixture"
+FROM_EXPOSED = "from-exposed"
 
 
 class StartError(Exception):
@@ -164,6 +166,26 @@ class Authoring:
             )
         folder = path.rsplit("/", 1)[0]
         return answers_from_fixture(loaded.data, folder, self.suite.refs.journey.value)
+
+    def exposed_source(self, fixture_id: str) -> Diagnostic | None:
+        """A warning when `fixture_id` is a holdout git shows exposed: a copy keeps its prompt,
+        and the prompt is what leaked. None without git, or for a fixture nobody has seen."""
+        path = self.ids().get(fixture_id)
+        if path is None or self.git is None:
+            return None
+        from voyage_tui.engine.git.exposure import compute_exposure
+
+        found = compute_exposure(self.ws, self.suite.items.values()).by_path().get(path)
+        if found is None or not found.exposed:
+            return None
+        seen = "; ".join(one_line(s.detail) for s in found.signals[:3])
+        return dg.warning(
+            path,
+            None,
+            FROM_EXPOSED,
+            f"{fixture_id!r} is an exposed holdout ({seen}): the copy's prompt has already "
+            "leaked, so write a new prompt before the copy is used as a holdout",
+        )
 
     def propose_id(self, prompt: str) -> str:
         return propose_id(prompt, self.ids())
