@@ -20,9 +20,12 @@ from tests.app.wizard_support import (
     validate,
 )
 from tests.git.conftest import Repo, isolated_git  # noqa: F401  (the fixture applies here too)
+from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.wizard_modals import DraftPicker, FixturePicker
+from voyage_tui.app.settings import AppSettings
 from voyage_tui.engine.authoring import Authoring
+from voyage_tui.engine.workspace.model import Workspace
 
 SOURCE = "fixtures/bug-diagnosis/pagination-last-page-dropped"
 
@@ -187,3 +190,25 @@ async def test_a_text_area_painted_after_its_step_was_left_does_not_stop_the_app
         area._rich_style_cache.clear()
         lines = area.render_lines(Region(0, 0, 20, 2))
         assert len(lines) == 2
+
+
+async def test_starting_from_an_exposed_holdout_warns_that_its_prompt_leaked(
+    sample_copy: Path,
+) -> None:
+    (sample_copy / "notes.txt").write_text("9197b958-2a4f-48c7-aff7-cc931d07ee9a\n")
+    Repo(sample_copy).init().commit(message="the sample, and a leak")
+    app = VoyageApp(Workspace.load(sample_copy), AppSettings(use_git=True, watch=False, keymap={}))
+    async with app.run_test(size=(100, 30)) as pilot:
+        wizard = await open_wizard(pilot)
+        await pilot.press("f")
+        await wait_until(pilot, lambda: isinstance(app.screen, FixturePicker))
+        await type_text(pilot, "canary-promotion")
+        picker = app.screen
+        await wait_until(pilot, lambda: picker.shown == ["canary-promotion-error-budget"], 30)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await at_step(pilot, wizard, "id")
+        await wait_until(
+            pilot, lambda: any("already leaked" in n.message for n in app._notifications), 30
+        )
+        [warned] = [n for n in app._notifications if "already leaked" in n.message]
+        assert warned.severity == "warning" and "notes.txt" in warned.message

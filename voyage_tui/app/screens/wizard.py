@@ -567,6 +567,11 @@ class WizardScreen(VoyageScreen[None]):
             return
         said = f"Started from {printable(fixture_id, lines=False)}"
         self.app.call_from_thread(self._restart, answers, None, said)
+        leaked = authoring.exposed_source(fixture_id)
+        if leaked is not None:
+            self.app.call_from_thread(
+                self.notify, printable(leaked.message), severity="warning", markup=False, timeout=12
+            )
 
     def pick_draft(self) -> None:
         if self.drafts is not None:
