@@ -50,3 +50,16 @@ def test_a_changed_file_brings_the_parsers_back(sample_copy: Path) -> None:
     proc, imported = _run(sample_copy, "--no-git")
     assert proc.returncode == 0
     assert "yaml" in imported
+
+
+def test_validate_imports_no_statistics_git_or_textual(sample_copy: Path, tmp_path: Path) -> None:
+    # What only other commands need stays out of validate's start-up: numpy and krippendorff
+    # (agreement, results), GitPython (the git checks), Textual (the app).
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "voyage.toml").write_text("")
+    for root in (empty, sample_copy):
+        proc, imported = _run(root, "--no-git")
+        assert "Traceback" not in proc.stderr
+        unwanted = imported & {"numpy", "krippendorff", "git", "textual", "rich", "scipy"}
+        assert not unwanted, (root.name, sorted(unwanted))
