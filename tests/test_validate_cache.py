@@ -319,8 +319,28 @@ def test_the_cache_is_one_file_in_the_user_cache_dir(runs: Runs, tmp_path: Path)
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
     files = list(cache_root().iterdir())
     assert files == [_cache_path(root)]
-    assert msgpack.unpackb(files[0].read_bytes())[0] == MAGIC
+    assert msgpack.unpackb(files[0].read_bytes()[:-4])[0] == MAGIC
     assert cache_root().parent == Path(os.environ["XDG_CACHE_HOME"])
+
+
+def test_the_cache_is_written_without_fsync_after_the_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A cache is rebuilt, never lost (a torn one fails its CRC), so it is not fsync'd; and it
+    is written once what validate prints is out (issue 23)."""
+    root = sample(tmp_path)
+    events: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (events.append("fsync"), real_fsync(fd))[1])
+
+    def replacing(*args: object, **kwargs: object) -> None:
+        events.append("out" if capsys.readouterr().out else "no output yet")
+        real_replace(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", replacing)
+    assert main(["validate", str(root), "--no-git"]) == 0
+    assert events == ["out"]
+    assert _cache_path(root).is_file()
 
 
 def test_no_cache_reads_nothing_and_writes_what_it_found(runs: Runs, tmp_path: Path) -> None:

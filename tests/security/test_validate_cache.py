@@ -22,7 +22,7 @@ import pytest
 from tests.sample import copy_sample_into
 from voyage_tui.cli import main
 from voyage_tui.engine.validation import cache_store, result_cache
-from voyage_tui.engine.validation.cache import cache_file_name, read_cache_file
+from voyage_tui.engine.validation.cache import cache_file_name, read_cache_file, seal, unseal
 from voyage_tui.engine.validation.cache_store import cache_root
 
 TASK = "fixtures/bug-diagnosis/pagination-last-page-dropped/task.yaml"
@@ -127,11 +127,29 @@ def test_a_truncated_cache_is_ignored(root: Path, capsys, replays, keep: float) 
     _assert_checked_and_rebuilt(root, capsys, replays)
 
 
+@pytest.mark.parametrize("where", [0.3, 0.6, 0.95])
+def test_a_cache_torn_by_a_crash_is_ignored(root: Path, capsys, replays, where: float) -> None:
+    """The cache is written without fsync: a crash may leave a block of zeros where a string's
+    bytes were, and msgpack alone would read that as a different, well-formed string."""
+    good = bytearray(_good_cache(root, capsys))
+    at = int(len(good) * where)
+    good[at : at + 16] = bytes(16)
+    _plant(_cache_path(root), bytes(good))
+    _assert_checked_and_rebuilt(root, capsys, replays)
+
+
 # --- valid msgpack, wrong shape: every part of a good cache damaged in turn ---------------------
 
 
 def _top(good: bytes) -> list[Any]:
-    return msgpack.unpackb(good, raw=False, strict_map_key=False)
+    body = unseal(good)
+    assert body is not None
+    return msgpack.unpackb(body, raw=False, strict_map_key=False)
+
+
+def _repacked(top: list[Any]) -> bytes:
+    """A damaged cache that passes the CRC: what the type checks must refuse on their own."""
+    return seal(msgpack.packb(top))
 
 
 # The file: [MAGIC, FORMAT, key, summaries, packed details, [references, max_bytes], listing]
@@ -229,7 +247,7 @@ DAMAGES: dict[str, Callable[[list[Any]], None]] = {
 def test_a_cache_of_the_wrong_shape_is_ignored(root: Path, capsys, replays, damage: str) -> None:
     top = _top(_good_cache(root, capsys))
     DAMAGES[damage](top)
-    _plant(_cache_path(root), msgpack.packb(top))
+    _plant(_cache_path(root), _repacked(top))
     _assert_checked_and_rebuilt(root, capsys, replays)
 
 
@@ -251,7 +269,7 @@ file changed and the items are taken from the cache."""
 def test_a_damaged_item_is_checked_again(root: Path, capsys, replays, damage: str) -> None:
     top = _top(_good_cache(root, capsys))
     ITEM_DAMAGES[damage](top)
-    _plant(_cache_path(root), msgpack.packb(top))
+    _plant(_cache_path(root), _repacked(top))
     other = root / "fixtures/bug-diagnosis/webhook-signature-mismatch/task.yaml"
     other.write_text(other.read_text() + "# edited\n")
     _assert_checked_and_rebuilt(root, capsys, replays)
@@ -265,7 +283,7 @@ def test_damaged_details_are_never_used(root: Path, capsys, replays, details: by
     shows, and every file is checked again."""
     top = _top(_good_cache(root, capsys))
     top[4] = details
-    _plant(_cache_path(root), msgpack.packb(top))
+    _plant(_cache_path(root), _repacked(top))
     (root / TASK).write_text((root / TASK).read_text() + "# edited\n")
     _assert_checked_and_rebuilt(root, capsys, replays)
 
@@ -281,7 +299,7 @@ def test_a_cache_of_another_workspace_is_ignored(root: Path, tmp_path: Path, cap
 def test_a_cache_of_an_older_voyage_tui_is_ignored(root: Path, capsys, replays) -> None:
     top = _top(_good_cache(root, capsys))
     top[1] -= 1
-    _plant(_cache_path(root), msgpack.packb(top))
+    _plant(_cache_path(root), _repacked(top))
     _assert_checked_and_rebuilt(root, capsys, replays)
 
 
@@ -371,7 +389,7 @@ def test_hostile_reference_paths_in_the_cache_never_block(root: Path, capsys) ->
     top = _top(_good_cache(root, capsys))
     os.mkfifo(root / "fifo.md")
     top[5] = [["fifo.md", "/dev/zero", "../../../../../../dev/zero", "fixtures"], 1 << 40]
-    _plant(_cache_path(root), msgpack.packb(top))
+    _plant(_cache_path(root), _repacked(top))
     cold = _run(root, capsys, "--no-cache")
     proc = subprocess.run(
         [sys.executable, "-c", HOSTILE_REFERENCES, str(root)],

@@ -70,7 +70,7 @@ def run(argv: list[str]) -> int:
         root = find_workspace(args.path)
     except NoWorkspace as exc:
         return no_workspace(exc)
-    result = validate(root, use_git=not args.no_git, use_cache=not args.no_cache)
+    result = validate(root, use_git=not args.no_git, use_cache=not args.no_cache, defer_write=True)
     diagnostics = result.diagnostics
     coverage = result.coverage
     if args.format == "json":
@@ -101,5 +101,9 @@ def run(argv: list[str]) -> int:
             print(file=out)
         print(summary_line(result.files, result.errors, result.warnings, result.infos), file=out)
         print("\n".join(coverage_lines(coverage)), file=out)
+    # The answer first, then the cache for the next run (a reader of a pipe is not kept
+    # waiting for it).
+    sys.stdout.flush()
+    result.finish()
     failed = result.errors > 0 or (args.strict and result.warnings > 0)
     return 1 if failed else 0

@@ -18,7 +18,10 @@ The file: [MAGIC, CACHE_FORMAT, key, summaries, details, [references, max_bytes]
 each file's item in two parts (below): the summary, in the file's top level, and the details,
 packed on their own and unpacked only by a reader of whole items; the reference paths and the
 size limit the key was computed from (so a reader can recompute it without parsing
-voyage.toml); validate's listing (result_cache.py) or None.
+voyage.toml); validate's listing (result_cache.py) or None. The packed list is followed by the
+CRC-32 of its bytes (`seal`): the file is written without fsync (a cache is rebuilt, never
+lost), so a crash may leave it torn or zero-filled, and the check turns any such file into
+"no cache" before a byte of it is unpacked.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import contextlib
 import dataclasses
 import hashlib
 import os
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -54,7 +58,7 @@ if TYPE_CHECKING:
 __all__ = ["CACHE_FORMAT", "ItemCache", "cache_root", "decode_item", "encode_item", "stamp"]
 
 MAGIC = "voyage-tui item cache"
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 """4: a stamp ends with the chain of the folders above the file (PathStamper). 5: an item's
 per-kind facts are the list of its typed facts' fields (items.FACTS), no longer a dict."""
 MAX_CACHE_BYTES = 256 * 1024 * 1024
@@ -298,12 +302,35 @@ def pack(
     )
     top = [MAGIC, CACHE_FORMAT, key, summaries, details, [references or [], max_bytes], listing]
     packed: bytes = msgpack.packb(top, unicode_errors=_TEXT)
-    return packed
+    return seal(packed)
+
+
+_CRC_BYTES = 4
+
+
+def seal(body: bytes) -> bytes:
+    """`body` followed by its CRC-32 (big-endian): what a cache file holds."""
+    return body + zlib.crc32(body).to_bytes(_CRC_BYTES, "big")
+
+
+def unseal(data: bytes) -> bytes | None:
+    """The body of a sealed file, or None when its CRC-32 does not match (torn, zero-filled
+    or otherwise damaged since it was written)."""
+    if len(data) <= _CRC_BYTES:
+        return None
+    body = memoryview(data)[:-_CRC_BYTES]
+    if zlib.crc32(body).to_bytes(_CRC_BYTES, "big") != data[-_CRC_BYTES:]:
+        return None
+    return bytes(body)
 
 
 def read_cache_file(data: bytes) -> CacheFile | None:
     """A cache file of this format, the types of its parts checked (of the entries, when they
     are used); None for anything else (another format, a truncated or damaged file, any bytes)."""
+    body = unseal(data)
+    if body is None:
+        return None
+    data = body
     try:
         with gc_paused():
             top = msgpack.unpackb(data, raw=False, unicode_errors=_TEXT, strict_map_key=True)
@@ -457,7 +484,9 @@ class ItemCache:
         if len(data) > MAX_CACHE_BYTES:
             remove_private(self.folder, self.path.name)  # outdated now, and never used again
             return
-        if write_private(self.folder, self.path.name, data):
+        # Not fsync'd: a crash leaves at worst a file the CRC refuses, and the next run checks
+        # the files again; the fsync cost a quarter of a first run (issue 23).
+        if write_private(self.folder, self.path.name, data, durable=False):
             # voyage-tui before msgpack left a pickle (readable by others) beside it.
             remove_private(self.folder, self._legacy_name)
             prune(self.folder, keep=self.path.name)

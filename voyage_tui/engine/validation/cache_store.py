@@ -142,8 +142,9 @@ def read_private(folder: Path, name: str, limit: int) -> bytes | None:
         os.close(fd)
 
 
-def write_private(folder: Path, name: str, data: bytes) -> bool:
-    """Replace `folder/name` with `data`, mode 0600, atomically and durably. False when the
+def write_private(folder: Path, name: str, data: bytes, *, durable: bool = True) -> bool:
+    """Replace `folder/name` with `data`, mode 0600, atomically, and durably unless `durable`
+    is False (a file whose reader detects a torn write and can rebuild it). False when the
     folder cannot be used or the write fails; never raises for an OSError."""
     dir_fd = _open_folder(folder, create=True)
     if dir_fd is None:
@@ -160,7 +161,8 @@ def write_private(folder: Path, name: str, data: bytes) -> bool:
                 view = memoryview(data)
                 while view:
                     view = view[os.write(fd, view) :]
-                os.fsync(fd)
+                if durable:
+                    os.fsync(fd)
             finally:
                 os.close(fd)
             os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
@@ -168,8 +170,9 @@ def write_private(folder: Path, name: str, data: bytes) -> bool:
             with contextlib.suppress(OSError):
                 os.unlink(tmp, dir_fd=dir_fd)
             return False
-        with contextlib.suppress(OSError):
-            os.fsync(dir_fd)  # the new name survives a crash too
+        if durable:
+            with contextlib.suppress(OSError):
+                os.fsync(dir_fd)  # the new name survives a crash too
         return True
     finally:
         os.close(dir_fd)

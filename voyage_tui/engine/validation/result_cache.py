@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,15 +73,30 @@ class ValidationResult:
     coverage: dict[str, dict[str, int]]
     replayed: bool = False
     """Answered from the listing and the summaries in the cache: no file was checked."""
+    pending_write: Callable[[], None] | None = None
+    """With `defer_write`: the cache write, for the caller to run once its output is out."""
+
+    def finish(self) -> None:
+        """Write the cache, if that was deferred (at most once)."""
+        write, self.pending_write = self.pending_write, None
+        if write is not None:
+            write()
 
 
-def validate(root: Path, *, use_git: bool = True, use_cache: bool = True) -> ValidationResult:
-    """Validate the workspace at `root` (found by discovery) as `voyage-tui validate` does."""
+def validate(
+    root: Path, *, use_git: bool = True, use_cache: bool = True, defer_write: bool = False
+) -> ValidationResult:
+    """Validate the workspace at `root` (found by discovery) as `voyage-tui validate` does.
+    `defer_write`: the cache is written by the result's `finish()`, so a command can print
+    first (the user waits for the answer, not for the cache)."""
     if use_cache and not use_git:
         replayed = replay(root)
         if replayed is not None:
             return replayed
-    return _check(root, use_git=use_git, use_cache=use_cache)
+    result = _check(root, use_git=use_git, use_cache=use_cache)
+    if not defer_write:
+        result.finish()
+    return result
 
 
 # --- check: the Suite, with the item cache -------------------------------------------------------
@@ -103,8 +119,15 @@ def _check(root: Path, *, use_git: bool, use_cache: bool) -> ValidationResult:
         ratings = {rel: cache.stamper.stamp(rel) for rel in prepared.layout.ratings}
         suite.validate_all(prepared=prepared)
         cache.record({rel: i for rel, i in suite.items.items() if i.kind is not FileKind.RATING})
-        cache.write(None if use_git else _listing(suite, prepared.layout, cache, ratings))
-    return _result_of(suite)
+        listing = None if use_git else _listing(suite, prepared.layout, cache, ratings)
+    result = _result_of(suite)
+
+    def write() -> None:
+        with gc_paused():
+            cache.write(listing)
+
+    result.pending_write = write
+    return result
 
 
 def _result_of(suite: Suite) -> ValidationResult:
