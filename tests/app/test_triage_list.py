@@ -54,3 +54,22 @@ def test_a_row_is_exactly_as_wide_as_the_list() -> None:
         assert row_text(item, True, width).cell_len == width
     long = TriageItem("k", "error", "a/" * 40 + "task.yaml", 12, "t" * 300, "")
     assert row_text(long, False, 80).cell_len == 80
+
+
+def test_a_long_location_keeps_its_end_and_line() -> None:
+    """The file and line are what a row's location is for: a long folder name is cut from the
+    left (`…/task.yaml:12`), never the line number."""
+    item = TriageItem(
+        "k",
+        "error",
+        "fixtures/bug-diagnosis/" + "very-long-fixture-name-" * 3 + "/task.yaml",
+        12,
+        "t",
+        "",
+    )
+    for width in (80, 120):
+        row = row_text(item, False, width).plain.rstrip()
+        assert row.endswith("/task.yaml:12"), row
+        assert "…" in row
+    short = items(1)[0]
+    assert row_text(short, False, 80).plain.rstrip().endswith("f0/task.yaml:3")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -45,14 +46,29 @@ def short_location(item: TriageItem) -> str:
     return short if item.line is None else f"{short}:{item.line}"
 
 
+def _keep_end(text: str, width: int) -> str:
+    """`text` cut from the left to `width` cells (`…/task.yaml:12`): the file and the line are
+    what a location is read for."""
+    if cell_len(text) <= width:
+        return text
+    kept = text
+    while kept and cell_len(kept) > width - 1:
+        kept = kept[1:]
+    return "…" + kept
+
+
 def row_text(item: TriageItem, marked: bool, width: int) -> Text:
     """One row, exactly `width` cells: `● error     title…     retry-after-on-429/task.yaml:2`."""
     location_width = 32 if width >= WIDE else 22
     title_width = max(width - 2 - (KIND_WIDTH + 1) - 1 - location_width, 8)
     title = Text(printable(item.title, lines=False), no_wrap=True)
     title.truncate(title_width, overflow="ellipsis", pad=True)
-    where = Text(printable(short_location(item), lines=False), style="dim", no_wrap=True)
-    where.truncate(location_width, overflow="ellipsis", pad=True)
+    where = Text(
+        _keep_end(printable(short_location(item), lines=False), location_width),
+        style="dim",
+        no_wrap=True,
+    )
+    where.truncate(location_width, pad=True)
     text = Text(no_wrap=True, end="")
     text.append("● " if marked else "  ", style="bold green")
     text.append(item.kind.ljust(KIND_WIDTH)[:KIND_WIDTH], style=KIND_STYLE[item.kind])
