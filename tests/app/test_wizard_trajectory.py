@@ -206,3 +206,21 @@ async def test_with_git_off_a_full_sha_is_typed_and_anything_else_refused(
         await pilot.press("enter")
         assert wizard.answers.final_head_sha == sha
         assert sha in str(wizard.query_one("#head-current").render())
+
+
+def test_a_commit_keeps_its_date_when_the_author_line_is_long() -> None:
+    from rich.console import Console
+
+    from voyage_tui.app.screens.wizard_journey import commit_text
+    from voyage_tui.engine.authoring.commits import Commit
+
+    commit = Commit(
+        "a" * 40,
+        "Fix the thing",
+        "Firstname " * 12 + "<someone@example.com>",
+        "2026-11-30T10:00:00+00:00",
+    )
+    console = Console(width=60, record=True)
+    console.print(commit_text(commit, False), no_wrap=True, overflow="ellipsis")
+    second = console.export_text().splitlines()[1]
+    assert "2026-11-30" in second, second

@@ -298,7 +298,9 @@ def commit_text(commit: Commit, chosen: bool) -> Text:
     text.append(f"{CHOSEN if chosen else ' '} ", style="bold green")
     text.append(commit.sha[:10], style="bold yellow")
     text.append(f"  {printable(commit.subject, lines=False)}")
-    text.append(f"\n    {printable(commit.author, lines=False)} · {commit.date[:10]}", style="dim")
+    # The date first: a long author line is cut at the end, and the date is what tells two
+    # commits of one author apart.
+    text.append(f"\n    {commit.date[:10]} · {printable(commit.author, lines=False)}", style="dim")
     return text
 
 
