@@ -20,6 +20,10 @@ from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.references.rubric import Dimension
 
+FIXTURE_STYLE = "cyan"
+"""The fixture's own anchors and notes: set apart from the rubric's, and not in the theme's
+error colour (Textual draws ANSI magenta close to its red)."""
+
 
 def _anchor_of(dimension: Dimension, value: int) -> str:
     anchor = dimension.anchors.get(value)
@@ -27,8 +31,8 @@ def _anchor_of(dimension: Dimension, value: int) -> str:
 
 
 def dimension_line(draft: ScoreDraft, index: int, *, busy: bool = False) -> Text:
-    """One dimension on one line: marker, name, and the score given with its anchor (the
-    description for the dimension under the cursor)."""
+    """One dimension on one line: marker, name, and the score given with its anchor. The
+    question of the dimension under the cursor heads its scale (`scale_table`), which wraps."""
     dimension = draft.dimensions[index]
     here = index == draft.cursor
     score = draft.scores.get(dimension.name)
@@ -43,8 +47,6 @@ def dimension_line(draft: ScoreDraft, index: int, *, busy: bool = False) -> Text
     if score is not None:
         text.append(f"  {score} ", style="bold green")
         text.append(_anchor_of(dimension, score), style="" if here else "green")
-    elif here and dimension.description:
-        text.append(f"  {one_line(dimension.description)}", style="italic")
     if here and draft.pending:
         text.append(f"  {draft.pending}_", style="bold yellow")
     if here and busy:
@@ -66,6 +68,10 @@ def scale_table(
     table = Table.grid(padding=(0, 1))
     table.add_column(width=5, justify="right", no_wrap=True)
     table.add_column(ratio=1)
+    if dimension.description:
+        table.add_row(
+            Text("?", style="bold"), Text(one_line(dimension.description), style="italic")
+        )
     fixture_anchors = notes.anchors if notes is not None else {}
     for value in scale_values(dimension):
         anchor = dimension.anchors.get(value)
@@ -76,21 +82,21 @@ def scale_table(
         if was == value:
             cell.append("  (was)", style="dim italic")
         if here and compact:
-            cell.append("  ◆", style="magenta")
+            cell.append("  ◆", style=FIXTURE_STYLE)
         elif here:
-            cell.append("\n◆ this fixture: ", style="magenta")
-            cell.append(one_line(here), style="magenta")
+            cell.append("\n◆ this fixture: ", style=FIXTURE_STYLE)
+            cell.append(one_line(here), style=FIXTURE_STYLE)
         table.add_row(Text(str(value), style="bold"), cell)
     if notes is not None and notes.text and compact:
         table.add_row(
-            Text("◆", style="magenta"),
-            Text("this fixture has notes: see Scoring notes in the task", style="magenta"),
+            Text("◆", style=FIXTURE_STYLE),
+            Text("this fixture has notes: see Scoring notes in the task", style=FIXTURE_STYLE),
         )
     elif notes is not None:
         for line in notes.text:
             table.add_row(
-                Text("◆", style="magenta"),
-                Text.assemble(("this fixture: ", "magenta"), (one_line(line), "magenta")),
+                Text("◆", style=FIXTURE_STYLE),
+                Text.assemble(("this fixture: ", FIXTURE_STYLE), (one_line(line), FIXTURE_STYLE)),
             )
     return table
 
