@@ -78,18 +78,18 @@ def _keys(binding: Binding) -> list[str]:
 async def test_help_and_footer_show_a_remapped_key(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _keymap_file(tmp_path, monkeypatch, '[keymap]\n"browser.next-error" = "j"\n')
+    _keymap_file(tmp_path, monkeypatch, '[keymap]\n"browser.next-error" = "z"\n')
     app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         footer = {k.description: k.key_display for k in browser.query_one(Footer).query(FooterKey)}
-        assert footer["Next error"] == "j"
+        assert footer["Next error"] == "z"
         await pilot.press("f1")
         await wait_until(pilot, lambda: bool(app.screen.query(HelpPanel)))
         browser.query_one("#filter", Input).focus()  # the screen's own note, whatever is focused
         await pilot.pause()
         note = " ".join(app.screen.query_one(HelpPanel).query_one(Markdown).source.split())
-        assert "`j` / `N` next / previous item with an error" in note
+        assert "`z` / `N` next / previous item with an error" in note
         assert "`n`" not in note
 
 
@@ -113,7 +113,7 @@ async def test_an_unknown_id_in_the_keymap_is_reported_and_the_rest_applies(
     _keymap_file(
         tmp_path,
         monkeypatch,
-        '[keymap]\n"browser.next-eror" = "x"\n"browser.next-error" = "j"\n',
+        '[keymap]\n"browser.next-eror" = "x"\n"browser.next-error" = "z"\n',
     )
     app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     said: list[str] = []
@@ -125,7 +125,7 @@ async def test_an_unknown_id_in_the_keymap_is_reported_and_the_rest_applies(
         browser = await wait_loaded(pilot)
         text = " ".join(said)
         assert "browser.next-eror" in text and "rest applies" in text
-        await pilot.press("j")
+        await pilot.press("z")
         assert browser.suite_tree.current_path() == BROKEN
         await _workers_done(pilot)
 
@@ -139,8 +139,8 @@ async def test_textuals_keymap_is_left_to_textual(
     app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
-        app.update_keymap({"browser.next-error": "j"})
-        await pilot.press("j")
+        app.update_keymap({"browser.next-error": "z"})
+        await pilot.press("z")
         assert browser.suite_tree.current_path() == BROKEN
         await _workers_done(pilot)
 
@@ -150,14 +150,14 @@ def test_check_keymap_names_unknown_ids_empty_keys_and_clashes() -> None:
 
     usable, problems = check_keymap(
         {
-            "browser.next-error": "j",
+            "browser.next-error": "z",
             "nope.x": "y",
             "editor.save": " ",
             "browser.edit": "c",  # the copy-path key, on the same screen
-            "diff.runs": "j",  # another screen: no clash with browser's j
+            "diff.runs": "z",  # another screen: no clash with browser's z
         }
     )
-    assert usable == {"browser.next-error": "j", "browser.edit": "c", "diff.runs": "j"}
+    assert usable == {"browser.next-error": "z", "browser.edit": "c", "diff.runs": "z"}
     text = "\n".join(problems)
     assert "nope.x" in text and "rest applies" in text
     assert "no keys given for editor.save" in text

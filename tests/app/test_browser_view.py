@@ -72,6 +72,46 @@ async def test_right_opens_a_group_and_enters_it_left_goes_back_and_closes(
         assert tree.cursor_node is group
 
 
+async def test_j_k_g_shift_g_h_l_move_in_the_tree_and_the_diagnostics(suite_root: Path) -> None:
+    """The keys every list of the app moves with, as triage's and lazygit's do (issue 22)."""
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        tree = browser.suite_tree
+        tree.focus()
+        group = tree._groups["class:bug-diagnosis"]
+        tree.move_cursor(group)
+        await pilot.pause()
+        await pilot.press("l")
+        assert group.is_expanded
+        await pilot.press("l")
+        assert tree.current_path() == ALPHA
+        await pilot.press("j")
+        assert tree.current_path() == B1
+        await pilot.press("k")
+        assert tree.current_path() == ALPHA
+        await pilot.press("h")
+        assert tree.cursor_node is group
+        await pilot.press("h")
+        assert not group.is_expanded
+        await pilot.press("G")
+        assert tree.cursor_line == tree.last_line
+        await pilot.press("g")
+        assert tree.cursor_line == 0
+        tree.move_cursor(group)
+        await pilot.press("l", "l", "j")  # b1, which has a diagnostic
+        listing = browser.query_one(DiagnosticsList)
+        await wait_until(pilot, lambda: listing.option_count > 0)
+        listing.focus()
+        listing.highlighted = listing.option_count - 1
+        await pilot.press("g")
+        assert listing.highlighted == 0
+        await pilot.press("G")
+        assert listing.highlighted == listing.option_count - 1
+        await pilot.press("k")
+        assert listing.highlighted == max(listing.option_count - 2, 0)
+
+
 @pytest.mark.parametrize("opening", ["right", "space"])
 async def test_a_key_typed_ahead_after_opening_a_group_lands_in_it(
     suite_root: Path, opening: str

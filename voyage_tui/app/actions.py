@@ -120,8 +120,17 @@ REGISTRY: dict[str, Action] = _declare(
     A("browser.clear-filter", "escape", "clear_filter", "Clear filter", "Clear the filter",
       "Show the whole suite again", show=False),
     # --- the suite tree (a widget of the browser) ------------------------------------------
-    A("tree.expand", "right", "expand_or_enter", "Open group", show=False),
-    A("tree.collapse", "left", "collapse_or_leave", "Close group", show=False),
+    A("tree.expand", "right,l", "expand_or_enter", "Open group", show=False),
+    A("tree.collapse", "left,h", "collapse_or_leave", "Close group", show=False),
+    A("tree.down", "j", "cursor_down", "Down", show=False),
+    A("tree.up", "k", "cursor_up", "Up", show=False),
+    A("tree.first", "g", "first", "First", show=False),
+    A("tree.last", "G", "last", "Last", show=False),
+    # --- every other list (diagnostics, diff rows, runs, steps, choices, pickers) ----------
+    A("list.down", "j", "cursor_down", "Down", show=False),
+    A("list.up", "k", "cursor_up", "Up", show=False),
+    A("list.first", "g", "first", "First", show=False),
+    A("list.last", "G", "last", "Last", show=False),
     # --- the diagnostics list (a widget of the browser and the editor) ----------------------
     A("diagnostics.copy", "c", "copy_diagnostic", "Copy"),
     # --- the editor -----------------------------------------------------------------------
@@ -150,8 +159,9 @@ REGISTRY: dict[str, Action] = _declare(
       "Gold findings the run did not find"),
     A("diff.show-spurious", "plus", "show('spurious')", "Spurious", "Show spurious rows only",
       "Run findings the gold does not have"),
+    # Before the focused row list's own `g` (first row): on the diff, `g` groups.
     A("diff.group", "g", "toggle_group", "Group by file", "Group rows by file",
-      "Group the rows by file, or not"),
+      "Group the rows by file, or not", priority=True),
     A("diff.copy", "y", "copy_markdown", "Copy MD", "Copy the diff as Markdown",
       "A Markdown table of the rows shown, for a pull-request comment"),
     A("diff.write", "w", "write_markdown", "Write MD", "Write the diff as Markdown",

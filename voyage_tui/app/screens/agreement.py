@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
+from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.app.widgets.pair_panes import one_line
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
@@ -191,7 +192,7 @@ rater's scores and note side by side. `r` computes again.
             ),
             id="agreement-disputed-title",
         )
-        yield OptionList(id="agreement-disputed")
+        yield KeyList(id="agreement-disputed")
         yield Footer()
 
     def on_mount(self) -> None:

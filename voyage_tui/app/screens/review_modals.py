@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal
 from voyage_tui.app.widgets.diff_list import row_renderable
+from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.engine.review.detail import RowDetail
 
 
@@ -123,7 +124,7 @@ class PickScreen(VoyageModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.question, classes="question")
-            yield OptionList(
+            yield KeyList(
                 *[Option(label, id=str(i)) for i, (_, label) in enumerate(self.choices)],
                 id="pick-list",
             )

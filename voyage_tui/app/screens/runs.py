@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
 from voyage_tui.engine.wording import plural
@@ -74,7 +75,7 @@ highlighted one.
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("Runs of ", ""), (self.gold_rel, "bold")), id="runs-title")
         yield Static("ranking…", id="runs-summary")
-        yield OptionList(id="runs-list")
+        yield KeyList(id="runs-list")
         yield Footer()
 
     def on_mount(self) -> None:

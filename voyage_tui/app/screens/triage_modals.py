@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal
+from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.engine.triage.queue import TriageItem
 
 SNOOZE_CHOICES = [
@@ -59,7 +60,7 @@ class SnoozeScreen(VoyageModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="snooze-dialog"):
             yield Static(self.question, classes="question", markup=False)
-            yield OptionList(
+            yield KeyList(
                 *[Option(f"{key}  {label}", id=value) for value, label, key in SNOOZE_CHOICES],
                 id="snooze-choices",
             )

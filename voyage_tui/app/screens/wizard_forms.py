@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.resilience import GuardedMessages
+from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.authoring import (
@@ -128,7 +129,7 @@ class ChoiceForm(StepForm):
             # it can be seen and replaced (the diagnostics say what is wrong with it)
             shown = printable(current, lines=False)
             options.append(Option(choice_text(shown, "not one of the choices", True), id=current))
-        yield OptionList(*options, id="choices")
+        yield KeyList(*options, id="choices")
 
     def on_mount(self) -> None:
         listing = self.query_one("#choices", OptionList)
@@ -322,7 +323,7 @@ class ContextForm(StepForm):
     BINDINGS = bindings("wizard", only=["wizard.context-remove"])
 
     def compose(self) -> ComposeResult:
-        yield OptionList(id="context-entries")
+        yield KeyList(id="context-entries")
         yield Input(id="context-text", placeholder="inline text; enter adds it")
         yield Input(
             id="context-file",

@@ -11,6 +11,7 @@ from textual.widgets import Checkbox, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.screens.wizard_forms import CHOSEN, StepForm
+from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.authoring import (
     VERDICT_CHOICES,
@@ -313,7 +314,7 @@ class HeadForm(JourneyForm):
 
     def compose(self) -> ComposeResult:
         yield Static(self._current(), id="head-current")
-        yield OptionList(
+        yield KeyList(
             Option(Text("reading the recent commits…", style="dim"), disabled=True), id="commits"
         )
         yield Input(

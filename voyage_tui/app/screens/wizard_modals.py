@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal
+from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.authoring import Draft
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -40,7 +41,7 @@ class FixturePicker(VoyageModal[str | None]):
                 classes="question",
             )
             yield Input(placeholder="filter by id or path", id="fixture-filter", compact=True)
-            yield OptionList(id="fixture-list")
+            yield KeyList(id="fixture-list")
             yield Static(Text("enter: start from it · escape: cancel", style="dim"))
 
     def on_mount(self) -> None:
@@ -139,7 +140,7 @@ class DraftPicker(VoyageModal[str | None]):
             options.append(Option(Text("no drafts", style="dim"), disabled=True))
         with Vertical(classes="dialog"):
             yield Static("Resume which draft?", classes="question")
-            yield OptionList(*options, id="draft-list")
+            yield KeyList(*options, id="draft-list")
             yield Static(Text("enter: resume it · escape: cancel", style="dim"))
 
     def on_mount(self) -> None:

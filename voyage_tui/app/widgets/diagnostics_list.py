@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.widgets.badges import ERROR_MARK, WARNING_MARK
+from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 
@@ -41,7 +42,7 @@ def diagnostic_line(d: Diagnostic) -> str:
     return f"{d.location()}: {d.severity.value} {d.code}: {d.message}"
 
 
-class DiagnosticsList(OptionList):
+class DiagnosticsList(KeyList):
     HELP = """
 ## Diagnostics
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from rich.table import Table
 from rich.text import Text
-from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.engine.review.rows import DUAL_SYMBOL, MATCHED, MISSED, SPURIOUS, DiffRow
 
 STYLE = {MATCHED: "green", MISSED: "red", SPURIOUS: "yellow", DUAL_SYMBOL: "cyan"}
@@ -73,7 +73,7 @@ def file_header(file: str, count: int) -> Text:
     return Text(f"{file}  ({count})", style="bold underline")
 
 
-class DiffList(OptionList):
+class DiffList(KeyList):
     """Options are rows; with grouping, disabled file headers sit between them."""
 
     def __init__(self, **kwargs: Any) -> None:

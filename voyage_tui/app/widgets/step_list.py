@@ -12,6 +12,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.widgets.badges import status_badge
+from voyage_tui.app.widgets.key_list import KeyList
 
 NOT_VISITED = "·"
 
@@ -38,7 +39,7 @@ def status_text(status: StepStatus, current: bool) -> Text:
     return text
 
 
-class StepList(OptionList):
+class StepList(KeyList):
     HELP = """
 ## Steps
 

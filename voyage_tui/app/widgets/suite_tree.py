@@ -453,6 +453,12 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
             rebuild_tree_lines(self)
             self.move_cursor(node.children[0])
 
+    def action_first(self) -> None:
+        self.cursor_line = 0
+
+    def action_last(self) -> None:
+        self.cursor_line = self.last_line
+
     def action_collapse_or_leave(self) -> None:
         """← on an open group closes it; anywhere else, goes to the row's parent."""
         node = self.cursor_node
