@@ -135,7 +135,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
 
     SCOPE = "rate"
     BINDINGS: ClassVar[list[BindingType]] = bindings("rate")
-    ALLOW_IN_MAXIMIZED_VIEW: ClassVar[str | None] = "#rate-top, #rate-status, Footer"
+    ALLOW_IN_MAXIMIZED_VIEW: ClassVar[str | None] = "#rate-top, Footer"
 
     def __init__(
         self,
