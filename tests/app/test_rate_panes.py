@@ -10,12 +10,14 @@ import pytest
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import Markdown
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import make_app, wait_loaded, wait_until
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.rate import PaneScroll, RateScreen
 from voyage_tui.app.widgets.detail_pane import DetailPane
+from voyage_tui.app.widgets.readable import Wide, markdown_widgets
 
 TABLE_RUN = ("review-report-filter-sql", "run-a1")
 """Its output is a Markdown table of five columns: #, Location, Rule, Severity, Finding."""
@@ -190,3 +192,20 @@ async def test_the_browser_detail_keeps_a_contexts_code_block(root: Path) -> Non
         assert "40  def customer_report(db" in codes[0]
         assert "46      return db.execute(sql).fetchall()" in codes[0]
         assert '12  @require_role("analyst")' in codes[1]
+
+
+def test_top_level_tables_and_code_come_out_of_the_markdown_in_order() -> None:
+    text = (
+        "Intro\n\n| a | b |\n|---|---|\n| `1` | 2 |\n\nMiddle\n\n```python\nx = 1\n```\n\n"
+        "    indented = True\n\n- a list\n\n  | nested |\n  |---|\n  | stays |\n"
+    )
+    widgets = markdown_widgets(text)
+    shape = [
+        "table" if w.has_class("table") else "code" if w.has_class("code") else "md"
+        for w in widgets
+    ]
+    assert shape == ["md", "table", "md", "code", "code", "md"]
+    assert all(isinstance(widgets[i], Markdown) for i in (0, 2, 5))
+    assert isinstance(widgets[1], Wide)
+    assert markdown_widgets("  \n") == []
+    assert len(markdown_widgets("", empty="*(no output)*")) == 1

@@ -3,7 +3,7 @@
 Textual's Markdown shrinks a table to its container, so a table in a narrow pane cuts its cells
 (`sql-inj…`), and a code block is clipped at the pane's edge. Here the tables and code blocks at
 the top level of a text are taken out of the Markdown and drawn as widgets of their natural
-width (a column as wide as its longest cell, up to WIDEST_COLUMN; a code line up to WIDEST_CODE),
+width (a column as wide as its longest cell, up to WIDEST_COLUMN; a code line up to WIDEST),
 between Markdown widgets for the prose, which wraps at the pane's width. The pane scrolls
 sideways (`overflow-x: auto` in its stylesheet) to reach what is wider than it; nothing is cut.
 
@@ -12,7 +12,7 @@ The text given is drawn as it is: the callers make workspace text printable firs
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -32,8 +32,9 @@ from voyage_tui.engine.rules.task_context import CONTEXT_FILE_CHARS, TaskContext
 WIDEST_COLUMN = 60
 """A table column's widest: a longer cell wraps inside its column (never cut)."""
 
-WIDEST_CODE = 400
-"""A code block's widest: a longer line wraps (a minified line would otherwise be thousands)."""
+WIDEST = 400
+"""A table's or code block's widest: a longer code line wraps (a minified line would otherwise
+be thousands of columns)."""
 
 CODE_THEME = "ansi_dark"
 
@@ -113,7 +114,7 @@ def code(text: str, lexer: str, *, line_numbers: bool = False) -> Wide:
         word_wrap=True,
         line_numbers=line_numbers,
     )
-    return Wide(syntax, WIDEST_CODE, classes="code")
+    return Wide(syntax, WIDEST, classes="code")
 
 
 def markdown_widgets(text: str, *, empty: str = "") -> list[Widget]:
@@ -139,7 +140,7 @@ def markdown_widgets(text: str, *, empty: str = "") -> list[Widget]:
         if token.level == 0 and token.map is not None:
             if token.type == "table_open":
                 end = next(i for i in range(index, len(tokens)) if tokens[i].type == "table_close")
-                wide = Wide(table_of(tokens[index : end + 1]), WIDEST_CODE, classes="table")
+                wide = Wide(table_of(tokens[index : end + 1]), WIDEST, classes="table")
             elif token.type in ("fence", "code_block"):
                 wide = code(token.content, token.info.split()[0] if token.info.strip() else "")
         if wide is not None and token.map is not None:
@@ -152,7 +153,7 @@ def markdown_widgets(text: str, *, empty: str = "") -> list[Widget]:
     return widgets
 
 
-def context_widgets(context: TaskContext, title: Any) -> list[Widget]:
+def context_widgets(context: TaskContext, title: Callable[[str], Widget]) -> list[Widget]:
     """A task's `context` (engine/rules/task_context.py): inline text as Markdown with its code
     blocks, each file named and shown as code; `title` makes a section's heading."""
     if not context.parts and not context.files_left_out:
