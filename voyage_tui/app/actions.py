@@ -194,6 +194,8 @@ REGISTRY: dict[str, Action] = _declare(
     A("rate.skip", "s", "skip", "Skip", "Skip this run", "It comes back after the others"),
     A("rate.other-pane", "o", "other_pane", "Other pane", "Scroll the other pane",
       "Switch the pane the arrow keys scroll"),
+    A("rate.maximise", "z", "maximise_pane", "Maximise", "Maximise the pane",
+      "The focused pane (task or run) fills the screen; z again restores it"),
     A("rate.suspend", "ctrl+z", "suspend", "Suspend", show=False),
     # --- a scrolling pane of the rater session (leaves left, right and tab to the rubric) ----
     A("pane.up", "up", "scroll_up", "Scroll up", show=False),
@@ -202,6 +204,8 @@ REGISTRY: dict[str, Action] = _declare(
     A("pane.page-down", "pagedown", "page_down", "Page down", show=False),
     A("pane.top", "home", "scroll_home", "Top", show=False),
     A("pane.bottom", "end", "scroll_end", "Bottom", show=False),
+    A("pane.left", "shift+left,less_than_sign", "scroll_left", "Scroll left", show=False),
+    A("pane.right", "shift+right,greater_than_sign", "scroll_right", "Scroll right", show=False),
     # --- rater agreement ------------------------------------------------------------------
     A("agreement.back", "escape", "back", "Back", "Back", "Close the agreement screen"),
     A("agreement.reload", "r", "reload", "Reload", "Compute again",

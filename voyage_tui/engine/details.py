@@ -15,6 +15,7 @@ from voyage_tui.engine.loading.numbers import small_int
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.references.journey import Journey
 from voyage_tui.engine.rules.pipes import split_pipes
+from voyage_tui.engine.rules.task_context import TaskContext, task_context
 from voyage_tui.engine.rules.trajectory_rules import (
     GATE_ENTRY,
     PHASE_ENTRY,
@@ -83,6 +84,8 @@ class Detail:
     phases: list[PhaseRow] = field(default_factory=list)
     gates: list[GateRow] = field(default_factory=list)
     load_problem: Diagnostic | None = None
+    context: TaskContext = field(default_factory=TaskContext)
+    """A task's `context`, its files read (engine/rules/task_context.py)."""
 
     def field(self, name: str) -> Any:
         return self.data.get(name) if isinstance(self.data, dict) else None
@@ -158,6 +161,8 @@ def load_detail(ws: Workspace, journey: Journey, item: Item) -> Detail:
         detail.load_problem = doc.diagnostics[0] if doc.diagnostics else None
         return detail
     detail.data = doc.data
+    if item.kind is FileKind.TASK and isinstance(doc.data, dict):
+        detail.context = task_context(ws, item.path, doc.data.get("context"))
     if item.kind is FileKind.TRAJECTORY and isinstance(doc.data, dict):
         detail.phases, detail.gates = journey_checklist(doc.data, journey)
     return detail

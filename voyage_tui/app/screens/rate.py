@@ -107,6 +107,7 @@ class PaneScroll(VerticalScroll, inherit_bindings=False):
 
     SCOPE = "pane"
     BINDINGS: ClassVar[list[BindingType]] = bindings("pane")
+    ALLOW_MAXIMIZE = True  # `z` (Textual's scroll containers refuse by default)
 
 
 def clock_text(seconds: float) -> str:
@@ -126,13 +127,15 @@ and flushed to disk) and opens the next run. `left` / `shift+tab` go back a dime
 `right` / `tab` forward; `n` adds a one-line note before the last key. `u` (or `backspace`)
 takes back the last rating of this session and reopens it, again and again; `ctrl+r` redoes.
 `s` skips a run (it comes back after the others). `o` switches the pane that `up` / `down` /
-`pageup` / `pagedown` scroll. Blind by default: the agent is never shown.
+`pageup` / `pagedown` scroll (`shift+left` / `shift+right`, or `<` / `>`, sideways to a wide
+table); {rate.maximise} maximises it and restores it. Blind by default: the agent is never shown.
 """
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]  # noqa: RUF012 - Textual declares it an instance attribute
 
     SCOPE = "rate"
     BINDINGS: ClassVar[list[BindingType]] = bindings("rate")
+    ALLOW_IN_MAXIMIZED_VIEW: ClassVar[str | None] = "#rate-top, Footer"
 
     def __init__(
         self,
@@ -279,7 +282,7 @@ takes back the last rating of this session and reopens it, again and again; `ctr
             return
         task.scroll_home(animate=False)
         run.scroll_home(animate=False)
-        run.focus()
+        (self.maximized or run).focus()  # a maximised pane stays so for the next pair
         self._show_rubric()
 
     def _finished_text(self, state: SessionState) -> Text:
@@ -485,6 +488,14 @@ takes back the last rating of this session and reopens it, again and again; `ctr
         task = self.query_one("#rate-task", PaneScroll)
         run = self.query_one("#rate-run", PaneScroll)
         (task if self.focused is run else run).focus()
+
+    def action_maximise_pane(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+        elif self.query_one("#rate-body").display:
+            focused = self.focused
+            pane = focused if isinstance(focused, PaneScroll) else self.query_one("#rate-run")
+            self.maximize(pane, container=False)
 
     # --- steps that write ----------------------------------------------------------------------
 

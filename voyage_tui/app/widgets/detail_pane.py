@@ -18,6 +18,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Markdown, Static
 
+from voyage_tui.app.widgets.readable import context_widgets
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.details import MISSING, RECORDED, SKIPPED, TRAVERSED, Detail
 from voyage_tui.engine.items import AgentRunFacts, Facts, GoldFacts
@@ -51,17 +52,6 @@ def _as_text(value: Any) -> str:
     return yaml.safe_dump(value, sort_keys=False, allow_unicode=True).strip()
 
 
-def _context_widgets(context: Any) -> list[Widget]:
-    entries = context if isinstance(context, list) else [context]
-    lines = []
-    for entry in entries:
-        if isinstance(entry, dict) and "file" in entry:
-            lines.append(f"- file: `{entry['file']}`")
-        else:
-            lines.append(f"- {_as_text(entry)}")
-    return [_section("Context"), Markdown("\n".join(lines))]
-
-
 def task_widgets(detail: Detail) -> list[Widget]:
     item = detail.item
     widgets: list[Widget] = [
@@ -81,8 +71,8 @@ def task_widgets(detail: Detail) -> list[Widget]:
         _section("Ground truth"),
         Markdown(_as_text(detail.field("ground_truth") or "")),
     ]
-    if detail.field("context") is not None:
-        widgets += _context_widgets(detail.field("context"))
+    # Code blocks and files at their natural width: the pane scrolls sideways (browser.tcss).
+    widgets += context_widgets(detail.context, _section)
     if detail.field("harness_constraints") is not None:
         widgets += [
             _section("Harness constraints"),
@@ -405,6 +395,7 @@ def printable_detail(detail: Detail) -> Detail:
             for g in detail.gates
         ],
         dataclasses.replace(problem, message=printable(problem.message)) if problem else None,
+        detail.context,  # context_widgets makes its text printable
     )
 
 

@@ -1,5 +1,7 @@
 """The two sides of a pair being rated: the task (prompt, ground truth, boundary, the fixture's
-scoring notes) and the run (output as Markdown, the patch as a highlighted diff, the transcript).
+scoring notes, its context) and the run (output as Markdown, the patch as a highlighted diff, the
+transcript); tables and code at their natural width (widgets/readable.py), the pane scrolls
+sideways to them.
 
 Everything shown comes from the engine's PairContent, which in blind mode has already dropped
 the agent's label and the run's metadata; these widgets add no name of their own either (a
@@ -10,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
+from voyage_tui.app.widgets.readable import code, context_widgets, markdown_widgets
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.ratings.content import PairContent
@@ -55,10 +57,14 @@ def task_widgets(content: PairContent) -> list[Widget]:
         )
     ]
     widgets += _problems(task.problems, with_paths=True)
-    widgets += [_section("Prompt"), Markdown(printable(task.prompt) or "*(no prompt)*")]
+    widgets += [
+        _section("Prompt"),
+        *markdown_widgets(printable(task.prompt), empty="*(no prompt)*"),
+    ]
+    widgets += context_widgets(task.context, _section)
     widgets += [
         _section("Ground truth"),
-        Markdown(printable(task.ground_truth) or "*(no ground truth)*"),
+        *markdown_widgets(printable(task.ground_truth), empty="*(no ground truth)*"),
     ]
     if task.expected_boundary:
         widgets += [
@@ -77,7 +83,7 @@ def task_widgets(content: PairContent) -> list[Widget]:
 def _notes_text(content: PairContent) -> Text:
     text = Text()
     for name, notes in content.task.scoring_notes.items():
-        text.append(printable(name, lines=False), style="bold magenta")
+        text.append(printable(name, lines=False), style="bold cyan")
         text.append("\n")
         for line in notes.text:
             text.append(f"  {one_line(line)}\n")
@@ -101,15 +107,9 @@ def run_widgets(content: PairContent) -> list[Widget]:
     widgets += _problems(run.problems, with_paths=not content.blind)
     if run.metadata:
         widgets.append(Static(_metadata_table(run.metadata)))
-    widgets += [_section("Output"), Markdown(printable(run.output) or "*(no output)*")]
+    widgets += [_section("Output"), *markdown_widgets(printable(run.output), empty="*(no output)*")]
     if run.patch is not None and run.patch.strip():
-        widgets += [
-            _section("Patch"),
-            Static(
-                Syntax(printable(run.patch), "diff", word_wrap=True, theme="ansi_dark"),
-                classes="patch",
-            ),
-        ]
+        widgets += [_section("Patch"), code(printable(run.patch), "diff")]
     if run.transcript:
         widgets += [_section("Transcript"), Static(transcript_text(run.transcript))]
     return widgets

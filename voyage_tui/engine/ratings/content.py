@@ -13,6 +13,7 @@ from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.ratings.runs import AgentRunRef
 from voyage_tui.engine.references.rubric import Rubric
+from voyage_tui.engine.rules.task_context import TaskContext, task_context
 from voyage_tui.engine.workspace.model import Workspace
 
 
@@ -31,6 +32,8 @@ class TaskView:
     prompt: str = ""
     ground_truth: str = ""
     expected_boundary: str = ""
+    context: TaskContext = field(default_factory=TaskContext)
+    """The fixture's `context`: inline text as written, and the files it names, read bounded."""
     scoring_notes: dict[str, DimensionNotes] = field(default_factory=dict)
     """By the rubric's dimension name (a note under an unknown name keeps its own)."""
     problems: list[Diagnostic] = field(default_factory=list)
@@ -102,6 +105,7 @@ def load_pair(ws: Workspace, rubric: Rubric, run: AgentRunRef, *, blind: bool) -
         prompt=_text(task_data, "prompt"),
         ground_truth=_text(task_data, "ground_truth"),
         expected_boundary=_text(task_data, "expected_boundary"),
+        context=task_context(ws, run.task_path, task_data.get("context")),
         scoring_notes=_notes(task_data.get("scoring_notes"), rubric),
         problems=task_problems,
     )

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.diagnostics import Diagnostic, Position
 from voyage_tui.engine.formats.schema_errors import key_problem, translate, unknown_fields
 from voyage_tui.engine.formats.task import TaskFixture
 from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, VISIBILITIES
@@ -19,6 +19,7 @@ from voyage_tui.engine.references.rubric import dimension_key
 from voyage_tui.engine.rules.common import blank_text, id_mismatch, str_field
 from voyage_tui.engine.rules.context import FileContext
 from voyage_tui.engine.suggest import closest
+from voyage_tui.engine.workspace.model import Workspace
 
 _DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:\ or C:/, absolute on Windows
 _UNION_FIELDS = frozenset({"context", "scoring_notes", "harness_constraints"})
@@ -177,8 +178,12 @@ def _check_context(ctx: FileContext, value: Any, positions: Positions) -> list[D
 def _check_file_ref(
     ctx: FileContext, ref: str, path: tuple[Any, ...], positions: Positions
 ) -> list[Diagnostic]:
-    rel = ctx.rel
-    where = positions.value((*path, "file"))
+    return context_ref_problems(ctx.ws, ctx.rel, ref, positions.value((*path, "file")))
+
+
+def context_ref_problems(ws: Workspace, rel: str, ref: str, where: Position) -> list[Diagnostic]:
+    """Why the context file `ref` of the task file `rel` may not be read (empty when it may):
+    the one check of a ref, for validation and for every reader that shows the file."""
     if not ref.strip():
         return [dg.error(rel, where, "invalid-context", "the context file path is empty")]
     if os.path.isabs(ref) or ref.startswith(("/", "\\")) or _DRIVE.match(ref):
@@ -190,7 +195,7 @@ def _check_file_ref(
                 f"{ref!r} is an absolute path; context files are relative to the fixture folder",
             )
         ]
-    folder_abs = ctx.ws.abs(ctx.rel.rsplit("/", 1)[0])
+    folder_abs = ws.abs(rel.rsplit("/", 1)[0])
     target = os.path.normpath(os.path.join(folder_abs, ref))
     folder_norm = os.path.normpath(folder_abs)
     if not is_within(folder_norm, target):
