@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -90,9 +91,12 @@ _APP_TESTS = ("app/", "test_serve.py")
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the tests that drive the app (`app`), so `pytest -m "not app"` runs the engine and
-    command-line tests alone, in about a minute."""
+    command-line tests alone: every test under tests/app/ and tests/test_serve.py, and every
+    async test elsewhere (the engine and the command line are synchronous: an async test is a
+    pilot driving the app, as the security and git folders have a few)."""
     here = Path(__file__).parent
     for item in items:
         rel = Path(str(item.path)).relative_to(here).as_posix()
-        if rel.startswith(_APP_TESTS):
+        function = getattr(item, "function", None)
+        if rel.startswith(_APP_TESTS) or inspect.iscoroutinefunction(function):
             item.add_marker(pytest.mark.app)

@@ -7,7 +7,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from textual.app import App
 from textual.pilot import Pilot
+from textual.worker import WorkerState
 
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.browser import BrowserScreen
@@ -26,6 +28,12 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], timeout: float
         if time.monotonic() > deadline:
             raise AssertionError("condition not met in time")
         await pilot.pause(0.05)
+
+
+def watching(app: App[object]) -> bool:
+    """The app's watching thread runs (a worker of the group `watch`): it starts once the
+    watcher is armed, so from now on a change on disk is reported."""
+    return any(w.group == "watch" and w.state == WorkerState.RUNNING for w in app.workers)
 
 
 async def wait_loaded(pilot: Pilot) -> BrowserScreen:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.support import header_text, make_app, wait_loaded, wait_until
+from tests.app.support import header_text, make_app, wait_loaded, wait_until, watching
 from tests.conftest import task_yaml
 from voyage_tui.app.widgets.suite_tree import SuiteTree
 
@@ -99,7 +99,7 @@ async def test_a_file_broken_on_disk_updates_tree_and_header_without_a_key(
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         assert "2 errors" in header_text(app)
-        await pilot.pause(0.5)  # let the watcher start
+        await wait_until(pilot, lambda: watching(app))
         path = suite_root / "fixtures/bug-diagnosis/alpha/task.yaml"
         path.write_text(path.read_text().replace("class: bug-diagnosis", "class: bug-diagnosys"))
         await wait_until(pilot, lambda: "3 errors" in header_text(app), timeout=10)

@@ -42,13 +42,21 @@ SCREENS: dict[str, Callable[[VoyageApp], Screen[object]]] = {
 async def test_a_screen_closed_at_once_reports_no_error(
     sample_copy: Path, name: str, how: str
 ) -> None:
+    if how == "pop":
+        # One app, the screen opened and closed at once three times: the late results of the
+        # first two arrive while the app runs on, the last one's as it stops.
+        app = make_app(sample_copy)
+        async with app.run_test(size=(120, 40)) as pilot:
+            browser = await wait_loaded(pilot)
+            for _ in range(3):
+                await app.push_screen(SCREENS[name](app))
+                app.pop_screen()
+                await pilot.pause()
+                assert app.screen is browser
+        return
     for _ in range(3):
         app = make_app(sample_copy)
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_loaded(pilot)
             await app.push_screen(SCREENS[name](app))
-            if how == "pop":
-                app.pop_screen()
-                await pilot.pause()
-            else:
-                app.exit()
+            app.exit()

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.app.scenarios import GOLD, copy_sample
-from tests.app.support import header_text, make_app, wait_loaded, wait_until
+from tests.app.support import header_text, make_app, wait_loaded, wait_until, watching
 from tests.conftest import task_yaml
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.diff import DiffScreen
@@ -80,7 +80,7 @@ async def test_a_file_named_in_bytes_that_are_not_utf8_does_not_stop_the_watcher
     app = make_app(root, watch=True)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
-        await pilot.pause(0.5)  # let the watcher start
+        await wait_until(pilot, lambda: watching(app))
         name = os.fsencode(root / "fixtures" / "bug-diagnosis") + b"/\xffname.yaml"
         os.close(os.open(name, os.O_WRONLY | os.O_CREAT, 0o644))
         await pilot.pause(0.5)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import krippendorff
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import cohen_kappa_score
 
 from tests.ratings.common import rating, rubric
 from voyage_tui.engine.ratings import agreement as agreement_mod
@@ -28,6 +28,15 @@ from voyage_tui.engine.ratings.agreement import (
     pair_sums,
     quadratic_kappa,
 )
+
+
+def cohen_kappa_score(*args: Any, **kwargs: Any) -> Any:
+    """scikit-learn's, imported at the first call: importing it costs every test process about
+    two seconds of CPU while the tests are collected, and only three tests here call it."""
+    from sklearn.metrics import cohen_kappa_score as theirs
+
+    return theirs(*args, **kwargs)
+
 
 SCALES = [list(range(1, 6)), list(range(0, 11)), [1, 2, 3], list(range(-2, 3))]
 
