@@ -90,3 +90,21 @@ def workspace_assignment(ws: Workspace) -> Assignment:
     """The assignment `voyage.toml`'s `[rating]` asks for (names it refuses already left out:
     workspace/config.py)."""
     return Assignment.of(ws.config.rating.raters, ws.config.rating.overlap)
+
+
+def outside_the_team(assignment: Assignment, rater: str) -> str | None:
+    """What to tell a rater who is not one of a set team (None for everyone else): nothing is
+    assigned to them, and they may rate every run all the same (SPEC 3.9, issue 19)."""
+    if assignment.in_team(rater):
+        return None
+    shown = list(assignment.team[:MAX_NAMES_SHOWN])
+    more = len(assignment.team) - len(shown)
+    team = ", ".join(shown) + (f" and {more} more" if more else "")
+    return (
+        f"{rater} is not one of [rating] raters ({team}), so no run is assigned to {rater}; "
+        "every run can still be rated"
+    )
+
+
+MAX_NAMES_SHOWN = 8
+"""The team names a message lists before `and N more`."""
