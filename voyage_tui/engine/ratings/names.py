@@ -5,7 +5,8 @@ the workspace may be checked out on: no folder separators, none of the character
 forbids, no control characters, not hidden, not `.` or `..`, and short enough in bytes (file
 systems count a name's bytes, not its characters). A name typed with `--rater` that
 breaks these is refused; one taken from git or the OS is cleaned (each such character becomes
-`-`), since the person did not choose it for this tool.
+`-`), since the person did not choose it for this tool. What a name may be is decided in
+workspace/rater_name.py (voyage.toml's `[rating] raters` is checked with it as it is read).
 """
 
 from __future__ import annotations
