@@ -321,6 +321,30 @@ async def _agreement_disputed(pilot: Pilot) -> None:
     await idle(pilot)
 
 
+def _rating_team(root: Path) -> None:
+    """A campaign on the sample: alice, bob and dan (who has not started) with overlap 2; carol
+    rates from outside the team."""
+    config = root / "voyage.toml"
+    config.write_text(
+        config.read_text() + '\n[rating]\nraters = ["alice", "bob", "dan"]\noverlap = 2\n'
+    )
+
+
+async def _rating_status(pilot: Pilot) -> None:
+    """`p` on the agreement screen: each rater's progress and pace."""
+    from voyage_tui.app.screens.rating_status import RatingStatusScreen
+
+    await _agreement(pilot)
+    await pilot.press("p")
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(pilot.app.screen, RatingStatusScreen) and pilot.app.screen.status is not None
+        ),
+    )
+    await idle(pilot)
+
+
 async def _triage(pilot: Pilot) -> None:
     from tests.app.triage_steps import open_triage
 
@@ -469,6 +493,19 @@ SCENARIOS += [
         "agreement-disputed",
         "A disputed item: every rater's scores and note side by side",
         _agreement_disputed,
+    ),
+    Scenario(
+        "rating-status",
+        "Rating status: per rater assigned, done, left, seconds per item, items per hour",
+        _rating_status,
+        prepare=_rating_team,
+    ),
+    Scenario(
+        "rating-status-80x24",
+        "Rating status at 80x24",
+        _rating_status,
+        size=(80, 24),
+        prepare=_rating_team,
     ),
 ]
 

@@ -159,3 +159,20 @@ def test_a_ratings_file_that_is_a_symlink_exits_2(root, opened, capsys) -> None:
     assert code == 2 and opened == []
     assert "ratings/me.jsonl is a symlink" in err
     assert (root / "activate").read_text() == "export X=1\n"
+
+
+def test_a_rater_outside_the_team_is_told_once_and_rates_all_the_same(
+    make_workspace, opened, capsys
+) -> None:
+    root = make_workspace(
+        {T: task_yaml("t1"), "voyage.toml": '[rating]\nraters = ["ann", "ben"]\n'}
+    )
+    code, _, err = cli(["rate", str(root), "--rater", "zed"], capsys)
+    assert code == 0
+    assert err.splitlines() == [
+        "voyage-tui rate: zed is not one of [rating] raters (ann, ben), so no run is assigned "
+        "to zed; every run can still be rated"
+    ]
+    assert opened[0]["initial_rate"] == ("zed", True)
+    code, _, err = cli(["rate", str(root), "--rater", "ann"], capsys)
+    assert (code, err) == (0, "")

@@ -118,6 +118,13 @@ CASES: dict[tuple[str, str], list[Expect]] = {
         e("config-invalid", "voyage.toml", 2, 1, "[paths] fixtures", "NUL", "'fixtures' is used"),
         e("config-invalid", "voyage.toml", 3, 1, "[paths] gold", "NUL"),
     ],
+    ("config-invalid", "rater-names"): [
+        e("config-invalid", "voyage.toml", 4, 4, "'b/en' cannot be a rater's name"),
+        e("config-invalid", "voyage.toml", 5, 4, "'ann' is listed twice"),
+    ],
+    ("config-deprecated", "ratings-per-run"): [
+        w("config-deprecated", "voyage.toml", 3, 1, "[rating] overlap")
+    ],
     ("reference-missing", "journey"): [e("reference-missing", "docs/journey.md", None, None)],
     ("reference-default", "no-references"): [
         i("reference-default", "references/journey.md", None, None, "default journey"),

@@ -123,6 +123,8 @@ COMMANDS = {
     "validate-cached": ["validate", "{ws}", "--no-git"],
     "triage": ["triage", "{ws}", "--format", "text", "--all"],
     "triage-json": ["triage", "{ws}", "--format", "json", "--all"],
+    "ratings-status": ["ratings", "status", "{ws}"],
+    "ratings-status-json": ["ratings", "status", "{ws}", "--format", "json"],
     "exposure": ["exposure", "{ws}"],
     "exposure-json": ["exposure", "{ws}", "--format", "json"],
     "score": ["score", "--gold", "{ws}/" + GOLD, "--run", "{ws}/" + RUN],

@@ -210,6 +210,12 @@ REGISTRY: dict[str, Action] = _declare(
     A("agreement.back", "escape", "back", "Back", "Back", "Close the agreement screen"),
     A("agreement.reload", "r", "reload", "Reload", "Compute again",
       "Read the ratings again and recompute alpha and kappa"),
+    A("agreement.status", "p", "status", "Progress", "Rating progress and pace",
+      "Per rater: items assigned, done, left, seconds per item, items per hour"),
+    # --- rating status (progress and pace) -------------------------------------------------
+    A("rating-status.back", "escape", "back", "Back", "Back", "Close the rating status"),
+    A("rating-status.reload", "r", "reload", "Reload", "Compute again",
+      "Read the ratings again and recount progress and pace"),
     # --- triage ---------------------------------------------------------------------------
     A("triage.back", "escape", "back", "Back", "Back", "Leave the triage queue"),
     A("triage.open", "enter", "open", "Open", "Open the item where it is fixed",

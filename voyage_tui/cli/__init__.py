@@ -30,6 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "serve the app in a browser (localhost, token in the URL)",
     ),
     "triage": ("voyage_tui.cli.triage_cmd", "everything that needs a person, worst first"),
+    "ratings": (
+        "voyage_tui.cli.ratings_cmd",
+        "the rating campaign: status (progress, pace), export (for analysis)",
+    ),
 }
 
 USAGE = """usage: voyage-tui [PATH]

@@ -168,7 +168,8 @@ class AgreementScreen(VoyageScreen[None]):
 Krippendorff's alpha (ordinal) per rubric dimension over all raters, and Cohen's kappa
 (quadratic weights) per pair of raters with the items both scored in brackets; green from
 0.8, yellow from 0.667. Below, the items the raters disagree on most: `enter` shows every
-rater's scores and note side by side. `r` computes again.
+rater's scores and note side by side. `r` computes again; `{agreement.status}` shows each
+rater's progress and pace.
 """
 
     SCOPE = "agreement"
@@ -259,6 +260,12 @@ rater's scores and note side by side. `r` computes again.
 
     def action_reload(self) -> None:
         self.load()
+
+    def action_status(self) -> None:
+        """The campaign's progress and pace (rating_status.py)."""
+        from voyage_tui.app.screens.rating_status import RatingStatusScreen
+
+        self.app.push_screen(RatingStatusScreen())
 
 
 def ratings_side_by_side(item: DisputedItem, rubric: Rubric | None) -> Table:

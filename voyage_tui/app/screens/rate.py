@@ -32,12 +32,13 @@ from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.widgets.pair_panes import run_widgets, task_widgets
 from voyage_tui.app.widgets.rubric_panel import RubricPanel
 from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.ratings.assignment import outside_the_team
 from voyage_tui.engine.ratings.content import PairContent
 from voyage_tui.engine.ratings.keypad import COMPLETE, PENDING, REFUSED, KeyResult, ScoreDraft
 from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.runs import AgentRunRef
-from voyage_tui.engine.ratings.session import RaterSession, SessionError
+from voyage_tui.engine.ratings.session import Progress, RaterSession, SessionError
 from voyage_tui.engine.validation.view import SuiteView
 
 WIDE = 150
@@ -61,6 +62,10 @@ class SessionState:
     in_force: Rating | None
     """This rater's rating in force for the pair on screen (it is being re-rated)."""
     ratings_file: str
+    tally: Progress
+    """The figures behind `progress`: the assigned ones, the team (ratings/session.py)."""
+    assigned: bool = True
+    """Whether the pair on screen is asked of this rater (always, without a team)."""
 
 
 class Opened(Message):
@@ -254,6 +259,11 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         self._opening = False
         self.rater = message.session.rater
         await self._show_state(message.state)
+        note = outside_the_team(message.session.assignment, self.rater)
+        if note is not None:
+            self._say(f"{note}.", "yellow")
+        elif message.state.current is not None and _assigned_done(message.state):
+            self._say(ASSIGNED_DONE, "green")
 
     # --- showing ----------------------------------------------------------------------------
 
@@ -313,6 +323,10 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             where.append("   ")
         where.append(printable(self.rater or "?", lines=False))
         where.append(" · blind" if self.blind else " · not blind", style="dim")
+        if state is not None and not state.tally.in_team:
+            where.append(" · not in the team", style="yellow")
+        elif state is not None and state.current is not None and not state.assigned:
+            where.append(" · not assigned to you", style="yellow")
         self.query_one("#rate-where", Static).update(where)
         self._tick()
 
@@ -560,12 +574,16 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
     async def _stepped(self, message: Stepped) -> None:
         if self.session is None:  # the session ended (the screen closed) while the step ran
             return
+        said = message.said
+        before = self.state
+        if before is not None and not _assigned_done(before) and _assigned_done(message.state):
+            said = f"{said}. {ASSIGNED_DONE}"
         try:
             # Every step starts the scores afresh, an undo that reopens the pair on screen too.
             await self._show_state(message.state)
         finally:
             self.busy = False
-        self._say(message.said)
+        self._say(said)
         self._show_rubric()
 
     @on(StepFailed)
@@ -605,6 +623,18 @@ def _do(session: RaterSession, action: str, scores: dict[str, int], note: str, l
     raise ValueError(f"unknown step {action!r}")
 
 
+ASSIGNED_DONE = (
+    "Your assigned runs are all rated: the runs that follow are not assigned to you (rate on "
+    "if you like, or end the session)"
+)
+
+
+def _assigned_done(state: SessionState) -> bool:
+    """Whether a team member's assigned work is all rated (never said without a team)."""
+    tally = state.tally
+    return tally.team and tally.in_team and tally.assigned_done
+
+
 def _state_of(session: RaterSession) -> SessionState:
     run = session.current
     progress = session.progress()
@@ -618,4 +648,6 @@ def _state_of(session: RaterSession) -> SessionState:
         can_redo=session.can_redo,
         in_force=session.rating_of(run) if run is not None else None,
         ratings_file=ratings_file_rel(session.ws, session.rater),
+        tally=progress,
+        assigned=session.is_assigned(run) if run is not None else True,
     )

@@ -9,6 +9,9 @@
 - lock.py: one live session per rater (`RaterLock`, a flock on `.voyage/locks/<rater>.lock`);
 - agreement.py: Krippendorff's alpha, Cohen's kappa, the most disputed items;
 - names.py: who the rater is (`resolve_rater`); history.py: runs git once held.
+- assignment.py: who rates which item in a campaign (`[rating] raters`, `overlap`: rendezvous
+  hashing, SPEC 3.9); status.py: the campaign's progress and pace (`ratings status`);
+- effective.py: the effective scores of an item (SPEC 3.9).
 
 No module here imports Textual; numpy and krippendorff are imported only when an alpha is
 computed.

@@ -5,7 +5,8 @@ the workspace may be checked out on: no folder separators, none of the character
 forbids, no control characters, not hidden, not `.` or `..`, and short enough in bytes (file
 systems count a name's bytes, not its characters). A name typed with `--rater` that
 breaks these is refused; one taken from git or the OS is cleaned (each such character becomes
-`-`), since the person did not choose it for this tool.
+`-`), since the person did not choose it for this tool. What a name may be is decided in
+workspace/rater_name.py (voyage.toml's `[rating] raters` is checked with it as it is read).
 """
 
 from __future__ import annotations
@@ -18,16 +19,27 @@ import unicodedata
 
 from voyage_tui.engine.ratings.records import RATINGS_SUFFIX
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.rater_name import (
+    FORBIDDEN_CHARS,
+    MAX_NAME_BYTES,
+    MAX_NAME_CHARS,
+    UNPRINTABLE_CATEGORIES,
+    name_bytes,
+    rater_name_problem,
+)
 
-MAX_NAME_CHARS = 64
-MAX_NAME_BYTES = 128
-"""The name's UTF-8 bytes, as typed and decomposed (NFD, as a macOS file system may store it).
-`<name>.jsonl` is then at most 134 bytes, and every file the tool names after a rater (its
-ratings file, its session lock `<name>.lock`) fits in the 255 bytes of ext4, APFS or btrfs and the
-143 of an eCryptfs home folder; temp files use only a name's first 64 bytes (engine/atomic.py).
-Refused, not shortened or hashed: the file's name is the rater's name (`alice.jsonl`), which
-people read and git shows, and two long names cut to one would share a file."""
-_FORBIDDEN = frozenset('/\\:*?"<>|')
+__all__ = [
+    "MAX_NAME_BYTES",
+    "MAX_NAME_CHARS",
+    "RaterNameError",
+    "clean_rater_name",
+    "git_user_name",
+    "os_user_name",
+    "rater_name_problem",
+    "ratings_file_rel",
+    "resolve_rater",
+]
+
 _RUNS_OF_DASHES = re.compile(r"-{2,}")
 
 
@@ -38,64 +50,21 @@ class RaterNameError(ValueError):
     """No usable rater name: the message says why and what to do."""
 
 
-def rater_name_problem(name: str) -> str | None:
-    """Why `name` cannot be a rater's name (and file name), or None when it can."""
-    if not name:
-        return "the name is empty"
-    if name != name.strip():
-        return "the name starts or ends with a space"
-    if len(name) > MAX_NAME_CHARS:
-        return f"the name is longer than {MAX_NAME_CHARS} characters"
-    if _name_bytes(name) > MAX_NAME_BYTES:
-        return (
-            f"the name takes {_name_bytes(name)} bytes as a file name, over {MAX_NAME_BYTES} bytes "
-            "(a character outside ASCII takes 2 to 4); use a shorter name"
-        )
-    if name in (".", ".."):
-        return f"{name!r} names a folder, not a rater"
-    if name.startswith((".", "-")):
-        return "the name starts with `.` or `-` (a hidden file, or an option)"
-    if name.endswith("."):
-        return "the name ends with `.` (Windows drops it from file names)"
-    for char in name:
-        if char in _FORBIDDEN:
-            return f"the name holds {char!r}, which a file name cannot hold on every system"
-        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            return f"the name holds the control or unprintable character U+{ord(char):04X}"
-    return None
-
-
 def clean_rater_name(name: str) -> str:
     """A name from git or the OS made usable: each character a file name cannot hold becomes
     `-`; leading dots and dashes and surrounding spaces go. May return "" (nothing usable)."""
     chars = []
     for char in name:
-        bad = char in _FORBIDDEN or unicodedata.category(char) in (
-            "Cc",
-            "Cf",
-            "Cs",
-            "Co",
-            "Cn",
-            "Zl",
-            "Zp",
-        )
+        bad = char in FORBIDDEN_CHARS or unicodedata.category(char) in UNPRINTABLE_CATEGORIES
         chars.append("-" if bad else char)
     cleaned = _RUNS_OF_DASHES.sub("-", "".join(chars))
     cleaned = _fit(cleaned.strip().lstrip(".-").strip()[:MAX_NAME_CHARS]).rstrip(". ")
     return cleaned if rater_name_problem(cleaned) is None else ""
 
 
-def _name_bytes(name: str) -> int:
-    """The bytes the name takes as a file name, the larger of as typed and decomposed."""
-    # surrogatepass: a lone surrogate is refused by rater_name_problem, not by a crash here.
-    typed = len(name.encode("utf-8", "surrogatepass"))
-    decomposed = len(unicodedata.normalize("NFD", name).encode("utf-8", "surrogatepass"))
-    return max(typed, decomposed)
-
-
 def _fit(name: str) -> str:
     """`name` cut, at a character, to MAX_NAME_BYTES."""
-    while _name_bytes(name) > MAX_NAME_BYTES:
+    while name_bytes(name) > MAX_NAME_BYTES:
         name = name[:-1]
     return name
 

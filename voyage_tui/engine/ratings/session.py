@@ -6,6 +6,13 @@ Order. Blind (the default): the pairs sorted by sha256(rater, fixture_id, run_id
 see different orders, one rater the same order on every resume, and a run added later slots in
 without reshuffling the rest. Not blind: by fixture path, then run.
 
+Assignment. With a team (`[rating] raters`: assignment.py), the queue is the rater's assigned
+pairs first, then the others, each part in the order above; the next pair is always an assigned
+unrated one while there is one (a skipped assigned pair comes back before any other). Once every
+assigned pair is rated, `Progress.assigned_done` says so and the others follow: still rateable,
+just not asked of this rater. A rater outside the team is assigned nothing and may rate
+everything. Without a team every pair is everyone's.
+
 Resume. The session starts at the first pair of the queue this rater has no rating in force for.
 
 Undo. `undo()` takes back the last submit of this session: it appends the record that restores
@@ -28,6 +35,7 @@ from dataclasses import dataclass, replace
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
+from voyage_tui.engine.ratings.assignment import Assignment, workspace_assignment
 from voyage_tui.engine.ratings.content import PairContent, load_pair
 from voyage_tui.engine.ratings.keypad import ScoreDraft
 from voyage_tui.engine.ratings.lock import LockRefused, RaterLock, check_free
@@ -117,8 +125,25 @@ def plain_order(runs: list[AgentRunRef]) -> list[AgentRunRef]:
 class Progress:
     rated: int
     total: int
+    assigned: int = 0
+    """The pairs assigned to this rater (every pair when there is no team)."""
+    assigned_rated: int = 0
+    """Of those, the ones this rater has a rating in force for."""
+    team: bool = False
+    """Whether `[rating] raters` names a team (else every pair is everyone's)."""
+    in_team: bool = True
+    """Whether this rater is one of the team (always, without one)."""
+
+    @property
+    def assigned_done(self) -> bool:
+        """Every pair assigned to this rater is rated: what follows is not asked of them."""
+        return self.assigned_rated >= self.assigned
 
     def __str__(self) -> str:
+        if self.team and self.in_team:
+            return (
+                f"{self.assigned_rated}/{self.assigned} assigned · {self.rated}/{self.total} rated"
+            )
         return f"{self.rated}/{self.total} rated"
 
 
@@ -162,8 +187,17 @@ class RaterSession:
         self._clock = clock
         self._now = now
         refs = [replace(r, agent=None) for r in runs.runs] if blind else list(runs.runs)
-        self.queue: list[AgentRunRef] = blind_order(refs, rater) if blind else plain_order(refs)
-        """Every pair to rate, in this rater's order (agent labels removed when blind)."""
+        ordered = blind_order(refs, rater) if blind else plain_order(refs)
+        self.assignment: Assignment = workspace_assignment(ws)
+        self.assigned: frozenset[PairKey] = frozenset(
+            self.assignment.items_of(rater, (r.pair for r in ordered))
+        )
+        """The pairs asked of this rater (every pair without a team; none for an outsider)."""
+        self.queue: list[AgentRunRef] = [r for r in ordered if r.pair in self.assigned] + [
+            r for r in ordered if r.pair not in self.assigned
+        ]
+        """Every pair to rate, in this rater's order, the assigned ones first (agent labels
+        removed when blind)."""
         self._index = {run.pair: i for i, run in enumerate(self.queue)}
         self._undo: list[_Step] = []
         self._redo: list[_Step] = []
@@ -246,9 +280,27 @@ class RaterSession:
         return self._position is None
 
     def progress(self) -> Progress:
-        """This rater's ratings in force over all agent runs of the suite (`N/M rated`)."""
+        """This rater's ratings in force over all agent runs of the suite (`N/M rated`), and
+        over the runs assigned to them."""
         rated = self.store.of_rater(self.rater)
-        return Progress(sum(1 for run in self.queue if run.pair in rated), len(self.queue))
+        return Progress(
+            rated=sum(1 for run in self.queue if run.pair in rated),
+            total=len(self.queue),
+            assigned=len(self.assigned),
+            assigned_rated=sum(1 for pair in self.assigned if pair in rated),
+            team=self.assignment.has_team,
+            in_team=self.in_team,
+        )
+
+    @property
+    def in_team(self) -> bool:
+        """Whether the rater is one of `[rating] raters` (always, when none is set)."""
+        return self.assignment.in_team(self.rater)
+
+    def is_assigned(self, run: AgentRunRef | PairKey) -> bool:
+        """Whether the pair is asked of this rater (every pair without a team)."""
+        pair = run.pair if isinstance(run, AgentRunRef) else run
+        return pair in self.assigned
 
     def rating_of(self, run: AgentRunRef | PairKey) -> Rating | None:
         """This rater's rating in force for the pair, or None."""
@@ -412,13 +464,20 @@ class RaterSession:
         self._shown_at = self._clock()
 
     def _next_unrated(self, after: int, *, exclude_current: bool = False) -> int | None:
-        """The first unrated pair after position `after`, wrapping around to the start."""
+        """The first unrated pair after position `after`, wrapping around to the start; an
+        assigned one before any other while there is one."""
         rated = self.store.of_rater(self.rater)
         count = len(self.queue)
+        other: int | None = None
         for step in range(1, count + 1):
             index = (after + step) % count
             if exclude_current and index == after:
                 continue
-            if self.queue[index].pair not in rated:
+            pair = self.queue[index].pair
+            if pair in rated:
+                continue
+            if pair in self.assigned:
                 return index
-        return None
+            if other is None:
+                other = index
+        return other

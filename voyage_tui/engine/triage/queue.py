@@ -19,6 +19,7 @@ from voyage_tui.engine.git.exposure import EXPOSURE_KINDS, ExposureReport, Signa
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
+from voyage_tui.engine.ratings.assignment import workspace_assignment
 from voyage_tui.engine.ratings.runs import PairKey, agent_runs
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.review.inputs import ReviewError, load_gold, score_pair
@@ -227,7 +228,7 @@ def collect(
     # Which holdouts are exposed is the view's typed field, never a search for a code.
     found += [_exposed(view, path, exposure) for path in view.exposed]
     found += _low_scores(view, cache, config.min_f1)
-    found += _unrated(view, cache, config.ratings_per_run)
+    found += _unrated(view, cache)
     found.sort(key=TriageItem._order)
     keys = unique(i.key for i in found)
     return [i if i.key == k else replace(i, key=k) for i, k in zip(found, keys, strict=True)]
@@ -356,9 +357,21 @@ def _low_scores(view: SuiteView, cache: ResultCache, min_f1: float) -> list[Tria
     return out
 
 
-def _unrated(view: SuiteView, cache: ResultCache, wanted: int) -> list[TriageItem]:
+def ratings_wanted(ws: Workspace) -> tuple[int, str]:
+    """How many ratings in force an agent run wants before it leaves the `unrated` items, and
+    the setting that says so: `[rating] overlap`, unless the deprecated `[triage]
+    ratings_per_run` is written (it wins while it is: 0 still turns the items off)."""
+    config = ws.config
+    if config.explicitly_set("triage", "ratings_per_run"):
+        return config.triage.ratings_per_run, "[triage] ratings_per_run"
+    return config.rating.overlap, "[rating] overlap"
+
+
+def _unrated(view: SuiteView, cache: ResultCache) -> list[TriageItem]:
+    wanted, setting = ratings_wanted(view.ws)
     if wanted <= 0:
         return []
+    assignment = workspace_assignment(view.ws)
     raters = cache.raters(view)
     out: list[TriageItem] = []
     seen: set[PairKey] = set()
@@ -370,14 +383,18 @@ def _unrated(view: SuiteView, cache: ResultCache, wanted: int) -> list[TriageIte
         if len(who) >= wanted:
             continue
         rated = f"rated by {', '.join(who)}" if who else "not rated yet"
+        waiting = [r for r in assignment.raters_of(run.pair) if r not in who]
+        if waiting:
+            rated += f"; still assigned to {', '.join(waiting)}"
         out.append(
             TriageItem(
                 key=unrated_key(run.run_path, run.fixture_id, run.run_id),
                 kind=UNRATED,
                 path=run.run_path,
                 line=None,
-                title=f"{run.fixture_id} / {run.run_id}: {len(who)} of {wanted} ratings",
-                detail=f"{rated}; [triage] ratings_per_run asks for {wanted}",
+                title=f"{run.fixture_id} / {run.run_id}: {len(who)} of {wanted} ratings"
+                + (f", waiting for {', '.join(waiting)}" if waiting else ""),
+                detail=f"{rated}; {setting} asks for {wanted}",
                 files=(run.run_path,),
                 fixture_id=run.fixture_id,
                 run_id=run.run_id,

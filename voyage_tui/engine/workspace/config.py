@@ -15,6 +15,7 @@ from voyage_tui.engine.formats.schema_errors import plain_error
 from voyage_tui.engine.loading.text import position_of_index
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME
+from voyage_tui.engine.workspace.rater_name import rater_name_problem
 
 __all__ = ["CONFIG_NAME", "VoyageConfig", "key_position", "parse_config"]
 
@@ -65,7 +66,8 @@ class TriageConfig(BaseModel):
     min_f1: float = Field(default=0.5, ge=0.0, le=1.0, allow_inf_nan=False)
     """A recorded run of a gold file scoring below this F1 is a `low-score` item."""
     ratings_per_run: int = Field(default=2, ge=0, le=1_000_000)
-    """An agent run with fewer ratings in force than this is an `unrated` item (0: never)."""
+    """Deprecated in favour of `[rating] overlap`: when written, an agent run with fewer ratings
+    in force than this is an `unrated` item (0: never); when not, `[rating] overlap` counts."""
 
 
 class RatingConfig(BaseModel):
@@ -179,6 +181,75 @@ def _holds_nul(value: Any) -> bool:
     )
 
 
+def _checked_raters(
+    text: str, rel: str, names: list[str], diagnostics: list[Diagnostic]
+) -> list[str]:
+    """`[rating] raters` without the names that cannot be a rater's (each is also a file name:
+    workspace/rater_name.py) and without a second spelling of a name already listed (two names
+    equal but for letter case share one ratings file on a case-insensitive file system). Each
+    one left out is an error at its place in the list. Leaving a name out, rather than the whole
+    team, keeps every other rater's assignment as it is (rendezvous hashing, SPEC 3.9)."""
+    kept: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for name in names:
+        occurrence = seen.get(name, 0)
+        seen[name] = occurrence + 1
+        where = _name_position(text, name, occurrence)
+        problem = rater_name_problem(name)
+        if problem is not None:
+            diagnostics.append(
+                dg.error(
+                    rel,
+                    where,
+                    "config-invalid",
+                    f"[rating] raters: {name!r} cannot be a rater's name ({problem}): it is "
+                    "also the name of the rater's ratings file; it is left out of the team",
+                )
+            )
+            continue
+        earlier = kept.get(name.casefold())
+        if earlier is not None:
+            again = (
+                "is listed twice"
+                if earlier == name
+                else f"is {earlier!r} again but for letter case (one ratings file on a "
+                "case-insensitive file system)"
+            )
+            diagnostics.append(
+                dg.error(
+                    rel,
+                    where,
+                    "config-invalid",
+                    f"[rating] raters: {name!r} {again}; it counts once. Remove the copy",
+                )
+            )
+            continue
+        kept[name.casefold()] = name
+    return list(kept.values())
+
+
+def _name_position(text: str, name: str, occurrence: int) -> tuple[int, int] | None:
+    """Where the `occurrence`-th (from 0) quoted `name` stands after `raters =` in [rating], else
+    where the key does (a name written with escapes is not found as typed)."""
+    key = _locate(text, "rating", "raters")
+    if key is None:
+        return None
+    lines = text.splitlines(keepends=True)
+    start = sum(len(line) for line in lines[: key[0] - 1]) + key[1] - 1
+    found: list[int] = []
+    for quote in ('"', "'"):
+        at = text.find(f"{quote}{name}{quote}", start)
+        while at != -1:
+            found.append(at + 1)
+            at = text.find(f"{quote}{name}{quote}", at + 1)
+    # The list ends at its closing bracket: a string found after it is another key's.
+    end = text.find("]", start)
+    found = sorted(i for i in found if end == -1 or i < end)
+    if occurrence < len(found):
+        return position_of_index(text, found[occurrence])
+    return key
+
+
 def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[Diagnostic]]:
     """The configuration (defaults where the file says nothing or is wrong) and its diagnostics."""
     try:
@@ -287,6 +358,19 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                     )
                 )
                 continue
+            if section == "rating" and key == "raters":
+                item = _checked_raters(text, rel, item, diagnostics)
+            if section == "triage" and key == "ratings_per_run":
+                diagnostics.append(
+                    dg.warning(
+                        rel,
+                        _locate(text, section, key),
+                        "config-deprecated",
+                        "[triage] ratings_per_run is deprecated in favour of [rating] overlap "
+                        "(the ratings each item wants); it still decides triage's `unrated` "
+                        "items while it is written. Remove it, and set [rating] overlap instead",
+                    )
+                )
             section_values[key] = item
         cleaned[section] = section_values
     return VoyageConfig.model_validate(cleaned), diagnostics

@@ -1,0 +1,168 @@
+"""Progress and pace of a rating campaign (SPEC 6, `ratings status`; the status view of the app
+asks the same): per rater the items assigned, done and left, the median seconds per item and
+the items per hour; over the campaign the items and those complete.
+
+- Items are the workspace's agent runs (runs.py), one per (fixture_id, run_id).
+- Assigned: by assignment.py with a team; without one every item is assigned to every rater who
+  has a ratings file.
+- Done: the rater's assigned items they have a rating in force for; left: assigned, not rated.
+- Complete: items with at least `overlap` raters' ratings in force (anyone's, in the team or
+  not).
+- `median_s`: the median `duration_s` of the rater's ratings in force that record one;
+  `per_hour`: 3600 over their mean. Both None without such a rating (and `per_hour` when the
+  mean is 0 s: a pace of no time at all says nothing).
+- Raters: every team member, then every rater with a rating in force who is not one (assigned
+  nothing; their ratings still count towards `complete`).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.ratings.assignment import Assignment, workspace_assignment
+from voyage_tui.engine.ratings.records import RATINGS_SUFFIX, Rating
+from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.ratings.store import RatingStore
+from voyage_tui.engine.references.rubric import Rubric
+from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.rater_name import rater_name_problem
+
+
+@dataclass(frozen=True, slots=True)
+class RaterStatus:
+    name: str
+    assigned: int
+    done: int
+    left: int
+    median_s: float | None
+    per_hour: float | None
+    in_team: bool
+    """False for a rater who is not one of a set team (assigned nothing)."""
+    rated: int = 0
+    """Every item the rater has a rating in force for, assigned or not."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "assigned": self.assigned,
+            "done": self.done,
+            "left": self.left,
+            "median_s": self.median_s,
+            "per_hour": self.per_hour,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignStatus:
+    overlap: int
+    total: int
+    complete: int
+    raters: dict[str, RaterStatus]
+    team: tuple[str, ...]
+    """`[rating] raters` (empty: no team)."""
+
+    @property
+    def outsiders(self) -> list[str]:
+        return [name for name, r in self.raters.items() if not r.in_team]
+
+    def to_json(self) -> dict[str, Any]:
+        """SPEC 6: `{"overlap", "items": {"total", "complete"}, "raters": {name: {...}}}`."""
+        return {
+            "overlap": self.overlap,
+            "items": {"total": self.total, "complete": self.complete},
+            "raters": {name: r.to_json() for name, r in self.raters.items()},
+        }
+
+
+def campaign_status(
+    pairs: Sequence[PairKey],
+    in_force: Iterable[Rating],
+    assignment: Assignment,
+    file_raters: Iterable[str] = (),
+) -> CampaignStatus:
+    """The status of the items `pairs` given the ratings in force (`RatingStore.effective()`;
+    a retraction among them is ignored) and the assignment. `file_raters` are the raters with a
+    ratings file, who are assigned every item when there is no team."""
+    items = set(pairs)
+    rated: dict[str, set[PairKey]] = {}
+    durations: dict[str, list[float]] = {}
+    by_item: dict[PairKey, set[str]] = {}
+    for rating in in_force:
+        if rating.scores is None:
+            continue
+        durations.setdefault(rating.rater, [])
+        if rating.duration_s is not None:
+            durations[rating.rater].append(rating.duration_s)
+        if rating.pair in items:
+            rated.setdefault(rating.rater, set()).add(rating.pair)
+            by_item.setdefault(rating.pair, set()).add(rating.rater)
+    if assignment.has_team:
+        names = list(assignment.team) + sorted(set(durations) - set(assignment.team))
+        mine = {name: set(found) for name, found in assignment.by_rater(pairs).items()}
+    else:
+        names = sorted(set(file_raters) | set(durations))
+        mine = {name: items for name in names}
+    raters: dict[str, RaterStatus] = {}
+    for name in names:
+        assigned = mine.get(name, set())
+        done = len(assigned & rated.get(name, set()))
+        median, per_hour = pace(durations.get(name, []))
+        raters[name] = RaterStatus(
+            name=name,
+            assigned=len(assigned),
+            done=done,
+            left=len(assigned) - done,
+            median_s=median,
+            per_hour=per_hour,
+            in_team=assignment.in_team(name),
+            rated=len(rated.get(name, set())),
+        )
+    complete = sum(1 for raters_of in by_item.values() if len(raters_of) >= assignment.overlap)
+    return CampaignStatus(
+        overlap=assignment.overlap,
+        total=len(items),
+        complete=complete,
+        raters=raters,
+        team=assignment.team,
+    )
+
+
+def pace(durations: Sequence[float]) -> tuple[float | None, float | None]:
+    """(median seconds per item, items per hour) of some `duration_s`; None without any."""
+    if not durations:
+        return None, None
+    mean = statistics.fmean(durations)
+    return float(statistics.median(durations)), (3600 / mean if mean > 0 else None)
+
+
+def raters_with_a_file(store: RatingStore) -> list[str]:
+    """The raters a ratings file is named after (`<ratings>/<rater>.jsonl`), whatever it holds;
+    a file whose name cannot be a rater's is nobody's."""
+    out = []
+    for path in store.files:
+        name = os.path.basename(path)[: -len(RATINGS_SUFFIX)]
+        if rater_name_problem(name) is None:
+            out.append(name)
+    return out
+
+
+def workspace_status(
+    ws: Workspace, rubric: Rubric, items: Mapping[str, Item]
+) -> tuple[CampaignStatus, RatingStore]:
+    """The status of a validated suite's items (`Suite.items`, or a view's) with every ratings
+    file read and checked, and the store, whose problems a front end reports (left_out.py).
+    Read as `agreement` reads them, without the runs: a rating of a run the suite no longer has
+    still tells the rater's pace, though it makes no item done or complete."""
+    runs = RunIndex.from_items(items)
+    store = RatingStore.load(ws, rubric)
+    status = campaign_status(
+        [run.pair for run in runs.runs],
+        store.effective().values(),
+        workspace_assignment(ws),
+        raters_with_a_file(store),
+    )
+    return status, store

@@ -1,0 +1,55 @@
+"""Whether a string can be a rater's name: also a file name (`<ratings>/<rater>.jsonl`) on every
+system the workspace may be checked out on. Here, below the ratings package, because
+`voyage.toml`'s `[rating] raters` is checked with it when the configuration is read
+(workspace/config.py); ratings/names.py builds the rest of the naming on it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME_CHARS = 64
+MAX_NAME_BYTES = 128
+"""The name's UTF-8 bytes, as typed and decomposed (NFD, as a macOS file system may store it).
+`<name>.jsonl` is then at most 134 bytes, and every file the tool names after a rater (its
+ratings file, its session lock `<name>.lock`) fits in the 255 bytes of ext4, APFS or btrfs and the
+143 of an eCryptfs home folder; temp files use only a name's first 64 bytes (engine/atomic.py).
+Refused, not shortened or hashed: the file's name is the rater's name (`alice.jsonl`), which
+people read and git shows, and two long names cut to one would share a file."""
+FORBIDDEN_CHARS = frozenset('/\\:*?"<>|')
+UNPRINTABLE_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+
+
+def rater_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a rater's name (and file name), or None when it can."""
+    if not name:
+        return "the name is empty"
+    if name != name.strip():
+        return "the name starts or ends with a space"
+    if len(name) > MAX_NAME_CHARS:
+        return f"the name is longer than {MAX_NAME_CHARS} characters"
+    if name_bytes(name) > MAX_NAME_BYTES:
+        return (
+            f"the name takes {name_bytes(name)} bytes as a file name, over {MAX_NAME_BYTES} bytes "
+            "(a character outside ASCII takes 2 to 4); use a shorter name"
+        )
+    if name in (".", ".."):
+        return f"{name!r} names a folder, not a rater"
+    if name.startswith((".", "-")):
+        return "the name starts with `.` or `-` (a hidden file, or an option)"
+    if name.endswith("."):
+        return "the name ends with `.` (Windows drops it from file names)"
+    for char in name:
+        if char in FORBIDDEN_CHARS:
+            return f"the name holds {char!r}, which a file name cannot hold on every system"
+        if unicodedata.category(char) in UNPRINTABLE_CATEGORIES:
+            return f"the name holds the control or unprintable character U+{ord(char):04X}"
+    return None
+
+
+def name_bytes(name: str) -> int:
+    """The bytes the name takes as a file name, the larger of as typed and decomposed."""
+    # surrogatepass: a lone surrogate is refused by rater_name_problem, not by a crash here.
+    typed = len(name.encode("utf-8", "surrogatepass"))
+    decomposed = len(unicodedata.normalize("NFD", name).encode("utf-8", "surrogatepass"))
+    return max(typed, decomposed)
