@@ -5,7 +5,10 @@ The rater's name is settled here, before the app starts, as the session would se
 usage error with the reason, not a screen. So is a session that could not start (the rater is
 rating in another session, their file is no ratings file or a symlink): exit 2 with the reason.
 Under `serve --rate` (the hidden `--in-browser`) the app opens all the same and its screen says
-why, since a tab has no stderr. `escape` in the session goes back to the browser.
+why, since a tab has no stderr.
+
+The app opens as a rater-only session (app/rater_only.py): the rating views and nothing else,
+no agent label or run id while blind; `escape` asks to end the session.
 """
 
 from __future__ import annotations
@@ -72,4 +75,4 @@ def run(argv: list[str]) -> int:
         if refusal is not None:
             print(f"voyage-tui rate: {shown(refusal)}", file=sys.stderr)
             return 2
-    return run_app(ws, args, initial_rate=(rater, not args.no_blind))
+    return run_app(ws, args, initial_rate=(rater, not args.no_blind), rater_only=True)
