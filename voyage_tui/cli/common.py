@@ -157,3 +157,16 @@ def run_app(ws: Workspace, args: argparse.Namespace, **screens: Any) -> int:
         return int(app.run() or 0)
     finally:
         start.close()
+
+
+def say_outside_team(ws: Workspace, rater: str, command: str) -> None:
+    """A rater outside the team (`[rating] raters`) still rates: said once, on stderr."""
+    from voyage_tui.engine.ratings.names import outside_team
+
+    if outside_team(ws, [rater]):
+        team = ", ".join(ws.config.rating.raters)
+        print(
+            f"voyage-tui {command}: note: {shown(rater)} is not in the team of voyage.toml "
+            f"([rating] raters: {shown(team)}); rating all the same, with no items assigned",
+            file=sys.stderr,
+        )

@@ -21,6 +21,7 @@ from voyage_tui.cli.common import (
     add_app_switches,
     no_workspace,
     run_app,
+    say_outside_team,
     unreadable_workspace,
 )
 from voyage_tui.cli.render import shown
@@ -70,7 +71,8 @@ def run(argv: list[str]) -> int:
     except RaterNameError as exc:
         print(f"voyage-tui rate: {shown(str(exc))}", file=sys.stderr)
         return 2
-    if not args.in_browser:
+    if not args.in_browser:  # (under `serve`, the server said it once, not every tab)
+        say_outside_team(ws, rater, "rate")
         refusal = why_no_session(ws, rater)
         if refusal is not None:
             print(f"voyage-tui rate: {shown(refusal)}", file=sys.stderr)

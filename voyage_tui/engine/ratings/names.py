@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import unicodedata
+from collections.abc import Iterable
 
 from voyage_tui.engine.ratings.records import RATINGS_SUFFIX
 from voyage_tui.engine.workspace.model import Workspace
@@ -177,3 +178,13 @@ def _existing_spelling(ws: Workspace, rater: str) -> str:
             if stem.casefold() == wanted and rater_name_problem(stem) is None:
                 return stem
     return rater
+
+
+def outside_team(ws: Workspace, names: Iterable[str]) -> list[str]:
+    """The names that are not in the team (`[rating] raters` in voyage.toml), in the order
+    given; none when no team is set (everyone may rate). Letter case aside, as a rater's file
+    name is matched (`_existing_spelling`)."""
+    team = {name.casefold() for name in ws.config.rating.raters}
+    if not team:
+        return []
+    return [name for name in names if name.casefold() not in team]
