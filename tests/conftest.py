@@ -86,7 +86,7 @@ def private_cache_home(
     return home
 
 
-_APP_TESTS = ("app/", "test_serve.py")
+_APP_TESTS = ("app/", "test_serve.py", "test_serve_raters.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -170,7 +170,7 @@ def test_a_rater_outside_the_team_is_told_once_and_rates_all_the_same(
     code, _, err = cli(["rate", str(root), "--rater", "zed"], capsys)
     assert code == 0
     assert err.splitlines() == [
-        "voyage-tui rate: zed is not one of [rating] raters (ann, ben), so no run is assigned "
+        "voyage-tui rate: note: zed is not one of [rating] raters (ann, ben), so no run is assigned "
         "to zed; every run can still be rated"
     ]
     assert opened[0]["initial_rate"] == ("zed", True)

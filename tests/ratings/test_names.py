@@ -135,3 +135,10 @@ def test_a_long_git_name_is_cut_to_fit_in_bytes(make_workspace, no_global_git):
     assert rater == FOUR_BYTES * (names.MAX_NAME_BYTES // 4)
     assert rater_name_problem(rater) is None
     assert clean_rater_name("a" + FOUR_BYTES * 64) == "a" + FOUR_BYTES * 31
+
+
+def test_outside_team_names_who_is_not_in_rating_raters(make_workspace) -> None:
+    team = make_workspace({"voyage.toml": '[rating]\nraters = ["ann", "Ben"]\n'})
+    assert names.outside_team(load_ws(team), ["ann", "ben", "dan", "Ann"]) == ["dan"]
+    (team / "voyage.toml").write_text("")
+    assert names.outside_team(load_ws(team), ["dan"]) == []  # no team: everyone may rate

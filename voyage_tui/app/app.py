@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path, PurePath
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, cast, overload
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
+from textual.screen import Screen, ScreenResultCallbackType
+from textual.widget import AwaitMount
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.keymap import KeymappedApp
 from voyage_tui.app.messages import LoadFailed, LoadProgress, SuiteChanged, SuiteLoaded
 from voyage_tui.app.navigation import Navigation
+from voyage_tui.app.rater_only import SYSTEM_COMMANDS, refused_app_actions
 from voyage_tui.app.resilience import Resilient
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.browser import BrowserScreen
@@ -46,6 +49,8 @@ from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.workspace.model import Workspace
 
 STYLES = Path(__file__).parent / "styles"
+
+ScreenResult = TypeVar("ScreenResult")
 
 
 class VoyageApp(KeymappedApp, Resilient):
@@ -82,8 +87,10 @@ class VoyageApp(KeymappedApp, Resilient):
         `voyage-tui rate` was given, else the engine's choice, blind."""
         self.wizard_outcome: object | None = None
         """How a wizard opened by `voyage-tui new` ended (a WizardOutcome)."""
-        self.navigation = Navigation(self)
+        self.navigation = Navigation(self, rater_only=settings.rater_only)
         """Every switch between the browser, the triage queue and the rater session."""
+        self.refused_actions = refused_app_actions() if settings.rater_only else frozenset()
+        """The app's actions this session refuses (a rater-only one: app/rater_only.py)."""
         watcher = start.watcher
         if watcher is None and settings.watch:
             watcher = WorkspaceWatcher(ws.root)
@@ -114,6 +121,11 @@ class VoyageApp(KeymappedApp, Resilient):
     def on_mount(self) -> None:
         self.apply_user_keymap()
         settings = self.settings
+        if settings.rater_only:
+            # The session alone, no browser under it: nothing to go back to.
+            self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
+            self._begin_load()
+            return
         self.push_screen(BrowserScreen())
         if settings.initial_diff is not None:
             self.push_screen(DiffScreen(*settings.initial_diff))
@@ -123,12 +135,71 @@ class VoyageApp(KeymappedApp, Resilient):
             self.action_triage()
         if settings.initial_wizard is not None:
             self.push_screen(WizardScreen(settings.initial_wizard, standalone=True))
+        self._begin_load()
+
+    def _begin_load(self) -> None:
         if self.live.start is Start.FROM_CACHE:
             # Drawn from the record: arming the watcher and the load (a stat of every file)
             # would only hold the interpreter lock the first paint needs.
             self.call_after_refresh(self._after_first_screen)
             return
         self.live.begin()
+
+    # --- what a rater-only session refuses (app/rater_only.py decides) ----------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action not in self.refused_actions
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        for command in super().get_system_commands(screen):
+            if not self.settings.rater_only or command.title in SYSTEM_COMMANDS:
+                yield command
+
+    if TYPE_CHECKING:
+
+        @overload
+        def push_screen(
+            self,
+            screen: Screen[ScreenResult] | str,
+            callback: ScreenResultCallbackType[ScreenResult] | None = None,
+            wait_for_dismiss: Literal[False] = False,
+            *,
+            mode: str | None = None,
+        ) -> AwaitMount: ...
+
+        @overload
+        def push_screen(
+            self,
+            screen: Screen[ScreenResult] | str,
+            callback: ScreenResultCallbackType[ScreenResult] | None = None,
+            wait_for_dismiss: Literal[True] = True,
+            *,
+            mode: str | None = None,
+        ) -> asyncio.Future[ScreenResult]: ...
+
+    def push_screen(
+        self,
+        screen: Screen[ScreenResult] | str,
+        callback: ScreenResultCallbackType[ScreenResult] | None = None,
+        wait_for_dismiss: bool = False,
+        *,
+        mode: str | None = None,
+    ) -> AwaitMount | asyncio.Future[ScreenResult]:
+        """Textual's, but a screen the navigation does not allow (every screen but the rating
+        views, in a rater-only session) is not opened, whichever way it was asked for."""
+        if not self.navigation.allows(screen):
+            self.navigation.refused(screen)
+            if wait_for_dismiss:
+                # Never opened, so never dismissed: the caller's await ends with no result.
+                refused: asyncio.Future[ScreenResult] = asyncio.get_running_loop().create_future()
+                refused.cancel()
+                return refused
+            return AwaitMount(self.screen, [])
+        # (The mixins above App leave super()'s overloads untyped for mypy.)
+        if wait_for_dismiss:
+            future = super().push_screen(screen, callback, True, mode=mode)
+            return cast("asyncio.Future[ScreenResult]", future)
+        return cast(AwaitMount, super().push_screen(screen, callback, False, mode=mode))
 
     def _after_first_screen(self) -> None:
         self._mark_painted()
@@ -291,12 +362,11 @@ class VoyageApp(KeymappedApp, Resilient):
         """Ask, then make the holdout public through the engine (and commit when asked)."""
         from voyage_tui.app.screens.modals import retire_question
 
-        self.push_screen(
-            retire_question(path),
-            lambda choice: (
-                choice in ("commit", "retire") and self._retire(path, choice == "commit")
-            ),
-        )
+        def answered(choice: str | None) -> None:
+            if choice in ("commit", "retire"):
+                self._retire(path, choice == "commit")
+
+        self.push_screen(retire_question(path), answered)
 
     @work(thread=True, group="retire")
     def _retire(self, path: str, commit: bool) -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
 
+from voyage_tui.app import rater_only
 from voyage_tui.app.actions import Action, palette_actions
 from voyage_tui.app.screens.base import VoyageScreen
 
@@ -17,12 +18,15 @@ if TYPE_CHECKING:
     from voyage_tui.app.app import VoyageApp
 
 
-def palette_entries(screen: object) -> list[tuple[Action, str]]:
-    """(action, where it runs: "screen" or "app") for the palette opened over `screen`."""
+def palette_entries(screen: object, *, rater_session: bool = False) -> list[tuple[Action, str]]:
+    """(action, where it runs: "screen" or "app") for the palette opened over `screen`; in a
+    rater-only session, only the actions it allows (app/rater_only.py)."""
     entries: list[tuple[Action, str]] = []
     if isinstance(screen, VoyageScreen) and screen.SCOPE:
         entries += [(a, "screen") for a in palette_actions(screen.SCOPE)]
     entries += [(a, "app") for a in palette_actions("app")]
+    if rater_session:
+        entries = [(a, where) for a, where in entries if rater_only.allows(a)]
     return entries
 
 
@@ -36,7 +40,8 @@ class VoyageCommands(Provider):
     def _commands(self) -> list[tuple[str, str, Callable[[], Any]]]:
         """(title, help, callback) of each action."""
         commands: list[tuple[str, str, Callable[[], Any]]] = []
-        for entry, where in palette_entries(self.screen):
+        rater_session = self.voyage.settings.rater_only
+        for entry, where in palette_entries(self.screen, rater_session=rater_session):
             namespace: DOMNode = self.screen if where == "screen" else self.app
             help_text = entry.palette_help
             if entry.keys is not None:
@@ -57,8 +62,8 @@ class VoyageCommands(Provider):
             if score > 0:
                 yield Hit(score, matcher.highlight(title), run, help=help_text)
         view = self.voyage.view
-        if view is None or len(query) < 2:
-            return
+        if view is None or len(query) < 2 or self.voyage.settings.rater_only:
+            return  # (a rater opens no file: the items would name runs, and the browser)
         shown = 0
         for item in view.items.values():
             label = f"Open {item.id or item.path}"

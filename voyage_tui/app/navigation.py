@@ -7,6 +7,11 @@ rater session opens on top of the browser (from the queue too: `escape` then ret
 browser). Closing a rater session ends it first, so its rater's lock goes at once. (Why not Textual's modes:
 docs/decisions.md, "Navigation".) Screens push their own dialogs and detail screens; what
 changes the area goes through here.
+
+A rater-only session (`voyage-tui rate`, `serve --rate`) has one area, the rater session, with
+no browser under it: every other screen is refused (`allows`, asked by the app for each screen
+pushed), and leaving the session asks first, then ends the app. Which actions it offers is
+decided in rater_only.py.
 """
 
 from __future__ import annotations
@@ -14,15 +19,62 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import App
+from textual.command import CommandPalette
 from textual.screen import Screen
 
 from voyage_tui.app.screens.browser import BrowserScreen
+from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.screens.rate import RateScreen
+
+RATING_VIEWS: tuple[type[Screen[Any]], ...] = (RateScreen, ChoiceScreen, CommandPalette)
+"""The screens of a rater-only session: the session, its questions (ending it), and the command
+palette, which lists only the session's actions there."""
 
 
 class Navigation:
-    def __init__(self, app: App[Any]) -> None:
+    def __init__(self, app: App[Any], *, rater_only: bool = False) -> None:
         self.app = app
+        self.rater_only = rater_only
+
+    def allows(self, screen: Screen[Any] | str) -> bool:
+        """Whether `screen` may open: any, except in a rater-only session, where only the
+        rating views may, and only the one session."""
+        if not self.rater_only:
+            return True
+        if isinstance(screen, RateScreen):
+            return self.open_screen(RateScreen) is None
+        return isinstance(screen, RATING_VIEWS)
+
+    def refused(self, screen: Screen[Any] | str) -> None:
+        """Say why a screen did not open (a rater-only session refuses it)."""
+        self.app.notify(
+            "This is a rater session: only the rating views open here.",
+            severity="warning",
+            timeout=4,
+        )
+
+    def leave_session(self, session: RateScreen, *, unsaved: bool) -> None:
+        """`escape` in the rater session: back to the browser, ending the session; in a
+        rater-only session, a question first, and yes ends the app."""
+        if not self.rater_only:
+            if unsaved:
+                self.app.notify(
+                    "The scores of the run on screen were not saved (it stays unrated)", timeout=4
+                )
+            session.end_session()  # now, not when the screen is taken down: `s` may follow
+            self.app.pop_screen()
+            return
+        detail = " The scores of the run on screen are not saved." if unsaved else ""
+
+        def answered(choice: str | None) -> None:
+            if choice == "yes":
+                session.end_session()  # its rater's lock goes now
+                self.app.exit(0)
+
+        self.app.push_screen(
+            ChoiceScreen(f"End the rater session?{detail} Every saved rating stays.", ["yes"]),
+            answered,
+        )
 
     def open_screen(self, kind: type[Screen[Any]]) -> Screen[Any] | None:
         """The open screen of `kind` nearest the top, if any."""
@@ -80,7 +132,10 @@ class Navigation:
 
     def rate_run(self, rater: str | None, blind: bool, fixture_id: str, run_id: str) -> None:
         """A rater session opened on one agent run (triage's `enter` on an unrated run), on top
-        of the browser, as `rate`'s."""
+        of the browser, as `rate`'s. (A rater-only session stays on its own.)"""
+        if self.rater_only:
+            self.rate(rater, blind)
+            return
         self.back_to_browser()
         self.app.push_screen(RateScreen(rater, blind=blind, start_at=(fixture_id, run_id)))
 

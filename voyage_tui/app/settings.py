@@ -22,6 +22,10 @@ class AppSettings:
     """(gold, run) to open the diff on (`voyage-tui diff`)."""
     initial_rate: tuple[str | None, bool] | None = None
     """(rater, blind) to open the rater session on (`voyage-tui rate`)."""
+    rater_only: bool = False
+    """A rater-only session (`voyage-tui rate`, `serve --rate`): the app opens on the rater
+    session (`initial_rate`) and never leaves the rating views; `escape` asks to end it. What
+    it allows is decided in app/rater_only.py."""
     initial_triage: bool = False
     """Open on the triage queue (`voyage-tui triage`)."""
     initial_wizard: WizardStart | None = None

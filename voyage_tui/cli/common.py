@@ -157,3 +157,13 @@ def run_app(ws: Workspace, args: argparse.Namespace, **screens: Any) -> int:
         return int(app.run() or 0)
     finally:
         start.close()
+
+
+def say_outside_team(ws: Workspace, rater: str, command: str) -> None:
+    """A rater outside the team (`[rating] raters`) still rates: said once, on stderr (the
+    session's header says it again)."""
+    from voyage_tui.engine.ratings.assignment import outside_the_team, workspace_assignment
+
+    outsider = outside_the_team(workspace_assignment(ws), rater)
+    if outsider is not None:
+        print(f"voyage-tui {command}: note: {shown(outsider)}", file=sys.stderr)

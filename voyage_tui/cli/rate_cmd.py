@@ -5,8 +5,11 @@ The rater's name is settled here, before the app starts, as the session would se
 usage error with the reason, not a screen. So is a session that could not start (the rater is
 rating in another session, their file is no ratings file or a symlink): exit 2 with the reason.
 Under `serve --rate` (the hidden `--in-browser`) the app opens all the same and its screen says
-why, since a tab has no stderr. `escape` in the session goes back to the browser. A rater who is
-not one of a set `[rating] raters` is told so once (stderr) and rates all the same.
+why, since a tab has no stderr. A rater who is not one of a set `[rating] raters` is told so
+once (stderr) and rates all the same.
+
+The app opens as a rater-only session (app/rater_only.py): the rating views and nothing else,
+no agent label or run id while blind; `escape` asks to end the session.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from voyage_tui.cli.common import (
     add_app_switches,
     no_workspace,
     run_app,
+    say_outside_team,
     unreadable_workspace,
 )
 from voyage_tui.cli.render import shown
-from voyage_tui.engine.ratings.assignment import outside_the_team, workspace_assignment
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
 from voyage_tui.engine.ratings.session import why_no_session
 from voyage_tui.engine.workspace.discovery import NoWorkspace
@@ -69,13 +72,10 @@ def run(argv: list[str]) -> int:
     except RaterNameError as exc:
         print(f"voyage-tui rate: {shown(str(exc))}", file=sys.stderr)
         return 2
-    if not args.in_browser:
+    if not args.in_browser:  # (under `serve`, the server said it once, not every tab)
+        say_outside_team(ws, rater, "rate")
         refusal = why_no_session(ws, rater)
         if refusal is not None:
             print(f"voyage-tui rate: {shown(refusal)}", file=sys.stderr)
             return 2
-        # Said once, before the app: the session's header says it again.
-        outsider = outside_the_team(workspace_assignment(ws), rater)
-        if outsider is not None:
-            print(f"voyage-tui rate: {shown(outsider)}", file=sys.stderr)
-    return run_app(ws, args, initial_rate=(rater, not args.no_blind))
+    return run_app(ws, args, initial_rate=(rater, not args.no_blind), rater_only=True)

@@ -1,5 +1,5 @@
 """`voyage-tui serve [PATH] [--host H] [--port P] [--allow-remote] [--public-url URL]
-[--max-sessions N] [--rate [--rater NAME] [--no-blind]]`.
+[--max-sessions N] [--rate [--rater NAME | --raters A,B,C] [--no-blind]]`.
 
 Serves the app in a browser with textual-serve: each browser connection runs its own
 `python -m voyage_tui ... PATH` (or `... rate ...` with `--rate`) with Textual's web driver. Bound to loopback by default; the
@@ -7,6 +7,11 @@ address it prints carries a secret token that every page and websocket must pres
 anyone who can reach a loopback port includes every other user of the machine. A host beyond
 loopback is refused without `--allow-remote`: the server speaks plain HTTP and has no user
 accounts, so the token would cross the network in clear text.
+
+With `--rate` every tab is a rater-only session (app/rater_only.py). `--raters ann,ben` prints
+one address per rater, each with its own token: the token is the rater's identity, and a rater
+has one live session at a time (serve_web.py). With `[rating] raters` set in voyage.toml, a
+name of `--raters` outside that team is refused with the team listed.
 
 Exit 0 when stopped with Ctrl+C (or SIGTERM); 2 for a usage error, no workspace, a host that
 is not allowed, or an address it cannot listen on.
@@ -23,7 +28,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from voyage_tui.cli.common import Parser, add_app_switches, no_workspace, unreadable_workspace
+from voyage_tui.cli.common import (
+    Parser,
+    add_app_switches,
+    no_workspace,
+    say_outside_team,
+    unreadable_workspace,
+)
 from voyage_tui.cli.render import shown
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
@@ -83,6 +94,12 @@ def build_parser() -> Parser:
         "--rater",
         metavar="NAME",
         help="with --rate: rate as NAME (default: git's user.name, else the OS user)",
+    )
+    parser.add_argument(
+        "--raters",
+        metavar="A,B,C",
+        help="with --rate: one address per rater, each with its own token, which opens that "
+        "rater's session and no other; a rater has one live session at a time",
     )
     parser.add_argument(
         "--no-blind",
@@ -159,8 +176,10 @@ def run(argv: list[str]) -> int:
         parser.error(f"--port must be between 1 and 65535, not {args.port}")
     if args.max_sessions < 1:
         parser.error(f"--max-sessions must be at least 1, not {args.max_sessions}")
-    if not args.rate and (args.rater is not None or args.no_blind):
-        parser.error("--rater and --no-blind go with --rate")
+    if not args.rate and (args.rater is not None or args.raters is not None or args.no_blind):
+        parser.error("--rater, --raters and --no-blind go with --rate")
+    if args.rater is not None and args.raters is not None:
+        parser.error("give --rater (one rater, one address) or --raters (an address each)")
     if args.public_url is not None and (reason := check_public_url(args.public_url)):
         parser.error(f"--public-url {args.public_url!r}: {reason}")
     host = args.host.strip()
@@ -188,7 +207,22 @@ def run(argv: list[str]) -> int:
     options = [flag for flag, on in switches.items() if on]
     serving = f"the workspace {_printable(str(root))}"
     subcommand = None
-    if args.rate:
+    links: dict[str, str] | None = None
+    if args.raters is not None:
+        team = _team_links(ws, args.raters, use_git=not args.no_git)
+        if isinstance(team, int):
+            return team
+        blind_flag = ["--no-blind"] if args.no_blind else []
+        links = {
+            rater: shell_command(
+                app_argv(root, [f"--rater={rater}", *blind_flag, "--in-browser", *options], "rate")
+            )
+            for rater in team
+        }
+        blind = "not blind" if args.no_blind else "blind"
+        names = ", ".join(_printable(rater) for rater in team)
+        serving = f"the rater sessions of {names} ({blind}) on {serving}"
+    elif args.rate:
         # Settled once, here, as `rate` would settle it: every tab rates as the same person, and
         # a name that cannot be a file name is refused before anything listens.
         from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
@@ -198,6 +232,7 @@ def run(argv: list[str]) -> int:
         except RaterNameError as exc:
             print(f"voyage-tui serve: {shown(str(exc))}", file=sys.stderr)
             return 2
+        say_outside_team(ws, rater, "serve")
         subcommand = "rate"
         # --in-browser: a tab whose session cannot start (the rater is rating in another tab
         # or terminal) opens all the same, and its screen says why; a tab has no stderr.
@@ -224,6 +259,7 @@ def run(argv: list[str]) -> int:
         title=f"voyage-tui{' rate' if args.rate else ''}: {_printable(root.name or str(root))}",
         serving=serving,
         max_sessions=args.max_sessions,
+        raters=links,
     )
     try:
         server.serve()
@@ -235,3 +271,36 @@ def run(argv: list[str]) -> int:
         )
         return 2
     return 0
+
+
+def _team_links(ws: Workspace, given: str, *, use_git: bool) -> list[str] | int:
+    """The raters of `--raters a,b,c`, each a usable name (as `rate --rater` takes it), none
+    twice, and with `[rating] raters` set each in that team; else the exit code 2, said why."""
+    from voyage_tui.engine.ratings.names import RaterNameError, outside_team, resolve_rater
+
+    names = [name.strip() for name in given.split(",")]
+    if not any(names) or not all(names):
+        return _refuse("--raters wants names separated by commas (ann,ben,cat), none empty")
+    raters: list[str] = []
+    for name in names:
+        try:
+            rater = resolve_rater(ws, name, use_git=use_git)
+        except RaterNameError as exc:
+            return _refuse(str(exc).replace("--rater ", "--raters: ", 1))
+        if rater.casefold() in {r.casefold() for r in raters}:
+            return _refuse(f"--raters names {rater!r} twice; each rater gets one address")
+        raters.append(rater)
+    outside = outside_team(ws, raters)
+    if outside:
+        team = ", ".join(ws.config.rating.raters)
+        who = ", ".join(outside)
+        return _refuse(
+            f"--raters: {who} {'is' if len(outside) == 1 else 'are'} not in the team of "
+            f"voyage.toml ([rating] raters: {team}); add them there first, or leave them out"
+        )
+    return raters
+
+
+def _refuse(reason: str) -> int:
+    print(f"voyage-tui serve: {shown(reason)}", file=sys.stderr)
+    return 2

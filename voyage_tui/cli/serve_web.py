@@ -4,6 +4,13 @@ textual-serve serves its page and websocket to anyone who reaches the port. Here
 wants `?token=T` and the websocket lives at `/ws/T`, so another user of the machine, or a web
 page the browser visits, cannot start an app that edits the workspace as the person serving it.
 The token never leaves this process except in the address printed on its own stdout.
+
+Per-rater links (`serve --rate --raters ann,ben`): one address per rater, each with its own
+token, which is the rater's identity: a token's tabs run the rater session of its rater and no
+other (the name is in the command the server runs, never asked of the browser). A rater has at
+most one live session: while a tab of a token runs, another tab of the same token gets a page
+saying the session is open elsewhere, and no app. The tokens live in this process's memory
+only: a restarted server prints new addresses, and the old ones open nothing (docs/trust.md).
 """
 
 from __future__ import annotations
@@ -11,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import html
 import logging
 import secrets
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp_jinja2
@@ -37,8 +46,24 @@ APP_QUIT_SECONDS = 5.0
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+@dataclass(slots=True)
+class Seat:
+    """An address the server hands out: its token, the command each of its tabs runs, and for
+    a per-rater link the rater, whose one live session it holds while a tab of it runs."""
+
+    token: str
+    command: str
+    rater: str | None = None
+    live: bool = False
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
 class AppServer(Server):
-    """Serves one command (the app on one workspace) to each browser connection."""
+    """Serves one command (the app on one workspace) to each browser connection; with
+    `raters` (rater -> command), one address per rater instead, each with its own token."""
 
     def __init__(
         self,
@@ -50,12 +75,16 @@ class AppServer(Server):
         title: str,
         serving: str,
         max_sessions: int = DEFAULT_MAX_SESSIONS,
+        raters: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(command, host=host, port=port, title=title, public_url=public_url)
         self.max_sessions = max_sessions
         self.live_sessions = 0
         """Connections with an app, from the moment one is accepted until its app has ended."""
-        self.token = secrets.token_urlsafe(32)
+        if raters:
+            self.seats = [Seat(new_token(), each, rater) for rater, each in raters.items()]
+        else:
+            self.seats = [Seat(new_token(), command)]
         self.serving = serving  # what each tab opens, for the first line printed
         # None: the page's own address (the Host it was asked for) is where its websocket is,
         # which is right through an SSH tunnel to any local port.
@@ -63,19 +92,40 @@ class AppServer(Server):
         self.sockets: set[web.WebSocketResponse] = set()
 
     @property
-    def address(self) -> str:
-        """What to open in a browser."""
-        base = self.fixed_public_url or listening_url(self.host, self.port)
-        return f"{base}/?token={self.token}"
+    def token(self) -> str:
+        """The token of the one address (a server of per-rater links has one per rater)."""
+        if len(self.seats) != 1:
+            raise ValueError("this server has one address per rater: see `links`")
+        return self.seats[0].token
 
-    def _check_token(self, offered: str | None) -> None:
-        if offered is None or not hmac.compare_digest(
-            offered.encode("utf-8", "surrogatepass"), self.token.encode()
-        ):
+    def _url(self, seat: Seat) -> str:
+        base = self.fixed_public_url or listening_url(self.host, self.port)
+        return f"{base}/?token={seat.token}"
+
+    @property
+    def address(self) -> str:
+        """What to open in a browser (a server of per-rater links: the first rater's)."""
+        return self._url(self.seats[0])
+
+    @property
+    def links(self) -> dict[str, str]:
+        """Rater -> the address that opens their session (empty without per-rater links)."""
+        return {seat.rater: self._url(seat) for seat in self.seats if seat.rater is not None}
+
+    def _check_token(self, offered: str | None) -> Seat:
+        """The seat whose token was offered; 403 for any other (each token is compared in
+        constant time, and every one is compared)."""
+        given = (offered or "").encode("utf-8", "surrogatepass")
+        found = None
+        for seat in self.seats:
+            if hmac.compare_digest(given, seat.token.encode()) and offered:
+                found = seat
+        if found is None:
             raise web.HTTPForbidden(
                 text="voyage-tui serve: open the address the server printed; it carries the "
                 "token this page needs.\n"
             )
+        return found
 
     @web.middleware
     async def _headers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -105,6 +155,18 @@ class AppServer(Server):
         """Called once every address listens, instead of aiohttp's `Running on` line."""
         # The workspace's path and a --public-url are text from outside: printed escaped.
         print(f"voyage-tui serve: {shown(self.serving)}", flush=True)
+        links = self.links
+        if links:
+            print(
+                "One address per rater: it opens that rater's session and no other, so send "
+                "each to its rater alone. A rater has one live session at a time.",
+                flush=True,
+            )
+            width = max(len(shown(rater)) for rater in links)
+            for rater, url in links.items():
+                print(f"  {shown(rater):<{width}}  {shown(url)}", flush=True)
+            print("The addresses end with the server. Ctrl+C stops it.", flush=True)
+            return
         print(f"Open {shown(self.address)}", flush=True)
         print("Each browser tab runs its own app. Ctrl+C stops the server.", flush=True)
 
@@ -139,17 +201,46 @@ class AppServer(Server):
         )
         return web.Response(status=503, text=body, content_type="text/html", charset="utf-8")
 
-    async def _turn_away(self, request: web.Request) -> web.WebSocketResponse:
-        """A page fetched just before the cap was reached still opens its websocket: it is told
-        in its terminal, and held open (no app, no process) so the words stay on screen."""
+    @staticmethod
+    def _elsewhere_words(seat: Seat) -> str:
+        return (
+            f"The rater session of {seat.rater} is open elsewhere (another tab or window of "
+            "this address): a rater has one live session at a time."
+        )
+
+    def _elsewhere_page(self, seat: Seat) -> web.Response:
+        """What a second tab of a rater's address gets while the first one runs: a plain page
+        (the rater's name escaped; nothing of the request in it)."""
+        body = (
+            '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+            "<title>voyage-tui serve: session open elsewhere</title></head>\n"
+            '<body style="font-family: monospace; margin: 2em">\n'
+            f"<h1>{html.escape(self._elsewhere_words(seat))}</h1>\n"
+            "<p>Go back to the tab where you are rating, or close it and reload this page.</p>\n"
+            "</body></html>\n"
+        )
+        return web.Response(status=409, text=body, content_type="text/html", charset="utf-8")
+
+    async def _turn_away(
+        self, request: web.Request, seat: Seat | None = None
+    ) -> web.WebSocketResponse:
+        """A page fetched just before the cap was reached (or before its rater's other tab
+        opened) still opens its websocket: it is told in its terminal, and held open (no app,
+        no process) so the words stay on screen."""
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
         self.sockets.add(websocket)
         try:
-            words = (
-                f"\r\n  {self._limit_words()}\r\n"
-                "  Close a tab you no longer need, then reload this page.\r\n"
-            )
+            if seat is not None:
+                words = (
+                    f"\r\n  {shown(self._elsewhere_words(seat))}\r\n"
+                    "  Go back to the tab where you are rating, or close it and reload.\r\n"
+                )
+            else:
+                words = (
+                    f"\r\n  {self._limit_words()}\r\n"
+                    "  Close a tab you no longer need, then reload this page.\r\n"
+                )
             await websocket.send_bytes(words.encode())
             async for _ in websocket:
                 pass  # keys typed into a page without an app go nowhere
@@ -158,12 +249,14 @@ class AppServer(Server):
         return websocket
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
-        self._check_token(request.query.get("token"))
+        seat = self._check_token(request.query.get("token"))
+        if seat.live:
+            return self._elsewhere_page(seat)
         if self.full:
             return self._full_page()
         base = self.fixed_public_url or f"{request.scheme}://{request.host}"
         scheme, rest = base.split(":", 1)
-        websocket_path = request.app.router["websocket"].url_for(token=self.token)
+        websocket_path = request.app.router["websocket"].url_for(token=seat.token)
         context: dict[str, Any] = {
             "font_size": to_int(request.query.get("fontsize", "16"), 16),
             "app_websocket_url": f"{'wss' if scheme == 'https' else 'ws'}:{rest}{websocket_path}",
@@ -173,32 +266,37 @@ class AppServer(Server):
         return aiohttp_jinja2.render_template("app_index.html", request, context)
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        self._check_token(request.match_info.get("token"))
+        seat = self._check_token(request.match_info.get("token"))
+        if seat.live:
+            return await self._turn_away(request, seat)
         if self.full:
             return await self._turn_away(request)
         # Taken before the first await, so two connections arriving together cannot both have
-        # the last slot; given back only once the app has ended (or been killed).
+        # the last slot (nor a rater two sessions); given back only once the app has ended (or
+        # been killed).
         self.live_sessions += 1
+        seat.live = seat.rater is not None
         started: list[AppService] = []
         try:
-            return await self._session(request, started)
+            return await self._session(request, seat.command, started)
         finally:
             # Its own task, shielded: a handler cancelled as its client leaves (aiohttp can be
             # set to do so) still stops the app, and the slot is free only once it has ended.
-            ending = asyncio.ensure_future(self._end_session(started))
+            ending = asyncio.ensure_future(self._end_session(seat, started))
             _background.add(ending)
             ending.add_done_callback(_background.discard)
             await asyncio.shield(ending)
 
-    async def _end_session(self, started: list[AppService]) -> None:
+    async def _end_session(self, seat: Seat, started: list[AppService]) -> None:
         try:
             for service in started:
                 await _stop(service)
         finally:
             self.live_sessions -= 1
+            seat.live = False
 
     async def _session(
-        self, request: web.Request, started: list[AppService]
+        self, request: web.Request, command: str, started: list[AppService]
     ) -> web.WebSocketResponse:
         """One browser connection and its app, until either ends (the app is stopped by the
         caller: `started` holds it once it is made)."""
@@ -209,7 +307,7 @@ class AppServer(Server):
             await websocket.prepare(request)
             self.sockets.add(websocket)
             service = AppService(
-                self.command,
+                command,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 # aiohttp's close returns a bool that textual-serve ignores; it types it None.

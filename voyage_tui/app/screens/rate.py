@@ -308,9 +308,12 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         )
         if state.can_undo:
             text.append("`u` takes back the last rating of this session and reopens that run. ")
-        text.append(
-            "`escape` goes back; “Rater agreement” in the palette (ctrl+p) compares raters."
-        )
+        if self.app.settings.rater_only:
+            text.append("`escape` ends the session.")
+        else:
+            text.append(
+                "`escape` goes back; “Rater agreement” in the palette (ctrl+p) compares raters."
+            )
         return text
 
     def _show_header(self) -> None:
@@ -477,12 +480,8 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         if isinstance(self.focused, Input):
             self._close_note()  # escape in the note drops what was typed
             return
-        if self.draft.scores:
-            self.notify(
-                "The scores of the run on screen were not saved (it stays unrated)", timeout=4
-            )
-        self.end_session()  # now, not when the screen is taken down: `s` may follow at once
-        self.app.pop_screen()
+        # Back to the browser, or in a rater-only session a question first (navigation.py).
+        self.app.navigation.leave_session(self, unsaved=bool(self.draft.scores))
 
     def on_unmount(self) -> None:
         """The screen is gone (escape, the app's end): the session ends and its rater's lock

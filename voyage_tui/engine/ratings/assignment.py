@@ -55,9 +55,22 @@ class Assignment:
     def has_team(self) -> bool:
         return bool(self.team)
 
+    def member(self, rater: str) -> str | None:
+        """The team's spelling of `rater`, letter case aside (a rater's file is matched so,
+        names.py `_existing_spelling`; voyage.toml refuses two names that differ only in
+        case); None for an outsider."""
+        if rater in self.team:
+            return rater
+        wanted = rater.casefold()
+        return next((name for name in self.team if name.casefold() == wanted), None)
+
     def in_team(self, rater: str) -> bool:
         """Whether `rater` is one of the team; without a team, everyone is."""
-        return not self.team or rater in self.team
+        return not self.team or self.member(rater) is not None
+
+    def outsiders(self, names: Iterable[str]) -> list[str]:
+        """The names that are not in a set team, in the order given (none without a team)."""
+        return [name for name in names if not self.in_team(name)]
 
     def raters_of(self, pair: PairKey) -> list[str]:
         """The team members `pair` is assigned to (highest digest first); [] without a team."""
@@ -70,7 +83,8 @@ class Assignment:
         with one, only the items hashing puts among the rater's (none for an outsider)."""
         if not self.team:
             return True
-        return rater in self.team and rater in self.raters_of(pair)
+        name = self.member(rater)
+        return name is not None and name in self.raters_of(pair)
 
     def items_of(self, rater: str, pairs: Iterable[PairKey]) -> list[PairKey]:
         """The items of `pairs` assigned to `rater`, in the order given."""

@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import unicodedata
+from collections.abc import Iterable
 
 from voyage_tui.engine.ratings.records import RATINGS_SUFFIX
 from voyage_tui.engine.workspace.model import Workspace
@@ -146,3 +147,12 @@ def _existing_spelling(ws: Workspace, rater: str) -> str:
             if stem.casefold() == wanted and rater_name_problem(stem) is None:
                 return stem
     return rater
+
+
+def outside_team(ws: Workspace, names: Iterable[str]) -> list[str]:
+    """The names that are not in the team (`[rating] raters` in voyage.toml), in the order
+    given; none when no team is set (everyone may rate). Letter case aside, as a rater's file
+    name is matched (`_existing_spelling`). Decided by the campaign's assignment."""
+    from voyage_tui.engine.ratings.assignment import workspace_assignment
+
+    return workspace_assignment(ws).outsiders(names)
