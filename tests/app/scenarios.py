@@ -321,6 +321,15 @@ async def _agreement_disputed(pilot: Pilot) -> None:
     await idle(pilot)
 
 
+async def _adjudicate(pilot: Pilot) -> None:
+    from voyage_tui.app.screens.adjudicate import AdjudicateScreen
+
+    screen = AdjudicateScreen("dana")
+    await _open_review(pilot, screen, lambda s: s.report is not None and s.working == 0)  # type: ignore[attr-defined]
+    await pilot.press("3", "4")  # two final scores typed: the keypad on the third
+    await idle(pilot)
+
+
 async def _triage(pilot: Pilot) -> None:
     from tests.app.triage_steps import open_triage
 
@@ -470,6 +479,12 @@ SCENARIOS += [
         "A disputed item: every rater's scores and note side by side",
         _agreement_disputed,
     ),
+    Scenario(
+        "adjudicate",
+        "Adjudication: every rater's scores beside the final scores being typed",
+        _adjudicate,
+    ),
+    Scenario("adjudicate-80x24", "Adjudication at 80x24", _adjudicate, size=(80, 24)),
 ]
 
 

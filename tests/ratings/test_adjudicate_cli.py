@@ -107,3 +107,20 @@ def test_usage_errors_and_an_unreadable_adjudications_file(make_workspace, capsy
     code, payload = listed(root, capsys)
     assert code == 2 and len(payload["items"]) == 1
     assert main(["adjudicate", str(tmp_path / "nowhere"), "--list"]) == 2
+
+
+def test_without_list_the_app_opens_on_the_screen_as_the_adjudicator(
+    make_workspace, monkeypatch, capsys
+):
+    from voyage_tui.cli import adjudicate_cmd
+
+    root = team(make_workspace)
+    opened: list[dict[str, Any]] = []
+    monkeypatch.setattr(
+        adjudicate_cmd, "run_app", lambda ws, args, **screens: opened.append(screens) or 0
+    )
+    assert main(["adjudicate", str(root), "--adjudicator", "dana", "--no-git"]) == 0
+    assert opened == [{"initial_adjudicate": "dana"}]
+    assert main(["adjudicate", str(root), "--adjudicator", "a/b"]) == 2
+    assert "--adjudicator 'a/b' cannot be used" in capsys.readouterr().err
+    assert len(opened) == 1

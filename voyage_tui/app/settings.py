@@ -22,6 +22,8 @@ class AppSettings:
     """(gold, run) to open the diff on (`voyage-tui diff`)."""
     initial_rate: tuple[str | None, bool] | None = None
     """(rater, blind) to open the rater session on (`voyage-tui rate`)."""
+    initial_adjudicate: str | None = None
+    """The adjudicator to open the adjudication screen as (`voyage-tui adjudicate`)."""
     initial_triage: bool = False
     """Open on the triage queue (`voyage-tui triage`)."""
     initial_wizard: WizardStart | None = None

@@ -21,8 +21,10 @@ from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
 from voyage_tui.app.widgets.pair_panes import one_line
 from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.ratings.adjudications import load_adjudications
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
 from voyage_tui.engine.ratings.left_out import left_out
+from voyage_tui.engine.ratings.runs import PairKey
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.references.rubric import Rubric
@@ -50,13 +52,16 @@ class Computed:
     report: AgreementReport
     problems: list[str]
     rubric: Rubric
+    adjudicated: frozenset[PairKey] = frozenset()
+    """The items with an adjudication in force (marked in the disputed list)."""
 
 
 def _computed(ws: Workspace, view: SuiteView | None) -> Computed:
     """The agreement of the ratings on disk, under the suite's rubric (in a thread)."""
     rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
     report, problems = compute(ws, rubric)
-    return Computed(report, problems, rubric)
+    adjudicated = frozenset(load_adjudications(ws, rubric).in_force())
+    return Computed(report, problems, rubric, adjudicated)
 
 
 def compute(ws: Workspace, rubric: Rubric) -> tuple[AgreementReport, list[str]]:
@@ -142,9 +147,9 @@ def reasons_text(report: AgreementReport) -> Text:
     return text
 
 
-def disputed_label(item: DisputedItem, width: int = 0) -> Text:
+def disputed_label(item: DisputedItem, width: int = 0, adjudicated: bool = False) -> Text:
     """One line: the spread, the item (padded to `width`), the widest dimension and each
-    rater's score of it."""
+    rater's score of it; `adjudicated` marks an item whose final scores are settled."""
     where = f"{_name(item.fixture_id)} / {_name(item.run_id)}"
     widest = item.widest[0]
     text = Text(no_wrap=True, overflow="ellipsis")
@@ -157,6 +162,8 @@ def disputed_label(item: DisputedItem, width: int = 0) -> Text:
         f"{_name(r.rater)} {(r.scores or {}).get(widest, '·')}" for r in item.ratings
     )
     text.append(f"  {scores}", style="italic")
+    if adjudicated:
+        text.append("  ✓ adjudicated", style="green")
     return text
 
 
@@ -166,8 +173,9 @@ class AgreementScreen(VoyageScreen[None]):
 
 Krippendorff's alpha (ordinal) per rubric dimension over all raters, and Cohen's kappa
 (quadratic weights) per pair of raters with the items both scored in brackets; green from
-0.8, yellow from 0.667. Below, the items the raters disagree on most: `enter` shows every
-rater's scores and note side by side. `r` computes again.
+0.8, yellow from 0.667. Below, the items the raters disagree on most (`✓ adjudicated` once
+their final scores are settled): `enter` shows every rater's scores and note side by side,
+`{agreement.adjudicate}` opens the adjudication screen. `{agreement.reload}` computes again.
 """
 
     SCOPE = "agreement"
@@ -235,7 +243,7 @@ rater's scores and note side by side. `r` computes again.
         if report.disputed:
             width = min(max(len(f"{d.fixture_id} / {d.run_id}") for d in report.disputed), 60)
             listing.add_options(
-                Option(disputed_label(item, width), id=str(index))
+                Option(disputed_label(item, width, item.pair in message.adjudicated), id=str(index))
                 for index, item in enumerate(report.disputed)
             )
             listing.highlighted = min(highlighted or 0, len(report.disputed) - 1)
@@ -258,6 +266,11 @@ rater's scores and note side by side. `r` computes again.
 
     def action_reload(self) -> None:
         self.load()
+
+    def action_adjudicate(self) -> None:
+        from voyage_tui.app.screens.adjudicate import AdjudicateScreen
+
+        self.app.push_screen(AdjudicateScreen())
 
 
 def ratings_side_by_side(item: DisputedItem, rubric: Rubric | None) -> Table:

@@ -10,9 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.ratings.adjudications import AdjudicationsFile, load_adjudications
+from voyage_tui.engine.ratings.adjudications import (
+    Adjudication,
+    AdjudicationsFile,
+    BasedOn,
+    load_adjudications,
+)
 from voyage_tui.engine.ratings.effective import ItemScores, item_scores
-from voyage_tui.engine.ratings.records import Rating
+from voyage_tui.engine.ratings.records import Rating, utc_now
 from voyage_tui.engine.ratings.runs import PairKey
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.rubric import Rubric
@@ -73,6 +78,34 @@ class DisputeReport:
 
     def to_json(self) -> dict[str, Any]:
         return {"items": [d.to_json() for d in self.items]}
+
+    def ratings_of(self, pair: PairKey) -> list[Rating]:
+        """The raters' ratings in force for `pair`, by rater: what an adjudicator is shown, and
+        what the adjudication's `based_on` names."""
+        found = [r for r in self.store.effective().values() if r.pair == pair]
+        return sorted(found, key=lambda r: r.rater)
+
+    def adjudication_of(self, pair: PairKey) -> Adjudication | None:
+        """The adjudication in force for `pair`, if any."""
+        return self.adjudications.effective().get(pair)
+
+    def adjudication_for(
+        self, pair: PairKey, adjudicator: str, scores: Mapping[str, int], note: str = ""
+    ) -> Adjudication:
+        """The record that settles `pair` with `scores`, based on the ratings shown now."""
+        return Adjudication(
+            pair[0],
+            pair[1],
+            adjudicator,
+            dict(scores),
+            utc_now(),
+            tuple(BasedOn.of(r) for r in self.ratings_of(pair)),
+            note,
+        )
+
+    def retraction_for(self, pair: PairKey, adjudicator: str) -> Adjudication:
+        """The record that undoes `pair`'s adjudication (append-only: `scores: null`)."""
+        return Adjudication(pair[0], pair[1], adjudicator, None, utc_now())
 
     def unreadable(self) -> list[Diagnostic]:
         """What could not be read at all, so figures may lack records (exit 2)."""
