@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import wait_loaded, wait_until
@@ -87,6 +88,9 @@ async def test_adjudicate_agreement_shows_it_then_undo(root: Path) -> None:
         ]
         marked = [label for label in labels if FIRST[0] in label]
         assert marked and "✓ adjudicated" in marked[0]
+        # and each of the three raters against the final scores: the calibration line
+        line = str(agreement.query_one("#agreement-calibration", Static).render())
+        assert "Calibration" in line and all(r in line for r in ("alice", "bob", "carol"))
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is screen)
 
@@ -103,6 +107,7 @@ async def test_adjudicate_agreement_shows_it_then_undo(root: Path) -> None:
             for option in agreement.query_one("#agreement-disputed").options  # type: ignore[attr-defined]
         ]
         assert not any("adjudicated" in label for label in labels)
+        assert not agreement.query_one("#agreement-calibration", Static).display
 
 
 async def test_a_key_off_the_scale_is_refused_and_nothing_is_written(root: Path) -> None:

@@ -23,6 +23,7 @@ from voyage_tui.app.widgets.pair_panes import one_line
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.adjudications import load_adjudications
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
+from voyage_tui.engine.ratings.calibration import Calibration, calibration
 from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.runs import PairKey
 from voyage_tui.engine.ratings.store import RatingStore
@@ -54,20 +55,52 @@ class Computed:
     rubric: Rubric
     adjudicated: frozenset[PairKey] = frozenset()
     """The items with an adjudication in force (marked in the disputed list)."""
+    calibrated: tuple[Calibration, ...] = ()
+    """Each rater against the adjudicated scores."""
 
 
 def _computed(ws: Workspace, view: SuiteView | None) -> Computed:
     """The agreement of the ratings on disk, under the suite's rubric (in a thread)."""
     rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
-    report, problems = compute(ws, rubric)
-    adjudicated = frozenset(load_adjudications(ws, rubric).in_force())
-    return Computed(report, problems, rubric, adjudicated)
-
-
-def compute(ws: Workspace, rubric: Rubric) -> tuple[AgreementReport, list[str]]:
-    """The report over the ratings in force, and what was left out of it (said as the command
-    line says it: a file that cannot be read, records with errors)."""
     store = RatingStore.load(ws, rubric)
+    report, problems = compute(ws, rubric, store)
+    in_force = load_adjudications(ws, rubric).in_force()
+    calibrated = tuple(calibration(store.effective().values(), in_force, rubric))
+    return Computed(report, problems, rubric, frozenset(in_force), calibrated)
+
+
+def calibration_text(calibrated: tuple[Calibration, ...]) -> Text:
+    """One line per rater: their kappa against the adjudicated scores per dimension, with the
+    items it was computed on (empty when nothing is adjudicated yet)."""
+    text = Text()
+    if not calibrated:
+        return text
+    text.append("Calibration", style="bold")
+    text.append(f"  each rater against the adjudicated scores ({KAPPA}, items)\n", style="dim")
+    by_rater: dict[str, list[Calibration]] = {}
+    for row in calibrated:
+        by_rater.setdefault(row.rater, []).append(row)
+    width = max(len(_name(r)) for r in by_rater)
+    for rater, rows in by_rater.items():
+        text.append(f"  {_name(rater).ljust(width)}  ", style="bold")
+        for index, row in enumerate(rows):
+            if index:
+                text.append(" · ", style="dim")
+            text.append(f"{_name(row.dimension)} ")
+            text.append(_figure(row.kappa), style=_quality(row.kappa))
+            text.append(f" ({row.items})", style="dim")
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def compute(
+    ws: Workspace, rubric: Rubric, store: RatingStore | None = None
+) -> tuple[AgreementReport, list[str]]:
+    """The report over the ratings in force (of `store`, else read now), and what was left out
+    of it (said as the command line says it: a file that cannot be read, records with
+    errors)."""
+    store = store if store is not None else RatingStore.load(ws, rubric)
     report = compute_agreement(store.effective().values(), rubric, disputed=DISPUTED)
     missing = left_out(store)  # the engine's decision, the same as the command line's
     problems = [
@@ -173,7 +206,8 @@ class AgreementScreen(VoyageScreen[None]):
 
 Krippendorff's alpha (ordinal) per rubric dimension over all raters, and Cohen's kappa
 (quadratic weights) per pair of raters with the items both scored in brackets; green from
-0.8, yellow from 0.667. Below, the items the raters disagree on most (`✓ adjudicated` once
+0.8, yellow from 0.667. Once items are adjudicated, each rater's kappa against the final
+scores (calibration: who drifts). Below, the items the raters disagree on most (`✓ adjudicated` once
 their final scores are settled): `enter` shows every rater's scores and note side by side,
 `{agreement.adjudicate}` opens the adjudication screen. `{agreement.reload}` computes again.
 """
@@ -192,6 +226,7 @@ their final scores are settled): `enter` shows every rater's scores and note sid
         with VerticalScroll(id="agreement-figures"):
             yield Static(Text("computing…", style="dim"), id="agreement-table")
             yield Static("", id="agreement-reasons")
+            yield Static("", id="agreement-calibration")
         yield Static(
             Text.assemble(
                 ("Most disputed items", "bold"),
@@ -237,6 +272,9 @@ their final scores are settled): `enter` shows every rater's scores and note sid
         else:
             table.update(figures_table(report))
             reasons.update(reasons_text(report))
+        calibrated = self.query_one("#agreement-calibration", Static)
+        calibrated.update(calibration_text(message.calibrated))
+        calibrated.display = bool(message.calibrated)
         listing = self.query_one("#agreement-disputed", OptionList)
         highlighted = listing.highlighted
         listing.clear_options()
