@@ -317,3 +317,21 @@ def test_the_editor_buffer_is_checked_as_the_file_is(make_workspace) -> None:
     (root / ADJ).write_text(text)
     suite.revalidate([ADJ])
     assert live == suite.diagnostics_for(ADJ)
+
+
+def test_a_fifo_or_a_symlink_out_is_reported_unread_and_never_blocks(
+    make_workspace, tmp_path: Path
+) -> None:
+    root = make_workspace(workspace_files())
+    os.mkfifo(root / ADJ)
+    suite = Suite.open(root, use_git=False)  # would hang on a read of the FIFO
+    assert [d.severity.value for d in suite.diagnostics_for(ADJ)] == ["error"]
+    with pytest.raises(WriteRefused):
+        append_adjudication(Workspace.load(root), Adjudication("t1", "run-a", "x", None, T1))
+    (root / ADJ).unlink()
+    outside = tmp_path / "secret.jsonl"
+    outside.write_text(jsonl(adjudication()))
+    os.symlink(outside, root / ADJ)
+    suite = Suite.open(root, use_git=False)
+    assert [d.code for d in suite.diagnostics_for(ADJ)] == ["symlink-outside-workspace"]
+    assert load_adjudications(Workspace.load(root), rubric()).in_force() == {}

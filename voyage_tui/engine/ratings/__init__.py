@@ -8,7 +8,12 @@
 - keypad.py: the keys of one pair before it is submitted (`ScoreDraft`);
 - lock.py: one live session per rater (`RaterLock`, a flock on `.voyage/locks/<rater>.lock`);
 - agreement.py: Krippendorff's alpha, Cohen's kappa, the most disputed items;
-- names.py: who the rater is (`resolve_rater`); history.py: runs git once held.
+- names.py: who the rater is (`resolve_rater`); history.py: runs git once held;
+- effective.py: the effective score of an item (adjudicated, else the raters' mean);
+- adjudications.py: the adjudications file, read, checked, in force, appended;
+- disputes.py: the disputed items (`adjudicate --list`, the adjudication screen);
+- calibration.py: each rater against the adjudicated scores;
+- export.py: the rows of `ratings export`.
 
 No module here imports Textual; numpy and krippendorff are imported only when an alpha is
 computed.
