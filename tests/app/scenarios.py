@@ -342,6 +342,14 @@ async def _rating_status(pilot: Pilot) -> None:
             isinstance(pilot.app.screen, RatingStatusScreen) and pilot.app.screen.status is not None
         ),
     )
+
+
+async def _adjudicate(pilot: Pilot) -> None:
+    from voyage_tui.app.screens.adjudicate import AdjudicateScreen
+
+    screen = AdjudicateScreen("dana")
+    await _open_review(pilot, screen, lambda s: s.report is not None and s.working == 0)  # type: ignore[attr-defined]
+    await pilot.press("3", "4")  # two final scores typed: the keypad on the third
     await idle(pilot)
 
 
@@ -507,6 +515,12 @@ SCENARIOS += [
         size=(80, 24),
         prepare=_rating_team,
     ),
+    Scenario(
+        "adjudicate",
+        "Adjudication: every rater's scores beside the final scores being typed",
+        _adjudicate,
+    ),
+    Scenario("adjudicate-80x24", "Adjudication at 80x24", _adjudicate, size=(80, 24)),
 ]
 
 

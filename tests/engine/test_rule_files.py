@@ -422,11 +422,12 @@ def test_every_engine_code_has_a_case() -> None:
 
 
 def test_every_case_folder_is_tested_and_shows_a_real_code() -> None:
-    # rating-*/ cases have their table in tests/ratings/test_rule_cases.py, which checks them
+    # rating-*/ and adjudication-*/ cases have their tables in tests/ratings/test_rule_cases.py,
+    # which checks them
     folders = {
         (p.parent.name, p.name)
         for p in RULES.glob("*/*")
-        if p.is_dir() and not p.parent.name.startswith("rating-")
+        if p.is_dir() and not p.parent.name.startswith(("rating-", "adjudication-"))
     }
     assert folders == set(CASES), "a case folder without an expectation, or the reverse"
     codes = engine_codes()

@@ -16,7 +16,9 @@ def schema(kind: str, capsys: pytest.CaptureFixture[str]) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("kind", ["task", "trajectory", "gold", "run", "agent-run", "rating"])
+@pytest.mark.parametrize(
+    "kind", ["task", "trajectory", "gold", "run", "agent-run", "rating", "adjudication"]
+)
 def test_every_kind_prints_a_draft_2020_12_schema(kind, capsys):
     result = schema(kind, capsys)
     assert result["$schema"] == "https://json-schema.org/draft/2020-12/schema"
@@ -101,3 +103,23 @@ def test_the_schemas_accept_good_files_and_reject_bad_ones(capsys):
         },
         gold,
     )
+
+
+def test_the_adjudication_schema_accepts_a_record_and_a_retraction(capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    adjudication = schema("adjudication", capsys)
+    good = {
+        "fixture_id": "t1",
+        "run_id": "run-a",
+        "adjudicator": "dana",
+        "scores": {"correctness": 3},
+        "based_on": [{"rater": "alice", "rated_at": "2026-11-20T14:03:11Z"}],
+        "note": "",
+        "rated_at": "2026-11-22T10:00:00Z",
+    }
+    jsonschema.validate(good, adjudication)
+    jsonschema.validate({**good, "scores": None}, adjudication)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**good, "based_on": [{"rater": "alice"}]}, adjudication)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({k: v for k, v in good.items() if k != "adjudicator"}, adjudication)

@@ -43,7 +43,14 @@ def test_json_has_the_spec_shape(make_workspace, capsys):
     code, out, _ = run(capsys, str(root), "--format", "json")
     assert code == 0
     payload = json.loads(out)
-    assert set(payload) == {"raters", "dimensions", "pairs", "pairs_omitted", "disputed"}
+    assert set(payload) == {
+        "raters",
+        "dimensions",
+        "pairs",
+        "pairs_omitted",
+        "disputed",
+        "calibration",
+    }
     assert payload["raters"] == ["alice", "bob"]
     assert list(payload["dimensions"]) == ["correctness", "scope"]
     for figures in payload["dimensions"].values():

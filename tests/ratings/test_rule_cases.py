@@ -130,3 +130,74 @@ def test_every_ratings_code_has_a_case_and_every_case_folder_a_row() -> None:
     folders = {(p.parent.name, p.name) for p in RULES.glob("rating-*/*") if p.is_dir()}
     assert folders == set(CASES)
     assert {code for code, _ in CASES} == codes
+
+
+# --- the adjudications file ----------------------------------------------------------------------
+
+ADJ = "adjudications.jsonl"
+
+ADJUDICATION_CASES: dict[tuple[str, str], list[Expect]] = {
+    ("adjudication-invalid-json", "not-json"): [
+        e("adjudication-invalid-json", ADJ, 2, 1, "not valid JSON")
+    ],
+    ("adjudication-torn-line", "cut-off-last-line"): [
+        w("adjudication-torn-line", ADJ, 2, 1, "not saved", "adjudicate the item again")
+    ],
+    ("adjudication-missing-field", "no-adjudicator"): [
+        e("adjudication-missing-field", ADJ, 2, 1, "`adjudicator`")
+    ],
+    ("adjudication-wrong-type", "score-as-text"): [
+        e("adjudication-wrong-type", ADJ, 1, 90, "`correctness`", "whole number", "'3'")
+    ],
+    ("adjudication-invalid-time", "no-time-zone"): [
+        e("adjudication-invalid-time", ADJ, 1, 188, "'2026-11-22T10:00:00'", "UTC")
+    ],
+    ("adjudication-bad-based-on", "no-rated-at"): [
+        e("adjudication-bad-based-on", ADJ, 1, 107, "entry 1", "`rated_at`")
+    ],
+    ("adjudication-unknown-dimension", "typo"): [
+        e("adjudication-unknown-dimension", ADJ, 1, 75, "`corectness`", "`correctness`?")
+    ],
+    ("adjudication-score-out-of-scale", "above-the-highest-anchor"): [
+        e("adjudication-score-out-of-scale", ADJ, 1, 84, "`scope` is scored 6", "1 to 5")
+    ],
+    ("adjudication-unknown-run", "run-id-typo"): [
+        e("adjudication-unknown-run", ADJ, 1, 32, "`run-aa`", "did you mean `run-a`?")
+    ],
+    # alice rated the run again after the adjudication was made: it still counts, stale
+    ("adjudication-stale", "rated-again-since"): [
+        w("adjudication-stale", ADJ, 1, 107, "alice", "2026-11-21T09:00:00Z", "still count")
+    ],
+}
+
+
+def _adjudication_ids() -> list[tuple[str, str]]:
+    return sorted(ADJUDICATION_CASES)
+
+
+@pytest.mark.parametrize(
+    ("code", "case"), _adjudication_ids(), ids=[f"{c}/{k}" for c, k in _adjudication_ids()]
+)
+def test_adjudication_rule_case(code: str, case: str, tmp_path: Path) -> None:
+    root = materialize(code, case, tmp_path)
+    suite = Suite.open(root, use_git=False)
+    assert_case(suite.diagnostics(), ADJUDICATION_CASES[(code, case)])
+    assert suite.items[ADJ].kind == "adjudication", "the file is an item of its own"
+
+
+_ADJ_KEBAB = re.compile(r"^adjudication-[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def test_every_adjudication_code_has_a_case_and_every_case_folder_a_row() -> None:
+    source = (ENGINE / "ratings" / "adjudications.py").read_text(encoding="utf-8")
+    codes = {
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and _ADJ_KEBAB.match(node.value)
+    }
+    assert len(codes) == 10, codes
+    folders = {(p.parent.name, p.name) for p in RULES.glob("adjudication-*/*") if p.is_dir()}
+    assert folders == set(ADJUDICATION_CASES)
+    assert {code for code, _ in ADJUDICATION_CASES} == codes

@@ -216,6 +216,22 @@ REGISTRY: dict[str, Action] = _declare(
     A("rating-status.back", "escape", "back", "Back", "Back", "Close the rating status"),
     A("rating-status.reload", "r", "reload", "Reload", "Compute again",
       "Read the ratings again and recount progress and pace"),
+    A("agreement.adjudicate", "a", "adjudicate", "Adjudicate", "Adjudicate the disputed items",
+      "Settle the final scores of the items the raters disagree on"),
+    # --- adjudication ---------------------------------------------------------------------
+    A("adjudicate.back", "escape", "back", "Back", "Back", "Close the adjudication screen"),
+    *[A(f"adjudicate.score-{n}", str(n), f"score('{n}')", f"Score {n}", show=False)
+      for n in range(10)],
+    A("adjudicate.previous-dimension", "left,shift+tab", "previous_dimension", "Prev dim",
+      "Previous dimension", "Back to an earlier dimension of the final scores"),
+    A("adjudicate.next-dimension", "right,tab", "next_dimension", "Next dim", show=False),
+    A("adjudicate.confirm", "enter", "confirm", "Confirm", show=False),
+    A("adjudicate.clear", "x", "clear", "Clear", "Clear the final scores",
+      "Start the highlighted item's scores again"),
+    A("adjudicate.undo", "u", "undo", "Undo", "Undo the adjudication",
+      "Append a retraction: the highlighted item is unadjudicated again"),
+    A("adjudicate.reload", "r", "reload", "Reload", "Read again",
+      "Read the ratings and the adjudications again"),
     # --- triage ---------------------------------------------------------------------------
     A("triage.back", "escape", "back", "Back", "Back", "Leave the triage queue"),
     A("triage.open", "enter", "open", "Open", "Open the item where it is fixed",

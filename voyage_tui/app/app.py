@@ -131,6 +131,10 @@ class VoyageApp(KeymappedApp, Resilient):
             self.push_screen(DiffScreen(*settings.initial_diff))
         if settings.initial_rate is not None:
             self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
+        if settings.initial_adjudicate is not None:
+            from voyage_tui.app.screens.adjudicate import AdjudicateScreen
+
+            self.push_screen(AdjudicateScreen(settings.initial_adjudicate))
         if settings.initial_triage:
             self.action_triage()
         if settings.initial_wizard is not None:

@@ -26,6 +26,8 @@ class AppSettings:
     """A rater-only session (`voyage-tui rate`, `serve --rate`): the app opens on the rater
     session (`initial_rate`) and never leaves the rating views; `escape` asks to end it. What
     it allows is decided in app/rater_only.py."""
+    initial_adjudicate: str | None = None
+    """The adjudicator to open the adjudication screen as (`voyage-tui adjudicate`)."""
     initial_triage: bool = False
     """Open on the triage queue (`voyage-tui triage`)."""
     initial_wizard: WizardStart | None = None

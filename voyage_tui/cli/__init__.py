@@ -32,7 +32,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "triage": ("voyage_tui.cli.triage_cmd", "everything that needs a person, worst first"),
     "ratings": (
         "voyage_tui.cli.ratings_cmd",
-        "the rating campaign: status (progress, pace), export (for analysis)",
+        "the rating campaign: status (progress, pace) and export (csv, jsonl)",
+    ),
+    "adjudicate": (
+        "voyage_tui.cli.adjudicate_cmd",
+        "settle the disputed items' final scores (--list prints them)",
     ),
 }
 

@@ -2,10 +2,12 @@
 
 How far the raters agree, per rubric dimension (docs/cli.md, "agreement"): Krippendorff's alpha (ordinal)
 over all raters, Cohen's kappa (quadratic weights) per pair of raters, and the items they
-disagree on most. Reads only the rubric and the ratings files; `validate` checks the runs the
-records name. Exit 0; 1 when `--min-alpha` is given and a dimension's alpha is below it; 2 for a
-usage error, no workspace, or a ratings file or folder that cannot be read (its ratings are
-missing from the figures, so they cannot be trusted).
+disagree on most; then each rater against the adjudicated scores (`calibration`,
+engine/ratings/calibration.py). Reads only the rubric, the ratings files and the adjudications
+file; `validate` checks the runs the records name. Exit 0; 1 when `--min-alpha` is given and a
+dimension's alpha is below it; 2 for a usage error, no workspace, or a ratings file or folder,
+or the adjudications file, that cannot be read (its records are missing from the figures, so
+they cannot be trusted).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from collections.abc import Iterable
 from voyage_tui.cli.common import Parser, no_workspace
 from voyage_tui.cli.render import dumps
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
+from voyage_tui.engine.ratings.adjudications import load_adjudications
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
+from voyage_tui.engine.ratings.calibration import Calibration, calibration
 from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import load_rubric
@@ -67,12 +71,27 @@ def run(argv: list[str]) -> int:
         return no_workspace(exc)
     rubric = load_rubric(ws)
     store = RatingStore.load(ws, rubric.value)
-    report = compute_agreement(store.effective().values(), rubric.value, disputed=args.disputed)
+    effective = store.effective()
+    report = compute_agreement(effective.values(), rubric.value, disputed=args.disputed)
+    adjudications = load_adjudications(ws, rubric.value)
+    calibrated = calibration(effective.values(), adjudications.in_force(), rubric.value)
     if args.format == "json":
-        print(dumps(report.to_json()))
+        payload = report.to_json()
+        payload["calibration"] = [c.to_json() for c in calibrated]
+        print(dumps(payload))
     else:
-        print("\n".join(text_lines(report, ws.ratings_rel or ".")))
+        lines = text_lines(report, ws.ratings_rel or ".")
+        if report.raters:
+            lines += calibration_lines(calibrated)
+        print("\n".join(lines))
     unreadable = _tell_problems(store, [d for d in rubric.diagnostics if _loud(d)])
+    if not adjudications.readable:
+        for d in adjudications.diagnostics:
+            print(
+                one_line(f"{d.location()}: {d.severity.value} {d.code}: {d.message}"),
+                file=sys.stderr,
+            )
+        unreadable = True
     if unreadable:
         return 2
     if args.min_alpha is not None:
@@ -156,6 +175,28 @@ def text_lines(report: AgreementReport, ratings_folder: str) -> list[str]:
         lines += ["", "Most disputed items (largest spread of one dimension's scores)"]
         for item in report.disputed:
             lines.extend(_disputed_lines(item))
+    return lines
+
+
+def calibration_lines(calibrated: list[Calibration]) -> list[str]:
+    """Each rater against the adjudicated scores, or why there is nothing to show."""
+    title = "Calibration: each rater against the adjudicated scores (quadratic kappa)"
+    if not calibrated:
+        return ["", title, "  no adjudicated item yet (`voyage-tui adjudicate`)"]
+    rater_width = max(len(one_line(c.rater)) for c in calibrated)
+    width = max(len(one_line(c.dimension)) for c in calibrated)
+    lines = [
+        "",
+        title,
+        f"  {'rater'.ljust(rater_width)}  {'dimension'.ljust(width)}   kappa  items",
+    ]
+    shown = None
+    for c in calibrated:
+        name = one_line(c.rater)
+        cell = name if name != shown else ""
+        shown = name
+        row = f"  {cell.ljust(rater_width)}  {one_line(c.dimension).ljust(width)}  {_figure(c.kappa):>6}  {c.items:>5}"
+        lines.append(row + (f"  {c.reason}" if c.reason else ""))
     return lines
 
 

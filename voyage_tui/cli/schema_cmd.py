@@ -45,6 +45,12 @@ def _rating() -> dict[str, Any]:
     return RatingRecord.model_json_schema(by_alias=True)
 
 
+def _adjudication() -> dict[str, Any]:
+    from voyage_tui.engine.formats.adjudication import AdjudicationRecord
+
+    return AdjudicationRecord.model_json_schema(by_alias=True)
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "task": _task,
     "trajectory": _trajectory,
@@ -52,6 +58,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "run": _run,
     "agent-run": _agent_run,
     "rating": _rating,
+    "adjudication": _adjudication,
 }
 
 

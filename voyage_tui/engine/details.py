@@ -44,6 +44,7 @@ DETAIL_FORMAT: dict[FileKind, DetailFormat] = {
     FileKind.GOLD: DetailFormat.JSON,
     FileKind.GOLD_RUN: DetailFormat.JSON,
     FileKind.RATING: DetailFormat.RECORDS,
+    FileKind.ADJUDICATION: DetailFormat.RECORDS,
     FileKind.REFERENCE: DetailFormat.NONE,
     FileKind.CONFIG: DetailFormat.NONE,
     FileKind.MISPLACED_TASK: DetailFormat.NONE,

@@ -142,6 +142,7 @@ OPENING: dict[FileKind, Opening] = {
     FileKind.GOLD: Opening.RUNS,
     FileKind.GOLD_RUN: Opening.RUN_DIFF,
     FileKind.RATING: Opening.EDITOR,
+    FileKind.ADJUDICATION: Opening.EDITOR,
     FileKind.REFERENCE: Opening.NOTHING,
     FileKind.CONFIG: Opening.NOTHING,
     FileKind.MISPLACED_TASK: Opening.NOTHING,

@@ -116,6 +116,7 @@ FACTS: dict[FileKind, type[Facts] | None] = {
     FileKind.GOLD: GoldFacts,
     FileKind.GOLD_RUN: GoldRunFacts,
     FileKind.RATING: RatingsFacts,
+    FileKind.ADJUDICATION: RatingsFacts,  # its records, counted alike
     FileKind.REFERENCE: None,  # never an item
     FileKind.CONFIG: None,
     FileKind.MISPLACED_TASK: None,

@@ -37,6 +37,9 @@ class FileKind(StrEnum):
     holding `runs/`; where that folder holds none, it may itself be a gold file."""
     RATING = "rating"
     """`<ratings>/<rater>.jsonl`"""
+    ADJUDICATION = "adjudication"
+    """The adjudications file (`[paths] adjudications`, else `adjudications.jsonl` beside the
+    ratings folder): one file, not a folder of them."""
     REFERENCE = "reference"
     """journey.md, the routing table, the rule catalogue, the rubric."""
     CONFIG = "config"
@@ -56,9 +59,14 @@ ITEM_KINDS = frozenset(
         FileKind.GOLD,
         FileKind.GOLD_RUN,
         FileKind.RATING,
+        FileKind.ADJUDICATION,
     }
 )
 """The kinds an Item of the suite can have; the others are paths that are never an item."""
+
+AFTER_RUNS_KINDS = frozenset({FileKind.RATING, FileKind.ADJUDICATION})
+"""Checked after the agent runs they name, afresh each time (never from the item cache): their
+diagnostics depend on every agent run, and an adjudication's on the ratings too."""
 
 FIXTURE_KINDS = frozenset({FileKind.TASK, FileKind.TRAJECTORY})
 """A task.yaml: one checker tells the two apart, by its folder and its `kind`."""

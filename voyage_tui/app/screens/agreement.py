@@ -22,8 +22,11 @@ from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
 from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.app.widgets.pair_panes import one_line
 from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.ratings.adjudications import load_adjudications
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
+from voyage_tui.engine.ratings.calibration import Calibration, calibration
 from voyage_tui.engine.ratings.left_out import left_out
+from voyage_tui.engine.ratings.runs import PairKey
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.references.rubric import Rubric
@@ -51,19 +54,54 @@ class Computed:
     report: AgreementReport
     problems: list[str]
     rubric: Rubric
+    adjudicated: frozenset[PairKey] = frozenset()
+    """The items with an adjudication in force (marked in the disputed list)."""
+    calibrated: tuple[Calibration, ...] = ()
+    """Each rater against the adjudicated scores."""
 
 
 def _computed(ws: Workspace, view: SuiteView | None) -> Computed:
     """The agreement of the ratings on disk, under the suite's rubric (in a thread)."""
     rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
-    report, problems = compute(ws, rubric)
-    return Computed(report, problems, rubric)
-
-
-def compute(ws: Workspace, rubric: Rubric) -> tuple[AgreementReport, list[str]]:
-    """The report over the ratings in force, and what was left out of it (said as the command
-    line says it: a file that cannot be read, records with errors)."""
     store = RatingStore.load(ws, rubric)
+    report, problems = compute(ws, rubric, store)
+    in_force = load_adjudications(ws, rubric).in_force()
+    calibrated = tuple(calibration(store.effective().values(), in_force, rubric))
+    return Computed(report, problems, rubric, frozenset(in_force), calibrated)
+
+
+def calibration_text(calibrated: tuple[Calibration, ...]) -> Text:
+    """One line per rater: their kappa against the adjudicated scores per dimension, with the
+    items it was computed on (empty when nothing is adjudicated yet)."""
+    text = Text()
+    if not calibrated:
+        return text
+    text.append("Calibration", style="bold")
+    text.append(f"  each rater against the adjudicated scores ({KAPPA}, items)\n", style="dim")
+    by_rater: dict[str, list[Calibration]] = {}
+    for row in calibrated:
+        by_rater.setdefault(row.rater, []).append(row)
+    width = max(len(_name(r)) for r in by_rater)
+    for rater, rows in by_rater.items():
+        text.append(f"  {_name(rater).ljust(width)}  ", style="bold")
+        for index, row in enumerate(rows):
+            if index:
+                text.append(" · ", style="dim")
+            text.append(f"{_name(row.dimension)} ")
+            text.append(_figure(row.kappa), style=_quality(row.kappa))
+            text.append(f" ({row.items})", style="dim")
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def compute(
+    ws: Workspace, rubric: Rubric, store: RatingStore | None = None
+) -> tuple[AgreementReport, list[str]]:
+    """The report over the ratings in force (of `store`, else read now), and what was left out
+    of it (said as the command line says it: a file that cannot be read, records with
+    errors)."""
+    store = store if store is not None else RatingStore.load(ws, rubric)
     report = compute_agreement(store.effective().values(), rubric, disputed=DISPUTED)
     missing = left_out(store)  # the engine's decision, the same as the command line's
     problems = [
@@ -143,9 +181,9 @@ def reasons_text(report: AgreementReport) -> Text:
     return text
 
 
-def disputed_label(item: DisputedItem, width: int = 0) -> Text:
+def disputed_label(item: DisputedItem, width: int = 0, adjudicated: bool = False) -> Text:
     """One line: the spread, the item (padded to `width`), the widest dimension and each
-    rater's score of it."""
+    rater's score of it; `adjudicated` marks an item whose final scores are settled."""
     where = f"{_name(item.fixture_id)} / {_name(item.run_id)}"
     widest = item.widest[0]
     text = Text(no_wrap=True, overflow="ellipsis")
@@ -158,6 +196,8 @@ def disputed_label(item: DisputedItem, width: int = 0) -> Text:
         f"{_name(r.rater)} {(r.scores or {}).get(widest, '·')}" for r in item.ratings
     )
     text.append(f"  {scores}", style="italic")
+    if adjudicated:
+        text.append("  ✓ adjudicated", style="green")
     return text
 
 
@@ -167,9 +207,11 @@ class AgreementScreen(VoyageScreen[None]):
 
 Krippendorff's alpha (ordinal) per rubric dimension over all raters, and Cohen's kappa
 (quadratic weights) per pair of raters with the items both scored in brackets; green from
-0.8, yellow from 0.667. Below, the items the raters disagree on most: `enter` shows every
-rater's scores and note side by side. `r` computes again; `{agreement.status}` shows each
-rater's progress and pace.
+0.8, yellow from 0.667. Once items are adjudicated, each rater's kappa against the final
+scores (calibration: who drifts). Below, the items the raters disagree on most (`✓ adjudicated` once
+their final scores are settled): `enter` shows every rater's scores and note side by side,
+`{agreement.adjudicate}` opens the adjudication screen. `{agreement.reload}` computes again;
+`{agreement.status}` shows each rater's progress and pace.
 """
 
     SCOPE = "agreement"
@@ -186,6 +228,7 @@ rater's progress and pace.
         with VerticalScroll(id="agreement-figures"):
             yield Static(Text("computing…", style="dim"), id="agreement-table")
             yield Static("", id="agreement-reasons")
+            yield Static("", id="agreement-calibration")
         yield Static(
             Text.assemble(
                 ("Most disputed items", "bold"),
@@ -231,13 +274,16 @@ rater's progress and pace.
         else:
             table.update(figures_table(report))
             reasons.update(reasons_text(report))
+        calibrated = self.query_one("#agreement-calibration", Static)
+        calibrated.update(calibration_text(message.calibrated))
+        calibrated.display = bool(message.calibrated)
         listing = self.query_one("#agreement-disputed", OptionList)
         highlighted = listing.highlighted
         listing.clear_options()
         if report.disputed:
             width = min(max(len(f"{d.fixture_id} / {d.run_id}") for d in report.disputed), 60)
             listing.add_options(
-                Option(disputed_label(item, width), id=str(index))
+                Option(disputed_label(item, width, item.pair in message.adjudicated), id=str(index))
                 for index, item in enumerate(report.disputed)
             )
             listing.highlighted = min(highlighted or 0, len(report.disputed) - 1)
@@ -266,6 +312,11 @@ rater's progress and pace.
         from voyage_tui.app.screens.rating_status import RatingStatusScreen
 
         self.app.push_screen(RatingStatusScreen())
+
+    def action_adjudicate(self) -> None:
+        from voyage_tui.app.screens.adjudicate import AdjudicateScreen
+
+        self.app.push_screen(AdjudicateScreen())
 
 
 def ratings_side_by_side(item: DisputedItem, rubric: Rubric | None) -> Table:

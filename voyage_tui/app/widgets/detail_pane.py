@@ -325,6 +325,7 @@ KIND_WIDGETS: dict[FileKind, KindWidgets | None] = {
     FileKind.GOLD: lambda detail, _: gold_widgets(detail),
     FileKind.GOLD_RUN: lambda detail, _: gold_run_widgets(detail),
     FileKind.RATING: None,  # its records' problems are the diagnostics below
+    FileKind.ADJUDICATION: None,  # as a ratings file's
     FileKind.REFERENCE: None,  # never an item
     FileKind.CONFIG: None,
     FileKind.MISPLACED_TASK: None,

@@ -158,7 +158,7 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
                 tail.append(f"  {printable(run.agent, lines=False)}", style="dim")
         elif item.kind is FileKind.GOLD_RUN:
             name = Text(f"run {printable(item.id or '', lines=False)}")
-        elif item.kind is FileKind.RATING:
+        elif item.kind is FileKind.RATING or item.kind is FileKind.ADJUDICATION:
             name = Text(printable(item.path.rsplit("/", 1)[-1], lines=False))
             ratings = item.facts
             if isinstance(ratings, RatingsFacts):

@@ -12,6 +12,12 @@
 - assignment.py: who rates which item in a campaign (`[rating] raters`, `overlap`: rendezvous
   hashing, SPEC 3.9); status.py: the campaign's progress and pace (`ratings status`);
 - effective.py: the effective scores of an item (SPEC 3.9).
+- names.py: who the rater is (`resolve_rater`); history.py: runs git once held;
+- effective.py: the effective score of an item (adjudicated, else the raters' mean);
+- adjudications.py: the adjudications file, read, checked, in force, appended;
+- disputes.py: the disputed items (`adjudicate --list`, the adjudication screen);
+- calibration.py: each rater against the adjudicated scores;
+- export.py: the rows of `ratings export`.
 
 No module here imports Textual; numpy and krippendorff are imported only when an alpha is
 computed.

@@ -10,10 +10,10 @@ from __future__ import annotations
 import codecs
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Position
@@ -38,6 +38,21 @@ DUPLICATE_KEY = "duplicate-key"
 INVALID_UTF8 = "invalid-utf8"
 
 _UTF8_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class LineCodes:
+    """The codes of the reading problems of one JSON-lines format: each format has its own, so
+    a rule table (and a filter) tells a bad rating from a bad adjudication."""
+
+    invalid_json: str
+    torn_line: str
+    missing_field: str
+    wrong_type: str
+    invalid_time: str
+
+
+RATING_CODES = LineCodes(INVALID_JSON, TORN_LINE, MISSING_FIELD, WRONG_TYPE, INVALID_TIME)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +165,11 @@ class Foreign:
         if len(self.first) < self.SHOWN:
             self.first.append((line, why))
 
-    def refusal(self, path: str) -> str | None:
-        """Why a session does not write to the file `path`, or None when it may."""
+    def refusal(
+        self, path: str, file: str = "a ratings file", record: str = "one rating"
+    ) -> str | None:
+        """Why a session does not write to the file `path`, or None when it may. `file` and
+        `record` name what the file should be ("an adjudications file", "one adjudication")."""
         if not self.count:
             return None
         said = "; ".join(f"line {line} {why}" for line, why in self.first)
@@ -159,7 +177,7 @@ class Foreign:
         if more:
             said += f" (and {more} more {'line' if more == 1 else 'lines'} like these)"
         return (
-            f"{path} is not a ratings file: {said}. Every line of a ratings file is one rating, a "
+            f"{path} is not {file}: {said}. Every line of {file} is {record}, a "
             "JSON object (a line cut off by a crash aside), so nothing was written to it. "
             "Move the file aside if it is something else, or fix those lines "
             "(`voyage-tui validate` lists them)"
@@ -228,36 +246,83 @@ _FIELD_HELP = {
 }
 
 
-def parse_ratings(data: bytes, rel: str) -> ParsedFile:
-    """Every line of a ratings file: its well-formed records and a diagnostic for each other
-    line. A bad line never hides the lines after it."""
-    parsed = ParsedFile(rel)
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class LineFormat(Generic[R]):
+    """A JSON-lines file of records (ratings, adjudications): what its records are called, its
+    codes, the fields that make a line one of its records, and the check of one record's fields
+    (None when the record does not count; each problem reported)."""
+
+    noun: str
+    """`rating`: "this line holds ..., not a rating"."""
+    codes: LineCodes
+    required: tuple[str, ...]
+    check: Callable[[FieldCheck], R | None]
+    redo: str
+    """What to do about a torn line besides deleting it: "rate the run again"."""
+
+
+@dataclass(slots=True)
+class LinesRead(Generic[R]):
+    """Every line of a JSON-lines file read: its well-formed records (with the positions of
+    their keys and values inside the line) and a diagnostic for each other line."""
+
+    path: str
+    records: list[tuple[R, Positions]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    readable: bool = True
+    line_count: int = 0
+    ends_with_newline: bool = True
+    foreign: Foreign = field(default_factory=lambda: Foreign())
+
+
+def read_lines(data: bytes, rel: str, fmt: LineFormat[R]) -> LinesRead[R]:
+    """Every line of a JSON-lines file of `fmt`'s records. A bad line never hides the lines
+    after it."""
+    read: LinesRead[R] = LinesRead(rel)
     for bom, name in _WIDE_BOMS:
         if data.startswith(bom):
-            parsed.diagnostics.append(
+            read.diagnostics.append(
                 dg.error(rel, (1, 1), "not-utf8", f"the file is {name}; save it as UTF-8")
             )
-            parsed.readable = False
-            return parsed
+            read.readable = False
+            return read
     data = data.removeprefix(_UTF8_BOM)
     # Only "\n" ends a record: JSON text may hold U+2028 or a lone "\r", which str.splitlines
     # would take for line ends.
     chunks = data.split(b"\n")
-    parsed.ends_with_newline = not data or data.endswith(b"\n")
-    if parsed.ends_with_newline:
+    read.ends_with_newline = not data or data.endswith(b"\n")
+    if read.ends_with_newline:
         chunks.pop()
-    parsed.line_count = len(chunks)
+    read.line_count = len(chunks)
     for number, raw in enumerate(chunks, start=1):
-        _parse_line(raw.removesuffix(b"\r"), number, parsed)
-    return parsed
+        _parse_line(raw.removesuffix(b"\r"), number, read, fmt)
+    return read
 
 
-def _parse_line(raw: bytes, number: int, parsed: ParsedFile) -> None:
-    rel, out = parsed.path, parsed.diagnostics
+def parse_ratings(data: bytes, rel: str) -> ParsedFile:
+    """Every line of a ratings file: its well-formed records and a diagnostic for each other
+    line. A bad line never hides the lines after it."""
+    read = read_lines(data, rel, RATING_FORMAT)
+    return ParsedFile(
+        rel,
+        lines=[ParsedLine(rating, positions) for rating, positions in read.records],
+        diagnostics=read.diagnostics,
+        readable=read.readable,
+        line_count=read.line_count,
+        ends_with_newline=read.ends_with_newline,
+        foreign=read.foreign,
+    )
+
+
+def _parse_line(raw: bytes, number: int, read: LinesRead[R], fmt: LineFormat[R]) -> None:
+    rel, out = read.path, read.diagnostics
     if not raw.strip():
         return
     if not raw.strip(b"\x00 \t"):
-        out.append(_torn(rel, number, "holds only NUL bytes"))
+        out.append(_torn(rel, number, "holds only NUL bytes", fmt))
         return
     try:
         text = raw.decode("utf-8")
@@ -275,15 +340,15 @@ def _parse_line(raw: bytes, number: int, parsed: ParsedFile) -> None:
         # A record with one byte of another encoding (a note saved as Latin-1) is still a
         # record; bytes that are not even that are something else.
         replaced = raw.decode("utf-8", "replace")
-        if not _cut_off(replaced) and not _record_like(load_json(replaced, rel)):
-            parsed.foreign.add(number, "is not text (UTF-8)")
+        if not _cut_off(replaced) and not _record_like(load_json(replaced, rel), fmt):
+            read.foreign.add(number, "is not text (UTF-8)")
         return
     doc = load_json(text, rel)
     if not doc.ok:
         if _cut_off(text):
-            out.append(_torn(rel, number, "is a record cut off before its end"))
+            out.append(_torn(rel, number, "is a record cut off before its end", fmt))
             return
-        parsed.foreign.add(number, "is not JSON")
+        read.foreign.add(number, "is not JSON")
         first = doc.diagnostics[0] if doc.diagnostics else None
         reason = first.message if first is not None else "not valid JSON"
         column = first.column if first is not None and first.column is not None else 1
@@ -291,7 +356,7 @@ def _parse_line(raw: bytes, number: int, parsed: ParsedFile) -> None:
             dg.error(
                 rel,
                 (number, column),
-                INVALID_JSON,
+                fmt.codes.invalid_json,
                 f"{reason}; each line holds one record, a JSON object. This record is ignored "
                 "until the line is fixed",
             )
@@ -302,22 +367,25 @@ def _parse_line(raw: bytes, number: int, parsed: ParsedFile) -> None:
         out.append(_moved(problem, number))
         usable = usable and problem.severity is not dg.Severity.ERROR
     if not isinstance(doc.data, dict):
-        parsed.foreign.add(number, f"holds {_json_kind(doc.data)}, not a rating")
+        read.foreign.add(number, f"holds {_json_kind(doc.data)}, not a {fmt.noun}")
         out.append(
             dg.error(
                 rel,
                 (number, 1),
-                INVALID_JSON,
+                fmt.codes.invalid_json,
                 f"this line holds {describe(doc.data, json=True)}; each line holds one record, a "
                 'JSON object like {"fixture_id": ..., "run_id": ..., "scores": {...}}',
             )
         )
         return
-    if not _record_like(doc):
-        parsed.foreign.add(number, "is a JSON object with none of the fields of a rating")
-    rating = _check_fields(doc.data, number, rel, doc.positions, out)
-    if rating is not None and usable:
-        parsed.lines.append(ParsedLine(rating, doc.positions))
+    if not _record_like(doc, fmt):
+        read.foreign.add(number, f"is a JSON object with none of the fields of a {fmt.noun}")
+    before = len(out)
+    record = fmt.check(FieldCheck(doc.data, number, rel, doc.positions, out, fmt.codes))
+    if any(d.severity is dg.Severity.ERROR for d in out[before:]):
+        record = None
+    if record is not None and usable:
+        read.records.append((record, doc.positions))
 
 
 def _json_kind(value: Any) -> str:
@@ -331,10 +399,10 @@ def _json_kind(value: Any) -> str:
     return "a number"
 
 
-def _record_like(doc: Any) -> bool:
-    """Whether a line's JSON is an object holding at least one field of a rating record."""
+def _record_like(doc: Any, fmt: LineFormat[Any]) -> bool:
+    """Whether a line's JSON is an object holding at least one field of `fmt`'s records."""
     data = doc.data if doc.ok else None
-    return isinstance(data, dict) and any(name in data for name in REQUIRED_FIELDS)
+    return isinstance(data, dict) and any(name in data for name in fmt.required)
 
 
 def _moved(problem: Diagnostic, number: int) -> Diagnostic:
@@ -344,13 +412,13 @@ def _moved(problem: Diagnostic, number: int) -> Diagnostic:
     )
 
 
-def _torn(rel: str, number: int, what: str) -> Diagnostic:
+def _torn(rel: str, number: int, what: str, fmt: LineFormat[Any]) -> Diagnostic:
     return dg.warning(
         rel,
         (number, 1),
-        TORN_LINE,
+        fmt.codes.torn_line,
         f"this line {what}: what a session killed while saving leaves behind. It is ignored (the "
-        "rating it held was not saved); delete the line, or rate the run again",
+        f"{fmt.noun} it held was not saved); delete the line, or {fmt.redo}",
     )
 
 
@@ -380,89 +448,127 @@ def _cut_off(text: str) -> bool:
     return True
 
 
-def _check_fields(
-    obj: dict[str, Any], number: int, rel: str, positions: Positions, out: list[Diagnostic]
-) -> Rating | None:
-    """The record, or None when a field is missing or of the wrong type (each one reported)."""
-    before = len(out)
+@dataclass(slots=True)
+class FieldCheck:
+    """The fields of one line's JSON object, checked one kind at a time: each check reports
+    at the key or value it is about, with the format's own codes. A format's `check` calls the
+    ones its fields need (the shared fields read alike in every format)."""
 
-    def at(*path: PathKey, key: bool = False) -> Position:
-        pos = positions.key(path) if key else positions.value(path)
-        return (number, pos[1]) if pos is not None else (number, 1)
+    obj: dict[str, Any]
+    number: int
+    rel: str
+    positions: Positions
+    out: list[Diagnostic]
+    codes: LineCodes
 
-    def wrong(path: tuple[PathKey, ...], message: str) -> None:
-        out.append(dg.error(rel, at(*path), WRONG_TYPE, message))
+    def at(self, *path: PathKey, key: bool = False) -> Position:
+        pos = self.positions.key(path) if key else self.positions.value(path)
+        return (self.number, pos[1]) if pos is not None else (self.number, 1)
 
-    for name in REQUIRED_FIELDS:
-        if name not in obj:
-            out.append(
-                dg.error(
-                    rel,
-                    (number, 1),
-                    MISSING_FIELD,
-                    f"this record has no `{name}`: {_FIELD_HELP[name]}. It is ignored until "
-                    "the field is added",
+    def wrong(self, path: tuple[PathKey, ...], message: str) -> None:
+        self.out.append(dg.error(self.rel, self.at(*path), self.codes.wrong_type, message))
+
+    def required(self, names: tuple[str, ...], helps: Mapping[str, str]) -> None:
+        for name in names:
+            if name not in self.obj:
+                self.out.append(
+                    dg.error(
+                        self.rel,
+                        (self.number, 1),
+                        self.codes.missing_field,
+                        f"this record has no `{name}`: {helps[name]}. It is ignored until "
+                        "the field is added",
+                    )
                 )
-            )
-    for name in obj:
-        if name not in FIELDS:
-            out.append(
-                dg.warning(
-                    rel,
-                    at(name, key=True),
-                    UNKNOWN_FIELD,
-                    f"`{name}` is not a field of a rating record{hint(name, FIELDS)}; it is "
-                    "ignored",
+
+    def known(self, fields: tuple[str, ...], noun: str) -> None:
+        for name in self.obj:
+            if name not in fields:
+                self.out.append(
+                    dg.warning(
+                        self.rel,
+                        self.at(name, key=True),
+                        UNKNOWN_FIELD,
+                        f"`{name}` is not a field of a {noun} record{hint(name, fields)}; it is "
+                        "ignored",
+                    )
                 )
-            )
-    for name in ("fixture_id", "run_id", "rater"):
-        value = obj.get(name)
-        if name in obj and not (isinstance(value, str) and value.strip()):
-            what = "blank" if isinstance(value, str) else describe(value, json=True)
-            wrong((name,), f"`{name}` must be {_FIELD_HELP[name]} (text), not {what}")
-    scores = obj.get("scores")
-    if isinstance(scores, dict):
-        if not scores:
-            wrong(
+
+    def texts(self, names: tuple[str, ...], helps: Mapping[str, str]) -> None:
+        """Each of `names` (when present) non-blank text."""
+        for name in names:
+            value = self.obj.get(name)
+            if name in self.obj and not (isinstance(value, str) and value.strip()):
+                what = "blank" if isinstance(value, str) else describe(value, json=True)
+                self.wrong((name,), f"`{name}` must be {helps[name]} (text), not {what}")
+
+    def scores(self, helps: Mapping[str, str], withdraw: str) -> Mapping[str, int] | None:
+        """`scores`: an object of whole numbers, not empty, or null (None then, as when it is
+        wrong: the caller reads `failed`)."""
+        scores = self.obj.get("scores")
+        if isinstance(scores, dict):
+            if not scores:
+                self.wrong(
+                    ("scores",),
+                    f"`scores` is empty: give each dimension's score, or write null to {withdraw}",
+                )
+            for dimension, score in scores.items():
+                if type(score) is not int:
+                    self.wrong(
+                        ("scores", dimension),
+                        f"the score of `{dimension}` must be a whole number, not "
+                        f"{describe(score, json=True)}",
+                    )
+            return scores
+        if scores is not None:
+            self.wrong(
                 ("scores",),
-                "`scores` is empty: give each dimension's score, or write null "
-                "to withdraw the rating",
+                f"`scores` must be {helps['scores']}; not {describe(scores, json=True)}",
             )
-        for dimension, score in scores.items():
-            if type(score) is not int:
-                wrong(
-                    ("scores", dimension),
-                    f"the score of `{dimension}` must be a whole number, not "
-                    f"{describe(score, json=True)}",
+        return None
+
+    def note(self) -> str:
+        note = self.obj.get("note", "")
+        if not isinstance(note, str):
+            self.wrong(("note",), f"`note` must be text, not {describe(note, json=True)}")
+            return ""
+        return note
+
+    def time(self, name: str, helps: Mapping[str, str]) -> None:
+        """`name` (when present) an ISO 8601 time in UTC."""
+        value = self.obj.get(name)
+        if isinstance(value, str):
+            if parse_time(value) is None:
+                self.out.append(
+                    dg.error(
+                        self.rel,
+                        self.at(name),
+                        self.codes.invalid_time,
+                        f"`{name}` is {value!r}; write {helps[name]}",
+                    )
                 )
-    elif scores is not None:
-        wrong(
-            ("scores",),
-            f"`scores` must be {_FIELD_HELP['scores']}; not {describe(scores, json=True)}",
-        )
-    note = obj.get("note", "")
-    if not isinstance(note, str):
-        wrong(("note",), f"`note` must be text, not {describe(note, json=True)}")
-    rated_at = obj.get("rated_at")
-    if isinstance(rated_at, str):
-        if parse_time(rated_at) is None:
-            out.append(
-                dg.error(
-                    rel,
-                    at("rated_at"),
-                    INVALID_TIME,
-                    f"`rated_at` is {rated_at!r}; write {_FIELD_HELP['rated_at']}",
-                )
+        elif name in self.obj:
+            self.wrong(
+                (name,),
+                f"`{name}` must be text, {helps[name]}; not {describe(value, json=True)}",
             )
-    elif "rated_at" in obj:
-        wrong(
-            ("rated_at",),
-            f"`rated_at` must be text, {_FIELD_HELP['rated_at']}; not "
-            f"{describe(rated_at, json=True)}",
-        )
+
+    def errors_since(self, before: int) -> bool:
+        return any(d.severity is dg.Severity.ERROR for d in self.out[before:])
+
+
+def _check_rating(check: FieldCheck) -> Rating | None:
+    """The record, or None when a field is missing or of the wrong type (each one reported)."""
+    obj, before = check.obj, len(check.out)
+    check.required(REQUIRED_FIELDS, _FIELD_HELP)
+    check.known(FIELDS, "rating")
+    check.texts(("fixture_id", "run_id", "rater"), _FIELD_HELP)
+    scores = check.scores(_FIELD_HELP, "withdraw the rating")
+    note = check.note()
+    check.time("rated_at", _FIELD_HELP)
     blind = obj.get("blind")
     if "blind" in obj and not isinstance(blind, bool):
-        wrong(("blind",), f"`blind` must be true or false, not {describe(blind, json=True)}")
+        check.wrong(("blind",), f"`blind` must be true or false, not {describe(blind, json=True)}")
     duration = obj.get("duration_s")
     if duration is not None and not (
         isinstance(duration, (int, float))
@@ -472,12 +578,12 @@ def _check_fields(
         and 0 <= duration <= MAX_DURATION_S
         and math.isfinite(duration)
     ):
-        wrong(
+        check.wrong(
             ("duration_s",),
             f"`duration_s` must be {_FIELD_HELP['duration_s']}, not "
             f"{describe(duration, json=True)}",
         )
-    if any(d.severity is dg.Severity.ERROR for d in out[before:]):
+    if check.errors_since(before):
         return None
     return Rating(
         fixture_id=obj["fixture_id"],
@@ -488,6 +594,11 @@ def _check_fields(
         blind=obj["blind"],
         note=note,
         duration_s=None if duration is None else float(duration),
-        path=rel,
-        line=number,
+        path=check.rel,
+        line=check.number,
     )
+
+
+RATING_FORMAT: LineFormat[Rating] = LineFormat(
+    "rating", RATING_CODES, REQUIRED_FIELDS, _check_rating, "rate the run again"
+)

@@ -8,11 +8,11 @@ runs: `validate`, the rater session and `agreement` all go through it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 
 from voyage_tui.engine import diagnostics as dg
-from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.diagnostics import Diagnostic, Position
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.records import (
     DUPLICATE_KEY,
@@ -158,17 +158,51 @@ def _check_scores(
     `Correctness` for `correctness`, as scoring notes may), each problem reported."""
     if rating.scores is None:
         return rating
+    canonical = rubric_scores(
+        rating.scores,
+        rubric,
+        rating.path,
+        line.at,
+        problems,
+        ScoreCodes(UNKNOWN_DIMENSION, SCORE_OUT_OF_SCALE),
+    )
+    if list(canonical) == list(rating.scores):
+        return rating
+    return replace(rating, scores=canonical)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreCodes:
+    unknown_dimension: str
+    out_of_scale: str
+
+
+Locate = Callable[..., Position]
+"""`ParsedLine.at`: (path inside the record, key=...) -> the file position."""
+
+
+def rubric_scores(
+    scores: Mapping[str, int],
+    rubric: Rubric,
+    path: str,
+    at: Locate,
+    problems: list[Diagnostic],
+    codes: ScoreCodes,
+) -> dict[str, int]:
+    """`scores` under the rubric's own dimension names, each unknown dimension, duplicate and
+    score off its scale reported (a record with one does not count). Ratings and adjudications
+    alike."""
     names = [d.name for d in rubric.dimensions]
     canonical: dict[str, int] = {}
     written: dict[str, str] = {}
-    for name, score in rating.scores.items():
+    for name, score in scores.items():
         dimension = rubric.find(name)
         if dimension is None:
             problems.append(
                 dg.error(
-                    rating.path,
-                    line.at(("scores", name), key=True),
-                    UNKNOWN_DIMENSION,
+                    path,
+                    at(("scores", name), key=True),
+                    codes.unknown_dimension,
                     f"`{name}` is not a dimension of the rubric{hint(name, names)}; the "
                     f"dimensions are {', '.join(names) or 'none'}. This record does not count "
                     "until it is fixed",
@@ -178,8 +212,8 @@ def _check_scores(
         if dimension.name in written:
             problems.append(
                 dg.error(
-                    rating.path,
-                    line.at(("scores", name), key=True),
+                    path,
+                    at(("scores", name), key=True),
                     DUPLICATE_KEY,
                     f"`{name}` and `{written[dimension.name]}` both score the dimension "
                     f"`{dimension.name}`; keep one",
@@ -191,45 +225,47 @@ def _check_scores(
         if not low <= score <= high:
             problems.append(
                 dg.error(
-                    rating.path,
-                    line.at(("scores", name)),
-                    SCORE_OUT_OF_SCALE,
+                    path,
+                    at(("scores", name)),
+                    codes.out_of_scale,
                     f"`{name}` is scored {score}, outside its scale of {low} to {high} (the "
                     "rubric's lowest and highest anchors); this record does not count until "
                     "it is fixed",
                 )
             )
         canonical[dimension.name] = score
-    if list(canonical) == list(rating.scores):
-        return rating
-    return replace(rating, scores=canonical)
+    return canonical
 
 
 def _unknown_run(line: ParsedLine, runs: RunIndex, history_known: bool) -> Diagnostic:
     rating = line.rating
-    fixture_runs = runs.by_fixture.get(rating.fixture_id)
-    if fixture_runs is not None:
-        where = line.at(("run_id",))
-        listed = ", ".join(fixture_runs)
-        what = (
-            f"fixture `{rating.fixture_id}` has no agent run `{rating.run_id}`"
-            f"{hint(rating.run_id, fixture_runs)} (its runs: {listed})"
-        )
-    else:
-        where = line.at(("fixture_id",))
-        fixtures = sorted(runs.by_fixture)
-        what = (
-            f"no fixture with agent runs has the id `{rating.fixture_id}`"
-            f"{hint(rating.fixture_id, fixtures)}"
-        )
     history = (
         "nor does the git history hold such a run file"
         if history_known
         else "git history was not searched for a deleted run (no git, or --no-git)"
     )
+    return unknown_run(rating.path, rating.pair, line.at, runs, UNKNOWN_RUN, history)
+
+
+def unknown_run(
+    path: str, pair: PairKey, at: Locate, runs: RunIndex, code: str, history: str | None
+) -> Diagnostic:
+    """A record naming (fixture_id, run_id) the suite has no agent run for, with did-you-mean;
+    `history` says what git's history holds, when that was asked."""
+    fixture_id, run_id = pair
+    fixture_runs = runs.by_fixture.get(fixture_id)
+    if fixture_runs is not None:
+        where = at(("run_id",))
+        listed = ", ".join(fixture_runs)
+        what = (
+            f"fixture `{fixture_id}` has no agent run `{run_id}`"
+            f"{hint(run_id, fixture_runs)} (its runs: {listed})"
+        )
+    else:
+        where = at(("fixture_id",))
+        fixtures = sorted(runs.by_fixture)
+        what = f"no fixture with agent runs has the id `{fixture_id}`{hint(fixture_id, fixtures)}"
+    said = f"{what}; {history}" if history else what
     return dg.error(
-        rating.path,
-        where,
-        UNKNOWN_RUN,
-        f"{what}; {history}. Correct the ids; until then this record does not count",
+        path, where, code, f"{said}. Correct the ids; until then this record does not count"
     )

@@ -56,6 +56,7 @@ CHECKERS: dict[FileKind, Checker | None] = {
     FileKind.GOLD: _gold_candidate,
     FileKind.GOLD_RUN: _unattached_run,
     FileKind.RATING: None,  # checked together, after the runs they name (Suite._check_ratings)
+    FileKind.ADJUDICATION: None,  # after the ratings too (Suite._check_adjudications)
     FileKind.REFERENCE: None,  # read into References, never an item
     FileKind.CONFIG: None,
     FileKind.MISPLACED_TASK: None,  # a layout problem (layout.scan), never opened

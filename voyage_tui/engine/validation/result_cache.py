@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.kinds import FileKind
+from voyage_tui.engine.kinds import AFTER_RUNS_KINDS
 from voyage_tui.engine.loading.stamps import PathStamper, Stamp, pack_stat, same_stamp, stamp_of
 from voyage_tui.engine.validation.cache import (
     MAX_CACHE_BYTES,
@@ -116,9 +116,10 @@ def _check(root: Path, *, use_git: bool, use_cache: bool) -> ValidationResult:
     with gc_paused():
         prepared = suite.prepare(fork=suite.parallel, cache=cache)
         # Stamped before validate_all reads them: an edit in between moves the stamp.
-        ratings = {rel: cache.stamper.stamp(rel) for rel in prepared.layout.ratings}
+        after_runs = [*prepared.layout.ratings, *_adjudications(suite)]
+        ratings = {rel: cache.stamper.stamp(rel) for rel in after_runs}
         suite.validate_all(prepared=prepared)
-        cache.record({rel: i for rel, i in suite.items.items() if i.kind is not FileKind.RATING})
+        cache.record({rel: i for rel, i in suite.items.items() if i.kind not in AFTER_RUNS_KINDS})
         listing = None if use_git else _listing(suite, prepared.layout, cache, ratings)
     result = _result_of(suite)
 
@@ -143,6 +144,11 @@ def _result_of(suite: Suite) -> ValidationResult:
     )
 
 
+def _adjudications(suite: Suite) -> list[str]:
+    rel = suite.ws.adjudications_rel
+    return [rel] if rel else []
+
+
 def _listing(
     suite: Suite, layout: Layout, cache: ItemCache, ratings: dict[str, Stamp]
 ) -> dict[str, Any] | None:
@@ -156,7 +162,8 @@ def _listing(
         own, _ = cache.stamps_of(rel, ())
         others.append([rel, own])
     rated = []
-    for rel in layout.ratings:
+    # The adjudications file too, present or not: one made since has a stamp where None was.
+    for rel in [*layout.ratings, *_adjudications(suite)]:
         item = suite.items.get(rel)
         diagnostics = None if item is None else encode_diagnostics(item.diagnostics, rel)
         rated.append([rel, ratings.get(rel), diagnostics])

@@ -18,11 +18,14 @@ from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.checks import GitChecks, GitResults
 from voyage_tui.engine.items import Item, RatingsFacts
-from voyage_tui.engine.kinds import FIXTURE_KINDS, FileKind
+from voyage_tui.engine.kinds import AFTER_RUNS_KINDS, FIXTURE_KINDS, FileKind
 from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.ratings.adjudications import load_adjudications
 from voyage_tui.engine.ratings.history import deleted_run_pairs
+from voyage_tui.engine.ratings.records import RatingsFile
 from voyage_tui.engine.ratings.rules import check_ratings_file
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import (
     References,
     load_catalogue,
@@ -160,6 +163,8 @@ class Suite:
         self._run_pairs: frozenset[PairKey] = frozenset()
         self._history: set[PairKey] | None = None
         self._history_asked = False
+        self._ratings_checked: dict[str, RatingsFile] = {}
+        """Each ratings file as last checked: an adjudication is stale against them."""
 
     @classmethod
     def open(
@@ -229,7 +234,9 @@ class Suite:
             self.items = self._check_layout(layout, progress, prepared)
             self._dependents_index = None
             self._history_asked = False
+            self._ratings_checked = {}
             self._check_ratings(layout.ratings)
+            self._check_adjudications()
             self._suite_rules()
             if git:
                 self.run_git_checks()
@@ -240,7 +247,7 @@ class Suite:
         if self._cache is not None:
             # Ratings depend on every agent run: they are checked afresh each time.
             items = self.items if items is None else items
-            kept = {p: i for p, i in items.items() if i.kind is not FileKind.RATING}
+            kept = {p: i for p, i in items.items() if i.kind not in AFTER_RUNS_KINDS}
             if not self._same_as_cached(kept):
                 self._cache.save(kept)
             else:
@@ -249,7 +256,7 @@ class Suite:
     def changed_since_load(self) -> set[str] | None:
         """The paths that changed since the load listed and checked them: files that appeared
         or went, files (or files they depend on) whose stamp moved since it was taken before
-        their check, and every ratings file (they are not stamped). For the app, which arms its
+        their check, and every ratings file and the adjudications file (they are not stamped). For the app, which arms its
         watcher after its first load: re-checking these then misses nothing. None when the load
         used no cache (nothing was stamped) or the walk's problems changed: check everything."""
         cache = self._cache
@@ -259,12 +266,15 @@ class Suite:
         if layout.problems != self.layout_problems:
             return None
         listed = {*layout.tasks, *layout.agent_runs, *layout.json_candidates}
-        checked = {p for p, i in self.items.items() if i.kind is not FileKind.RATING}
+        checked = {p for p, i in self.items.items() if i.kind not in AFTER_RUNS_KINDS}
         cache.new_run()  # the folders as they are now, not as the load saw them
         changed = listed ^ checked
         changed.update(p for p in listed & checked if not cache.unchanged(p))
         changed.update(layout.ratings)
-        changed.update(p for p, i in self.items.items() if i.kind is FileKind.RATING)
+        changed.update(p for p, i in self.items.items() if i.kind in AFTER_RUNS_KINDS)
+        adjudications = self.ws.adjudications_rel
+        if adjudications and os.path.lexists(self.ws.abs(adjudications)):
+            changed.add(adjudications)  # made since, or changed: it is not stamped either
         return changed
 
     def _same_as_cached(self, items: dict[str, Item]) -> bool:
@@ -359,8 +369,10 @@ class Suite:
             done.add(rel)
             if not os.path.lexists(self.ws.abs(rel)):
                 self.items.pop(rel, None)
+                self._ratings_checked.pop(rel, None)
                 continue
             checked = check_ratings_file(self.ws, rubric, rel, runs, self._deleted_runs)
+            self._ratings_checked[rel] = checked
             self.items[rel] = Item(
                 rel,
                 FileKind.RATING,
@@ -369,6 +381,34 @@ class Suite:
                 facts=RatingsFacts(len(checked.ratings)),
             )
         return done
+
+    def _check_adjudications(self) -> set[str]:
+        """Check the adjudications file against the rubric, the agent runs and the ratings in
+        force now; returns its path (its item added, replaced or dropped)."""
+        rel = self.ws.adjudications_rel
+        if (
+            self.ws.classifier.kind(rel) is not FileKind.ADJUDICATION
+            or not os.path.lexists(self.ws.abs(rel))
+            or not self._reachable(rel)
+        ):
+            if self.items.pop(rel, None) is not None:
+                return {rel}
+            return set()
+        store = RatingStore(self._ratings_checked.values())
+        checked = load_adjudications(
+            self.ws,
+            self.refs.rubric.value,
+            RunIndex.from_items(self.items),
+            store.effective(),
+        )
+        self.items[rel] = Item(
+            rel,
+            FileKind.ADJUDICATION,
+            id=rel.rsplit("/", 1)[-1],
+            diagnostics=tuple(checked.diagnostics),
+            facts=RatingsFacts(len(checked.records)),
+        )
+        return {rel}
 
     def _deleted_runs(self) -> set[PairKey] | None:
         if not self.use_git:
@@ -415,6 +455,7 @@ class Suite:
         recheck: set[str] = set()
         ratings: set[str] = set()
         all_ratings = False
+        adjudications = False
         rescan = False
         with gc_paused():
             dependents = self._dependents()
@@ -422,6 +463,9 @@ class Suite:
                 kind = rules.kind(rel)
                 if kind is FileKind.RATING:
                     ratings.add(rel)
+                    continue
+                if kind is FileKind.ADJUDICATION:
+                    adjudications = True
                     continue
                 role = rules.reference_role(rel) if kind is FileKind.REFERENCE else None
                 if role is not None:
@@ -453,10 +497,14 @@ class Suite:
             signature = self._suite_signature(recheck | touched)
             kinds_before = {p: self.items[p].kind for p in recheck if p in self.items}
             touched |= self._recheck(recheck)
-            if all_ratings or self._runs_moved(touched, kinds_before):
+            runs_moved = all_ratings or self._runs_moved(touched, kinds_before)
+            if runs_moved:
                 ratings |= {p for p, i in self.items.items() if i.kind is FileKind.RATING}
             if ratings:
                 touched |= self._check_ratings(sorted(ratings))
+            if ratings or adjudications or rescan or runs_moved:
+                # Stale against the ratings, and checked against the runs and the rubric.
+                touched |= self._check_adjudications()
             # The suite-level rules read only ids, kinds and classes: when the re-checked items
             # kept theirs (the usual edit), skip the pass over every fixture.
             if rescan or self._suite_signature(touched) != signature:

@@ -229,6 +229,7 @@ GROUPING: dict[FileKind, Grouping] = {
     FileKind.GOLD: Grouping.GOLD,
     FileKind.GOLD_RUN: Grouping.UNDER_PARENT,
     FileKind.RATING: Grouping.RATINGS,
+    FileKind.ADJUDICATION: Grouping.RATINGS,
     FileKind.REFERENCE: Grouping.NOT_LISTED,
     FileKind.CONFIG: Grouping.NOT_LISTED,
     FileKind.MISPLACED_TASK: Grouping.NOT_LISTED,

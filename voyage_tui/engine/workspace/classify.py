@@ -51,6 +51,9 @@ class Walk(StrEnum):
     """Listed as a gold candidate when it is a regular file (or a link to one)."""
     RATINGS = "ratings"
     """Listed as a ratings file, whatever it is (the ratings folder is the user's)."""
+    ADJUDICATIONS = "adjudications"
+    """One configured file: `scan` lists it when it exists, whatever it is, and the walk
+    passes it by (it may lie in a folder the walk never lists, the workspace's root)."""
     MISPLACED = "misplaced"
     """A layout error, never opened."""
     NOT_LISTED = "unlisted"
@@ -64,6 +67,7 @@ WALK: dict[FileKind, Walk] = {
     FileKind.GOLD: Walk.JSON,
     FileKind.GOLD_RUN: Walk.JSON,
     FileKind.RATING: Walk.RATINGS,
+    FileKind.ADJUDICATION: Walk.ADJUDICATIONS,
     FileKind.REFERENCE: Walk.NOT_LISTED,
     FileKind.CONFIG: Walk.NOT_LISTED,
     FileKind.MISPLACED_TASK: Walk.MISPLACED,
@@ -101,6 +105,8 @@ class FolderRules:
     named_runs: bool
     in_gold: bool
     is_ratings: bool
+    adjudications: str
+    """The adjudications file's name when it lies in this folder, else ""."""
     references: frozenset[str]
     """Names of the reference files in this folder."""
     toward_roots: frozenset[str]
@@ -117,6 +123,8 @@ class FolderRules:
             return FileKind.OTHER
         if self.is_root and name == CONFIG_NAME:
             return FileKind.CONFIG
+        if name == self.adjudications:
+            return FileKind.ADJUDICATION
         if name in self.references:
             return FileKind.REFERENCE
         depth = self.fixture_depth
@@ -154,6 +162,7 @@ class FolderRules:
                 name == RUNS_FOLDER,
                 self.in_gold,
                 False,
+                "",
                 _NOTHING,
                 _NOTHING,
             )
@@ -167,6 +176,7 @@ class FolderRules:
             named_runs=name == RUNS_FOLDER,
             in_gold=self.in_gold or parts in rules.gold_roots,
             is_ratings=parts == rules.ratings,
+            adjudications=rules.adjudications_in(parts),
             references=rules.references_in.get(parts, _NOTHING),
             toward_roots=rules.toward_roots.get(parts, _NOTHING),
         )
@@ -195,6 +205,8 @@ class Classifier:
     fixtures: tuple[str, ...]
     gold_roots: tuple[tuple[str, ...], ...]
     ratings: tuple[str, ...]
+    adjudications: tuple[str, ...]
+    """The adjudications file's path, split."""
     references: dict[str, str]
     """Workspace-relative path -> which reference (journey, rubric, routing_table, catalogue)."""
     references_in: dict[tuple[str, ...], frozenset[str]]
@@ -221,6 +233,7 @@ class Classifier:
         fixtures = _split(ws.fixtures_rel)
         gold_roots = tuple(dict.fromkeys(_split(root) for root in ws.gold_roots))
         ratings = _split(ws.ratings_rel)
+        adjudications = _split(ws.adjudications_rel)
         references_in: dict[tuple[str, ...], set[str]] = {}
         for rel in references:
             parts = _split(rel)
@@ -234,11 +247,22 @@ class Classifier:
             fixtures=fixtures,
             gold_roots=gold_roots,
             ratings=ratings,
+            adjudications=adjudications,
             references=references,
             references_in={k: frozenset(v) for k, v in references_in.items()},
             toward_roots={k: frozenset(v) for k, v in toward.items()},
             fixtures_prefix="/".join(fixtures) + "/" if fixtures else "",
-            deepest=max(len(k) for k in (fixtures, ratings, *gold_roots, *references_in, *toward)),
+            deepest=max(
+                len(k)
+                for k in (
+                    fixtures,
+                    ratings,
+                    adjudications[:-1],
+                    *gold_roots,
+                    *references_in,
+                    *toward,
+                )
+            ),
         )
 
     def folder(self, folder: str) -> FolderRules:
@@ -259,9 +283,15 @@ class Classifier:
             named_runs=bool(parts) and parts[-1] == RUNS_FOLDER,
             in_gold=any(parts[: len(root)] == root for root in self.gold_roots),
             is_ratings=parts == self.ratings,
+            adjudications=self.adjudications_in(parts),
             references=self.references_in.get(parts, _NOTHING),
             toward_roots=self.toward_roots.get(parts, _NOTHING),
         )
+
+    def adjudications_in(self, parts: tuple[str, ...]) -> str:
+        """The adjudications file's name when it lies in the folder `parts`, else ""."""
+        path = self.adjudications
+        return path[-1] if path and parts == path[:-1] else ""
 
     # --- paths ---------------------------------------------------------------------------------
 

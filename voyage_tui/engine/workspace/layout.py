@@ -53,6 +53,8 @@ class Layout:
     """*.json under the gold roots (gold files are those whose `schema` says so)."""
     ratings: list[str] = field(default_factory=list)
     """`<ratings>/*.jsonl`: the raters' files (engine/ratings)."""
+    adjudications: str | None = None
+    """The adjudications file, when something is at its path (engine/ratings/adjudications.py)."""
     problems: list[Diagnostic] = field(default_factory=list)
     """Files that exist but cannot be validated: wrong place, not regular, symlinked out; folders
     that cannot be listed."""
@@ -187,6 +189,8 @@ class _Walker:
                     if followed == "dir":
                         kind = "dir"
                 if kind == "dir":
+                    if here.kind(name) is FileKind.ADJUDICATION:
+                        continue  # listed by scan, where it is read and reported
                     if here.kind(name) is FileKind.RATING:
                         # An item with its error, as live re-validation makes it (reading it
                         # says what it is, unopened): the ratings folder is the user's.
@@ -199,7 +203,7 @@ class _Walker:
                         stack.append((rel, entry.path, here.child(name, rules)))
                     continue
                 how = WALK[here.kind(name)]
-                if how is Walk.NOT_LISTED:
+                if how is Walk.NOT_LISTED or how is Walk.ADJUDICATIONS:
                     continue
                 if how is Walk.FIXTURE:
                     # Symlinks and FIFOs too: reading the file checks (and reports) them unread.
@@ -252,6 +256,13 @@ def scan(ws: Workspace, *, use_git: bool = True, stamp_folders: bool = False) ->
     layout.agent_runs.sort()
     layout.ratings.sort()
     layout.json_candidates = sorted(dict.fromkeys(layout.json_candidates))
+    adjudications = ws.adjudications_rel
+    if (
+        adjudications
+        and ws.classifier.kind(adjudications) is FileKind.ADJUDICATION
+        and os.path.lexists(ws.abs(adjudications))
+    ):
+        layout.adjudications = adjudications
     return layout
 
 

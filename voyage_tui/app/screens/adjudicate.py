@@ -1,0 +1,313 @@
+"""Adjudication: the disputed items (raters' scores on a dimension at least `[rating]
+dispute_spread` apart), and for the one highlighted every rater's scores and note side by side
+with the rubric's anchors. The rater session's keypad (`ScoreDraft`) sets the final scores; the
+digit that scores the last dimension appends the adjudication, `based_on` the ratings shown. `u`
+undoes the item's adjudication by appending a retraction. Which items are disputed, what a
+record holds and how it is written are the engine's (engine/ratings/disputes.py,
+adjudications.py); this screen only shows them and sends the keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from voyage_tui.app.actions import bindings
+from voyage_tui.app.screens.agreement import ratings_side_by_side
+from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.app.widgets.rubric_panel import RubricPanel
+from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.ratings.adjudications import Adjudication, append_adjudication
+from voyage_tui.engine.ratings.agreement import DisputedItem
+from voyage_tui.engine.ratings.disputes import Dispute, DisputeReport, load_disputes
+from voyage_tui.engine.ratings.keypad import COMPLETE, REFUSED, ScoreDraft
+from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
+from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.references.rubric import Rubric
+from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.wording import plural
+from voyage_tui.engine.workspace.model import Workspace
+
+
+def _name(text: str) -> str:
+    return printable(text, lines=False)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    report: DisputeReport
+    rubric: Rubric
+    adjudicator: str | None
+    problem: str = ""
+
+
+def _load(ws: Workspace, view: SuiteView | None, adjudicator: str | None, git: bool) -> Loaded:
+    rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
+    problem = ""
+    if adjudicator is None:
+        try:
+            adjudicator = resolve_rater(ws, None, use_git=git)
+        except RaterNameError as exc:
+            problem = str(exc).replace("--rater", "--adjudicator")
+    return Loaded(load_disputes(ws, rubric), rubric, adjudicator, problem)
+
+
+def item_label(dispute: Dispute, width: int = 0) -> Text:
+    """One line: settled or not, the item, its widest spread."""
+    fixture_id, run_id = dispute.pair
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if dispute.adjudicated:
+        text.append("✓ ", style="green")
+    else:
+        text.append("· ", style="bold yellow")
+    text.append(f"{_name(fixture_id)} / {_name(run_id)}".ljust(width), style="bold")
+    spread = dispute.spread
+    widest = max(spread.values(), default=0)
+    dims = [d for d, gap in spread.items() if gap == widest]
+    text.append(f"  spread {widest} ", style="bold red" if widest >= 2 else "bold yellow")
+    text.append(_name(", ".join(dims)), style="dim")
+    return text
+
+
+class AdjudicateScreen(VoyageScreen[None]):
+    HELP = """
+## Adjudication
+
+The disputed items, the open ones marked `·`, the adjudicated ones `✓`. On the right every
+rater's scores and note side by side, with the rubric's anchors; below, the final scores. Type
+the score of each dimension (`{adjudicate.previous-dimension}` goes back); the last one appends
+the adjudication to the adjudications file, based on the ratings shown. `{adjudicate.undo}`
+undoes the highlighted item's adjudication (a retraction is appended), `{adjudicate.clear}`
+starts its scores again, `{adjudicate.reload}` reads the files again.
+"""
+
+    SCOPE = "adjudicate"
+    BINDINGS: ClassVar[list[BindingType]] = bindings("adjudicate")
+
+    def __init__(self, adjudicator: str | None = None) -> None:
+        super().__init__()
+        self.adjudicator = adjudicator
+        self.report: DisputeReport | None = None
+        self.rubric: Rubric | None = None
+        self.draft: ScoreDraft | None = None
+        self.selected: PairKey | None = None
+        self.status = ""
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Adjudication", style="bold"), id="adjudicate-title")
+        with Horizontal(id="adjudicate-body"):
+            yield OptionList(id="adjudicate-items")
+            with Vertical(id="adjudicate-detail"):
+                with VerticalScroll(id="adjudicate-ratings", can_focus=False):
+                    yield Static(Text("reading…", style="dim"), id="adjudicate-side-by-side")
+                yield Static("", id="adjudicate-final")
+                yield RubricPanel(id="adjudicate-keypad")
+        yield Static("", id="adjudicate-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def load(self) -> None:
+        app = self.app
+        ws, view, adjudicator, git = app.ws, app.view, self.adjudicator, app.use_git
+        self.run_in_thread(lambda: _load(ws, view, adjudicator, git), self._loaded, key="load")
+
+    def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
+        """Ratings or adjudications written meanwhile (another terminal) count at once."""
+        if not self.busy and any(p.endswith(".jsonl") for p in touched):
+            self.load()
+
+    # --- showing ---------------------------------------------------------------------------
+
+    def _loaded(self, loaded: Loaded) -> None:
+        self.report, self.rubric = loaded.report, loaded.rubric
+        self.adjudicator = loaded.adjudicator
+        if loaded.problem:
+            self.status = loaded.problem
+        items = loaded.report.items
+        title = Text("Adjudication", style="bold")
+        open_ = sum(1 for d in items if not d.adjudicated)
+        title.append(f"  {plural(len(items), 'disputed item')}, {open_} open", style="dim")
+        if self.adjudicator:
+            title.append(f"  · as {_name(self.adjudicator)}", style="dim")
+        self.query_one("#adjudicate-title", Static).update(title)
+        listing = self.query_one("#adjudicate-items", OptionList)
+        listing.clear_options()
+        if not items:
+            listing.add_option(Option(Text("No disputed items.", style="dim"), disabled=True))
+            self.selected, self.draft = None, None
+            self._show_item()
+            return
+        width = min(max(len(f"{d.pair[0]} / {d.pair[1]}") for d in items), 40)
+        listing.add_options(Option(item_label(d, width), id=str(i)) for i, d in enumerate(items))
+        pairs = [d.pair for d in items]
+        index = pairs.index(self.selected) if self.selected in pairs else 0
+        listing.highlighted = index
+        self._select(items[index])
+        listing.focus()
+
+    @on(OptionList.OptionHighlighted, "#adjudicate-items")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        report = self.report
+        if report is None or event.option.id is None:
+            return
+        dispute = report.items[int(event.option.id)]
+        if dispute.pair != self.selected:
+            self.status = ""
+            self._select(dispute)
+
+    @on(OptionList.OptionSelected, "#adjudicate-items")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_confirm()
+
+    def _select(self, dispute: Dispute) -> None:
+        self.selected = dispute.pair
+        rubric = self.rubric
+        scored = set(dispute.item.dimensions)
+        dimensions = [d for d in rubric.dimensions if d.name in scored] if rubric else []
+        self.draft = ScoreDraft(dimensions)
+        self._show_item()
+
+    def _dispute(self) -> Dispute | None:
+        report = self.report
+        if report is None:
+            return None
+        return next((d for d in report.items if d.pair == self.selected), None)
+
+    def _show_item(self) -> None:
+        report, dispute = self.report, self._dispute()
+        side = self.query_one("#adjudicate-side-by-side", Static)
+        final = self.query_one("#adjudicate-final", Static)
+        keypad = self.query_one("#adjudicate-keypad", RubricPanel)
+        if report is None or dispute is None:
+            side.update(Text("Nothing to adjudicate: no raters disagree.", style="dim"))
+            final.update("")
+            keypad.display = False
+            self._show_status()
+            return
+        ratings = report.ratings_of(dispute.pair)
+        spreads = dispute.spread
+        widest = max(spreads.values(), default=0)
+        item = DisputedItem(dispute.pair[0], dispute.pair[1], widest, spreads, ratings)
+        side.update(ratings_side_by_side(item, self.rubric))
+        final.update(self._final_text(report.adjudication_of(dispute.pair)))
+        keypad.display = self.draft is not None and bool(self.draft.dimensions)
+        if self.draft is not None:
+            # A third of the terminal: the raters' scores above stay the larger part.
+            room = max(self.app.size.height // 3, 6)
+            keypad.show(self.draft, {}, busy=self.busy, room=room)
+        self._show_status()
+
+    def _final_text(self, adjudication: Adjudication | None) -> Text:
+        text = Text("Final scores", style="bold")
+        if adjudication is None or adjudication.scores is None:
+            text.append("  none yet: type them below", style="dim")
+            return text
+        scores = " · ".join(f"{_name(k)} {v}" for k, v in adjudication.scores.items())
+        text.append(f"  {scores}", style="bold green")
+        text.append(
+            f"  by {_name(adjudication.adjudicator)}, {_name(adjudication.rated_at)}", style="dim"
+        )
+        return text
+
+    def _show_status(self) -> None:
+        status = self.query_one("#adjudicate-status", Static)
+        status.update(Text(printable(self.status), style="yellow") if self.status else "")
+        status.display = bool(self.status)
+
+    # --- keys ------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def action_score(self, key: str) -> None:
+        draft = self.draft
+        if draft is None or self.busy or self._dispute() is None:
+            return
+        result = draft.digit(key)
+        self.status = result.message if result.outcome == REFUSED else ""
+        if result.outcome == COMPLETE:
+            self._submit()
+        self._show_item()
+
+    def action_confirm(self) -> None:
+        draft = self.draft
+        if draft is None or self.busy:
+            return
+        result = draft.confirm_pending()
+        if result is not None and result.outcome == COMPLETE:
+            self._submit()
+        self._show_item()
+
+    def action_previous_dimension(self) -> None:
+        if self.draft is not None:
+            self.draft.back()
+            self._show_item()
+
+    def action_next_dimension(self) -> None:
+        if self.draft is not None:
+            self.draft.forward()
+            self._show_item()
+
+    def action_clear(self) -> None:
+        if self.draft is not None:
+            self.draft.clear()
+            self._show_item()
+
+    def action_undo(self) -> None:
+        report, dispute = self.report, self._dispute()
+        if report is None or dispute is None or self.busy:
+            return
+        if report.adjudication_of(dispute.pair) is None:
+            self.status = "this item has no adjudication to undo"
+            self._show_status()
+            return
+        if not self.adjudicator:
+            self._show_status()
+            return
+        self._write(report.retraction_for(dispute.pair, self.adjudicator), "undone")
+
+    def _submit(self) -> None:
+        report, dispute, draft = self.report, self._dispute(), self.draft
+        if report is None or dispute is None or draft is None:
+            return
+        if not self.adjudicator:
+            self.status = self.status or "no adjudicator name; start with --adjudicator NAME"
+            return
+        record = report.adjudication_for(dispute.pair, self.adjudicator, draft.scores)
+        self._write(record, "adjudicated")
+
+    def _write(self, record: Adjudication, done: str) -> None:
+        ws = self.app.ws
+        self.busy = True
+
+        def job() -> str:
+            try:
+                append_adjudication(ws, record)
+            except OSError as exc:  # WriteRefused included: its message says what to do
+                return f"nothing was written: {exc}"
+            return ""
+
+        def then(problem: str) -> None:
+            self.busy = False
+            fixture_id, run_id = record.pair
+            self.status = problem or f"{fixture_id} / {run_id} {done}"
+            self.load()
+
+        self.run_in_thread(job, then, key="write")

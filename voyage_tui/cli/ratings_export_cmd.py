@@ -1,0 +1,182 @@
+"""`voyage-tui ratings export [PATH] [--format csv|jsonl] [--output FILE] [--force]`.
+
+Every effective rating, one row per dimension, ready for a notebook (SPEC 6, docs/cli.md
+"ratings export"): `fixture_id, run_id, agent, rater, dimension, score, rated_at, blind,
+duration_s, source`. Which rows is the engine's (engine/ratings/export.py); this module only
+formats them. The agent is shown: an export is for analysis, not for raters.
+
+- CSV: a header row, then the rows; an empty cell for a missing value, `true`/`false`. A text
+  cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` in front, so a
+  spreadsheet opening the file shows the text instead of running it as a formula (a fixture id
+  or a rater's name is the workspace's text, not the exporter's). Control characters in text
+  are written as escapes (`\\x1b`), as everywhere the command line prints workspace text.
+- JSONL: one JSON object per line, the columns as keys; the text exactly (JSON escapes).
+
+`--output FILE` writes the file (inside the workspace, through the workspace writer: atomic, no
+symlink, never a file git ignores) and asks nothing: an existing file is refused unless
+`--force` replaces it. Without `--output` the rows go to stdout. Exit 0; 2 for a usage error, no
+workspace, a ratings or adjudications file that cannot be read (rows would be missing), or an
+output refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from collections.abc import Iterable
+
+from voyage_tui.cli.common import Parser, no_workspace, unreadable_workspace
+from voyage_tui.cli.render import json_safe, shown
+from voyage_tui.engine.atomic import ContentChanged, Expected
+from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.ratings.adjudications import load_adjudications
+from voyage_tui.engine.ratings.export import COLUMNS, ExportRow, export_rows
+from voyage_tui.engine.ratings.runs import RunIndex
+from voyage_tui.engine.ratings.store import RatingStore
+from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.safe_text import one_line
+from voyage_tui.engine.wording import plural
+from voyage_tui.engine.workspace.discovery import NoWorkspace
+from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import write_file
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may take for the start of a formula (OWASP's CSV injection list)."""
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="voyage-tui ratings export",
+        description="Every effective rating, one row per dimension, with the agent shown: "
+        "fixture_id, run_id, agent, rater, dimension, score, rated_at, blind, duration_s, "
+        "source (rater, or adjudicated for an adjudication's final scores). Exit 2 for a usage "
+        "error, no workspace, an unreadable ratings or adjudications file, or an output refused.",
+    )
+    parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
+    parser.add_argument("--format", choices=("csv", "jsonl"), default="csv")
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        help="write FILE (inside the workspace) instead of printing; an existing file is "
+        "refused unless --force",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="with --output: replace an existing file"
+    )
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.force and args.output is None:
+        parser.error("--force goes with --output")
+    try:
+        ws = Workspace.load(args.path)
+    except NoWorkspace as exc:
+        return no_workspace(exc)
+    except OSError as exc:
+        return unreadable_workspace(exc)
+    target = _output_rel(ws, args.output) if args.output is not None else None
+    if isinstance(target, _Refused):
+        print(f"voyage-tui ratings export: {shown(target.why)}", file=sys.stderr)
+        return 2
+    rubric = load_rubric(ws).value
+    store = RatingStore.load(ws, rubric)
+    adjudications = load_adjudications(ws, rubric)
+    rows = export_rows(
+        store.effective().values(),
+        adjudications.effective().values(),
+        {run.pair: run.agent for run in _runs(ws).runs},
+        [d.name for d in rubric.dimensions],
+    )
+    text = csv_text(rows) if args.format == "csv" else jsonl_text(rows)
+    unreadable = [*store.problems]
+    unreadable += [d for f in store.files.values() if not f.readable for d in f.diagnostics]
+    if not adjudications.readable:
+        unreadable += adjudications.diagnostics
+    for d in unreadable:
+        print(shown(f"{d.location()}: {d.severity.value} {d.code}: {d.message}"), file=sys.stderr)
+    if target is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            write_file(
+                ws,
+                target,
+                text.encode("utf-8", "surrogatepass"),
+                expect=None if args.force else Expected(None),
+                make_folders=True,
+            )
+        except ContentChanged:
+            print(
+                f"voyage-tui ratings export: {shown(target)} exists; nothing was written "
+                "(--force replaces it)",
+                file=sys.stderr,
+            )
+            return 2
+        except OSError as exc:
+            print(f"voyage-tui ratings export: {shown(str(exc))}", file=sys.stderr)
+            return 2
+        print(
+            shown(f"{plural(len(rows), 'row')} written to {target}"),
+            file=sys.stderr,
+        )
+    return 2 if unreadable else 0
+
+
+class _Refused:
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+def _output_rel(ws: Workspace, output: str) -> str | _Refused:
+    """The workspace-relative path of `--output` (relative to the current folder)."""
+    full = os.path.abspath(output)
+    folder_real = os.path.realpath(os.path.dirname(full))
+    if not is_within(ws.root_real, folder_real):
+        return _Refused(
+            f"{output} is outside the workspace; write the export inside it, or print it and "
+            "redirect (`> FILE`)"
+        )
+    rel = os.path.relpath(os.path.join(folder_real, os.path.basename(full)), ws.root_real)
+    return rel.replace(os.sep, "/")
+
+
+def _runs(ws: Workspace) -> RunIndex:
+    """The suite's agent runs, for their labels (validated as `validate --no-git` would)."""
+    from voyage_tui.engine.validation.suite import Suite
+
+    suite = Suite(ws, use_git=False, parallel=True)
+    suite.validate_all(git=False)
+    return RunIndex.from_items(suite.items)
+
+
+# --- formats ---------------------------------------------------------------------------------
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = one_line(value)
+        return "'" + text if text.startswith(FORMULA_STARTS) else text
+    return str(value)
+
+
+def csv_text(rows: Iterable[ExportRow]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow([_cell(getattr(row, name)) for name in COLUMNS])
+    return out.getvalue()
+
+
+def jsonl_text(rows: Iterable[ExportRow]) -> str:
+    return "".join(json_safe(json.dumps(row.to_json(), ensure_ascii=False)) + "\n" for row in rows)
