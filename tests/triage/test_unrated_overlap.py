@@ -69,3 +69,31 @@ def test_the_deprecated_ratings_per_run_wins_while_it_is_written(make_workspace)
     }
     root = workspace(make_workspace, "[rating]\noverlap = 3\n[triage]\nratings_per_run = 0\n")
     assert unrated(root) == {}
+
+
+def test_an_adjudicated_run_is_settled_not_unrated(make_workspace) -> None:
+    """An adjudication in force gives the item its final scores (SPEC 3.9): triage does not ask
+    for more ratings of it; a retraction makes it unrated again."""
+    import json
+
+    root = workspace(make_workspace, "[rating]\noverlap = 2\n")
+    assert ("t1", "run-b") in unrated(root)
+
+    def adjudicate(scores: object) -> str:
+        return json.dumps(
+            {
+                "fixture_id": "t1",
+                "run_id": "run-b",
+                "adjudicator": "lead",
+                "scores": scores,
+                "based_on": [],
+                "note": "",
+                "rated_at": "2026-11-22T10:00:00Z",
+            }
+        )
+
+    (root / "adjudications.jsonl").write_text(adjudicate({"correctness": 3}) + "\n")
+    assert ("t1", "run-b") not in unrated(root)
+    with (root / "adjudications.jsonl").open("a") as handle:
+        handle.write(adjudicate(None) + "\n")
+    assert ("t1", "run-b") in unrated(root)

@@ -152,6 +152,7 @@ class ResultCache:
     _scores: dict[str, tuple[Item, Item, RunScore | None]] = field(default_factory=dict)
     _golds: dict[str, tuple[Item, dict[str, Any] | None]] = field(default_factory=dict)
     _ratings: tuple[tuple[Item, ...], object, dict[PairKey, list[str]]] | None = None
+    _adjudicated: tuple[tuple[Item, ...], object, set[PairKey]] | None = None
 
     def score(self, view: SuiteView, gold: Item, run: Item) -> RunScore | None:
         cached = self._scores.get(run.path)
@@ -198,6 +199,27 @@ class ResultCache:
             raters.setdefault((fixture_id, run_id), []).append(rater)
         self._ratings = (files, rubric, raters)
         return raters
+
+    def adjudicated(self, view: SuiteView) -> set[PairKey]:
+        """The items an adjudication in force settles (SPEC 3.9: its final scores are the
+        item's effective scores, so triage asks no more ratings of it)."""
+        files = tuple(i for i in view.items.values() if i.kind is FileKind.ADJUDICATION)
+        if not files:
+            return set()
+        rubric = view.refs.rubric.value
+        cached = self._adjudicated
+        if (
+            cached is not None
+            and cached[1] is rubric
+            and len(cached[0]) == len(files)
+            and all(a is b for a, b in zip(cached[0], files, strict=True))
+        ):
+            return cached[2]
+        from voyage_tui.engine.ratings.adjudications import load_adjudications
+
+        settled = set(load_adjudications(view.ws, rubric).in_force())
+        self._adjudicated = (files, rubric, settled)
+        return settled
 
 
 def _path(item: Item) -> str:
@@ -373,6 +395,7 @@ def _unrated(view: SuiteView, cache: ResultCache) -> list[TriageItem]:
         return []
     assignment = workspace_assignment(view.ws)
     raters = cache.raters(view)
+    settled = cache.adjudicated(view)
     out: list[TriageItem] = []
     seen: set[PairKey] = set()
     for run in agent_runs(view.items):
@@ -380,7 +403,7 @@ def _unrated(view: SuiteView, cache: ResultCache) -> list[TriageItem]:
             continue  # a copied run_id: validate reports the copy, the first counts
         seen.add(run.pair)
         who = raters.get(run.pair, [])
-        if len(who) >= wanted:
+        if len(who) >= wanted or run.pair in settled:
             continue
         rated = f"rated by {', '.join(who)}" if who else "not rated yet"
         waiting = [r for r in assignment.raters_of(run.pair) if r not in who]
