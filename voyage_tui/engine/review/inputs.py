@@ -22,6 +22,7 @@ from voyage_tui.engine.rules.gold_run_files import (
     unread_run,
 )
 from voyage_tui.engine.scoring.report import RunScore, score_run
+from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -136,14 +137,18 @@ class ReviewInputs:
         return run
 
     def score_pair(
-        self, gold_path: str, run_path: str, gold: dict[str, Any] | None = None
+        self,
+        gold_path: str,
+        run_path: str,
+        gold: dict[str, Any] | None = None,
+        match: MatchMode = DEFAULT_MATCH,
     ) -> Scored:
         """Load and score one run against its gold. Raises ReviewError."""
         record = gold if gold is not None else self.load_gold(gold_path).data
         assert record is not None
         run = self.load_run(run_path)
         assert run.data is not None
-        return Scored(gold_path, run_path, record, run.data, score_run(run.data, record))
+        return Scored(gold_path, run_path, record, run.data, score_run(run.data, record, match))
 
 
 # --- the workspace's files (the app's review screens) ---------------------------------------------
@@ -162,12 +167,17 @@ def load_run(ws: Workspace, rel: str) -> list[Any]:
 
 
 def score_pair(
-    ws: Workspace, gold_rel: str, run_rel: str, gold: dict[str, Any] | None = None
+    ws: Workspace,
+    gold_rel: str,
+    run_rel: str,
+    gold: dict[str, Any] | None = None,
+    match: MatchMode = DEFAULT_MATCH,
 ) -> Scored:
     """Load and score one run against its gold. Raises ReviewError."""
     if gold is not None:  # checked already: the catalogue only ever checks the gold file
-        return ReviewInputs(ws, None, limit=ws.max_file_bytes).score_pair(gold_rel, run_rel, gold)
-    return ReviewInputs.of_workspace(ws).score_pair(gold_rel, run_rel)
+        inputs = ReviewInputs(ws, None, limit=ws.max_file_bytes)
+        return inputs.score_pair(gold_rel, run_rel, gold, match)
+    return ReviewInputs.of_workspace(ws).score_pair(gold_rel, run_rel, match=match)
 
 
 @dataclass(frozen=True, slots=True)
