@@ -30,6 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "serve the app in a browser (localhost, token in the URL)",
     ),
     "triage": ("voyage_tui.cli.triage_cmd", "everything that needs a person, worst first"),
+    "results": (
+        "voyage_tui.cli.results_cmd",
+        "which agent is better, by how much, how sure (ratings and gold)",
+    ),
 }
 
 USAGE = """usage: voyage-tui [PATH]
