@@ -225,7 +225,7 @@ def _csv_rows(
 
 # --- Markdown ---------------------------------------------------------------------------------
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
 MD_LIMIT = 60_000
 """GitHub refuses a comment over 65,536 characters: the Markdown stops short of it."""
 MD_EMOJI = {"better": "🟢 better ↑", "worse": "🔴 worse ↓", "unclear": "⚪ unclear"}
@@ -234,7 +234,8 @@ MD_EMOJI = {"better": "🟢 better ↑", "worse": "🔴 worse ↓", "unclear": "
 def md_escape(text: str) -> str:
     """Workspace text inert in a comment: one line, every Markdown special escaped (so a name
     cannot close the table, open a link or mention someone), HTML's < and > too."""
-    return _MD_SPECIAL.sub(r"\\\1", one_line(text)).replace("@", "@\u200b")
+    text = one_line(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("@", "@\u200b")
 
 
 def markdown(report: ResultsReport) -> str:
