@@ -93,19 +93,21 @@ class ReviewInputs:
     """None: rule keys are not checked (see `catalogue_note`)."""
     catalogue_note: str = ""
     limit: int = MAX_NAMED_FILE_BYTES
+    match: MatchMode = DEFAULT_MATCH
+    """How `score_pair` matches gold keys (`--match`; scoring/scorer.py)."""
 
     @classmethod
-    def of_workspace(cls, ws: Workspace) -> ReviewInputs:
+    def of_workspace(cls, ws: Workspace, match: MatchMode = DEFAULT_MATCH) -> ReviewInputs:
         """The workspace's files, checked against its catalogue as `validate` checks them."""
         from voyage_tui.engine.references.loaded import load_catalogue
 
         loaded = load_catalogue(ws)
-        return cls(ws, loaded.value, loaded.path, ws.max_file_bytes)
+        return cls(ws, loaded.value, loaded.path, ws.max_file_bytes, match)
 
     @classmethod
-    def named(cls, choice: CatalogueChoice) -> ReviewInputs:
+    def named(cls, choice: CatalogueChoice, match: MatchMode = DEFAULT_MATCH) -> ReviewInputs:
         """Files named by the user, checked against the catalogue chosen for them."""
-        return cls(None, choice.catalogue, choice.description, choice.limit)
+        return cls(None, choice.catalogue, choice.description, choice.limit, match)
 
     def read(self, path: str) -> str | Diagnostic:
         if self.ws is not None:
@@ -141,14 +143,16 @@ class ReviewInputs:
         gold_path: str,
         run_path: str,
         gold: dict[str, Any] | None = None,
-        match: MatchMode = DEFAULT_MATCH,
+        match: MatchMode | None = None,
     ) -> Scored:
-        """Load and score one run against its gold. Raises ReviewError."""
+        """Load and score one run against its gold (matching as `match`, else as `self.match`).
+        Raises ReviewError."""
         record = gold if gold is not None else self.load_gold(gold_path).data
         assert record is not None
         run = self.load_run(run_path)
         assert run.data is not None
-        return Scored(gold_path, run_path, record, run.data, score_run(run.data, record, match))
+        mode = match if match is not None else self.match
+        return Scored(gold_path, run_path, record, run.data, score_run(run.data, record, mode))
 
 
 # --- the workspace's files (the app's review screens) ---------------------------------------------
