@@ -68,6 +68,9 @@ async def test_results_drill_down_to_the_ratings(tmp_path: Path) -> None:
         await wait_until(
             pilot, lambda: screen.report is not None and screen.report.baseline is None
         )
+        notices = plain(screen.query_one("#results-notices", Static).content)
+        assert "or press b to choose one" in notices
+        assert "1 agent run without an `agent` label" in notices
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, ResultsScreen))
 

@@ -213,10 +213,8 @@ comparison lists its fixtures, worst first. {results.reload} computes again.
         notes = [computed.problem] if computed.problem else []
         notes += list(report.notices)
         if not report.baseline:
-            notes.append(
-                "set [results] baseline in voyage.toml, or press "
-                f"{self.key_of('results.baseline')} to choose one"
-            )
+            keys = " or ".join(self.app.key_names("results.baseline")) or "(no key)"
+            notes.append(f"set [results] baseline in voyage.toml, or press {keys} to choose one")
         notices = self.query_one("#results-notices", Static)
         notices.update(Text("\n".join(f"! {_name(n)}" for n in notes), "yellow"))
         notices.display = bool(notes)
@@ -245,11 +243,6 @@ comparison lists its fixtures, worst first. {results.reload} computes again.
         else:
             listing.add_option(Option(Text("No comparisons.", "dim"), disabled=True))
         listing.focus()
-
-    def key_of(self, action_id: str) -> str:
-        from voyage_tui.app.actions import action
-
-        return action(action_id).keys or action_id
 
     @on(OptionList.OptionSelected, "#results-forest")
     def _open(self, event: OptionList.OptionSelected) -> None:
