@@ -189,3 +189,15 @@ def test_degenerate_reports_have_a_reason_and_no_nan() -> None:
     text = repr(compute_results(_inputs([4], [2]), "b").to_json())
     assert "nan" not in text.lower()
     assert math.isfinite(single.diff)
+
+
+def test_threads_do_not_change_the_figures(monkeypatch) -> None:
+    from voyage_tui.engine.results import compute
+
+    rng = np.random.default_rng(11)
+    inputs = _inputs(rng.integers(1, 6, size=40).tolist(), rng.integers(1, 6, size=40).tolist())
+    monkeypatch.setattr(compute, "WORKERS", 1)
+    alone = compute_results(inputs, "b").to_json()
+    monkeypatch.setattr(compute, "WORKERS", 4)
+    monkeypatch.setattr(compute.os, "cpu_count", lambda: 4)
+    assert compute_results(inputs, "b").to_json() == alone

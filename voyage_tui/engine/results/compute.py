@@ -6,7 +6,9 @@ down by class or expected boundary. Pure: the workspace's inputs are gathered by
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +34,8 @@ from voyage_tui.engine.results.stats import (
 from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 
 BREAKDOWNS = ("class", "boundary")
+WORKERS = 4
+"""At most this many threads compute the figures (numpy's sampling runs outside the GIL)."""
 NO_GROUP = "(none)"
 """The group of a fixture with no class folder or no expected boundary (a trajectory's)."""
 
@@ -166,40 +170,52 @@ def section(
         matrix = np.asarray(table, dtype=np.float64).reshape(len(table), len(dimensions))
         fixture_of = np.asarray(numbers, dtype=np.int64)
         mine: dict[str, _Scores] = {}
-        stats: dict[str, DimensionStat] = {}
         for column, dimension in enumerate(dimensions):
             rated = ~np.isnan(matrix[:, column])
-            values = matrix[rated, column]
-            mine[dimension] = _Scores(fixture_of[rated], values, np.flatnonzero(rated), run_ids)
-            stats[dimension] = dimension_stat(values.tolist())
+            mine[dimension] = _Scores(
+                fixture_of[rated], matrix[rated, column], np.flatnonzero(rated), run_ids
+            )
         scored[agent] = mine
-        agents[agent] = AgentResult(
-            agent=agent,
-            items=len(rows),
-            fixtures=len({r.fixture_id for r in rows}),
-            dimensions=stats,
+    # Every figure draws from its own generator, seeded alike: computed in any order, or at
+    # once on several cores (numpy's sampling releases the GIL), they are the same figures.
+    with _pool() as pool:
+        stats = pool.map(
+            lambda job: dimension_stat(scored[job[0]][job[1]].value.tolist()),
+            [(agent, d) for agent in scored for d in dimensions],
         )
-    comparisons: list[Comparison] = []
-    if baseline is not None and baseline in scored:
-        names = list(fixture_number)
-        rank = np.empty(len(names), dtype=np.int64)
-        rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
-        for agent in agents:
-            if agent == baseline:
-                continue
-            for dimension in dimensions:
-                comparisons.append(
-                    compare(
-                        agent,
+        for agent in scored:
+            rows = by_agent[agent]
+            agents[agent] = AgentResult(
+                agent=agent,
+                items=len(rows),
+                fixtures=len({r.fixture_id for r in rows}),
+                dimensions={d: next(stats) for d in dimensions},
+            )
+        comparisons: list[Comparison] = []
+        if baseline is not None and baseline in scored:
+            names = list(fixture_number)
+            rank = np.empty(len(names), dtype=np.int64)
+            rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+            jobs = [(a, d) for a in agents if a != baseline for d in dimensions]
+            comparisons = list(
+                pool.map(
+                    lambda job: compare(
+                        job[0],
                         baseline,
-                        dimension,
-                        scored[agent][dimension],
-                        scored[baseline][dimension],
+                        job[1],
+                        scored[job[0]][job[1]],
+                        scored[baseline][job[1]],
                         names,
                         rank,
-                    )
+                    ),
+                    jobs,
                 )
+            )
     return Section(agents, tuple(comparisons))
+
+
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=min(WORKERS, os.cpu_count() or 1))
 
 
 def _mean(values: Sequence[float]) -> float:
