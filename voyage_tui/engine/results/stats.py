@@ -93,7 +93,14 @@ def paired_interval(differences: Sequence[float]) -> Interval | None:
     total = math.fsum(values)
     flip = total < 0 or (total == 0 and sorted(negated) > sorted(values))
     interval = bootstrap_interval(negated if flip else values)
-    if interval is None or not flip:
+    if interval is None:
+        return None
+    if total == 0 and sorted(negated) == sorted(values):
+        # The differences are their own negation: the resample means are symmetric about 0,
+        # so is the interval (the half-width of the drawn one on each side).
+        half = (interval.high - interval.low) / 2
+        return Interval(-half, half)
+    if not flip:
         return interval
     return Interval(-interval.high, -interval.low)
 
