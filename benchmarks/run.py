@@ -42,6 +42,7 @@ BENCHMARKS = (
     ("bench_exposure", "bench_exposure"),
     ("bench_app", "bench_app"),
     ("bench_agreement", "bench_agreement"),
+    ("bench_results", "bench_results"),
     ("bench_100k", "bench_100k"),
 )
 

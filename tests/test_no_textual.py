@@ -144,3 +144,33 @@ def test_the_probe_would_see_textual_if_it_were_loaded() -> None:
         cwd=REPO,
     )
     assert proc.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "md", "html", "csv"])
+def test_results_loads_no_textual_module(workspace: Path, fmt: str) -> None:
+    result = probe(["results", str(workspace), "--format", fmt])
+    assert result["code"] == 0
+    assert result["printed"]
+    assert result["textual"] == []
+
+
+def test_validate_loads_no_numpy(workspace: Path) -> None:
+    """results imports numpy only where it computes: `validate` stays numpy-free."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from voyage_tui.cli import main; main(sys.argv[1:]); "
+            "import voyage_tui.engine.results.compute, voyage_tui.engine.results.inputs; "
+            "print('numpy' in sys.modules, file=sys.stderr)",
+            "validate",
+            str(workspace),
+            "--no-git",
+            "--no-cache",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert proc.stderr.strip().splitlines()[-1] == "False"

@@ -524,6 +524,67 @@ SCENARIOS += [
 ]
 
 
+def set_results_baseline(root: Path) -> None:
+    """The sample's voyage.toml with `[results] baseline`: the agent labelled `baseline`."""
+    config = root / "voyage.toml"
+    config.write_text(config.read_text() + '\n[results]\nbaseline = "baseline"\n')
+
+
+async def _results(pilot: Pilot) -> None:
+    from voyage_tui.app.screens.results import ResultsScreen
+
+    await loaded(pilot)
+    await pilot.press("v")
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, ResultsScreen) and pilot.app.screen.report is not None,
+    )
+    await idle(pilot)
+
+
+async def _results_fixtures(pilot: Pilot) -> None:
+    from voyage_tui.app.screens.results import FixturesScreen
+
+    await _results(pilot)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, FixturesScreen))
+    await idle(pilot)
+
+
+async def _results_ratings(pilot: Pilot) -> None:
+    from voyage_tui.app.screens.results import RatingsScreen
+
+    await _results_fixtures(pilot)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, RatingsScreen))
+    await idle(pilot)
+
+
+SCENARIOS += [
+    Scenario(
+        "results",
+        "Results: means with intervals, the forest plot against the baseline",
+        _results,
+        prepare=set_results_baseline,
+    ),
+    Scenario(
+        "results-80x24", "Results at 80x24", _results, size=(80, 24), prepare=set_results_baseline
+    ),
+    Scenario(
+        "results-fixtures",
+        "A comparison's fixtures, the agent furthest below the baseline first",
+        _results_fixtures,
+        prepare=set_results_baseline,
+    ),
+    Scenario(
+        "results-ratings",
+        "One fixture: both agents' ratings side by side, unblinded",
+        _results_ratings,
+        prepare=set_results_baseline,
+    ),
+]
+
+
 def scenario_app(root: Path, git: bool = False) -> VoyageApp:
     return VoyageApp(Workspace.load(root), AppSettings(use_git=git, watch=False, keymap={}))
 

@@ -106,7 +106,8 @@ def run_json(capsys, *args: str) -> tuple[int, dict]:
 def test_json_has_exactly_the_spec_keys(corpus, capsys):
     code, data = run_json(capsys, "--gold", str(corpus["gold"]), "--run", str(corpus["mixed"]))
     assert code == 0
-    assert list(data) == SPEC_KEYS
+    assert list(data) == [*SPEC_KEYS, "match"]
+    assert data["match"] == "dual"
     assert (data["tp"], data["fp"], data["fn"]) == (2, 1, 1)
     assert [m["via"] for m in data["matched"]] == ["rule_key", "dual_flaggable"]
     assert data["missed"] == [{"file": "a.py", "rule_key": "jwt-no-expiry"}]
@@ -136,7 +137,7 @@ def test_json_with_baseline_adds_one_baseline_object(corpus, capsys):
         str(corpus["perfect"]),
     )
     assert code == 1
-    assert list(data) == [*SPEC_KEYS, "baseline"]
+    assert list(data) == [*SPEC_KEYS, "baseline", "match"]
     assert data["baseline"]["lost"] == [{"file": "a.py", "rule_key": "jwt-no-expiry"}]
     assert data["baseline"]["verdict_flip"] == {"from": "BLOCK", "to": "WARN"}
     assert data["baseline"]["regression"] is True

@@ -158,6 +158,11 @@ COMMANDS = {
         "--format",
         "json",
     ],
+    "results": ["results", "{ws}", "--by", "class"],
+    "results-md": ["results", "{ws}", "--format", "md"],
+    "results-csv": ["results", "{ws}", "--format", "csv"],
+    "results-json": ["results", "{ws}", "--format", "json"],
+    "results-unknown-baseline": ["results", "{ws}", "--baseline", f"b{OSC52}"],
 }
 
 

@@ -115,6 +115,9 @@ REGISTRY: dict[str, Action] = _declare(
       "Everything that needs a person, worst first"),
     A("browser.rate", "s", "rate", "Rate", "Rate agent runs",
       "The rater session: score each run on the rubric, blind"),
+    A("browser.results", "v", "results", "Results", "Results: which agent is better",
+      "Means with intervals per agent and dimension, comparisons against the baseline",
+      show=False),
     A("browser.add", "a", "add_fixture", "Add fixture", "Create a fixture",
       "The creation wizard: a task or a trajectory, step by step", show=False),
     A("browser.clear-filter", "escape", "clear_filter", "Clear filter", "Clear the filter",
@@ -232,6 +235,13 @@ REGISTRY: dict[str, Action] = _declare(
       "Append a retraction: the highlighted item is unadjudicated again"),
     A("adjudicate.reload", "r", "reload", "Reload", "Read again",
       "Read the ratings and the adjudications again"),
+    # --- results --------------------------------------------------------------------------
+    A("results.back", "escape", "back", "Back", "Back", "Close the results screen"),
+    A("results.reload", "r", "reload", "Reload", "Compute again",
+      "Read the ratings and gold runs again and recompute the results"),
+    A("results.baseline", "b", "next_baseline", "Baseline", "Next baseline",
+      "Compare every agent with the next one (after the last, no baseline)"),
+    A("results-fixtures.back", "escape", "back", "Back", "Back", "Back to the results"),
     # --- triage ---------------------------------------------------------------------------
     A("triage.back", "escape", "back", "Back", "Back", "Leave the triage queue"),
     A("triage.open", "enter", "open", "Open", "Open the item where it is fixed",

@@ -128,7 +128,7 @@ class VoyageApp(KeymappedApp, Resilient):
             return
         self.push_screen(BrowserScreen())
         if settings.initial_diff is not None:
-            self.push_screen(DiffScreen(*settings.initial_diff))
+            self.push_screen(DiffScreen(*settings.initial_diff, match=settings.match))
         if settings.initial_rate is not None:
             self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
         if settings.initial_adjudicate is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from voyage_tui.engine.authoring import WizardStart
+from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +21,8 @@ class AppSettings:
     """Binding id -> keys; None reads the user's keymap file."""
     initial_diff: tuple[str, str] | None = None
     """(gold, run) to open the diff on (`voyage-tui diff`)."""
+    match: MatchMode = DEFAULT_MATCH
+    """How that diff matches gold keys (`voyage-tui diff --match`)."""
     initial_rate: tuple[str | None, bool] | None = None
     """(rater, blind) to open the rater session on (`voyage-tui rate`)."""
     rater_only: bool = False

@@ -38,6 +38,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "voyage_tui.cli.adjudicate_cmd",
         "settle the disputed items' final scores (--list prints them)",
     ),
+    "results": (
+        "voyage_tui.cli.results_cmd",
+        "which agent is better, by how much, how sure (ratings and gold)",
+    ),
 }
 
 USAGE = """usage: voyage-tui [PATH]

@@ -114,6 +114,17 @@ def add_app_switches(
     )
 
 
+def add_match_option(parser: argparse.ArgumentParser) -> None:
+    """`--match dual|seed`, as `score`, `diff` and `results` take it (docs/scoring.md)."""
+    parser.add_argument(
+        "--match",
+        choices=("dual", "seed"),
+        default="dual",
+        help="how gold keys are matched: dual (default) also accepts the gold's dual_flaggable "
+        "rule key; seed matches (file, rule_key) only, as the seed's scoreFindings does",
+    )
+
+
 def prepare_for_app(ws: Workspace, *, use_git: bool, cache: bool) -> Prepared:
     """Start the app's first load before Textual is imported: no thread runs yet, so half the
     suite (a little more) can be checked by a forked process while the interface starts."""

@@ -14,11 +14,13 @@ import sys
 from voyage_tui.cli.common import (
     Parser,
     add_app_switches,
+    add_match_option,
     run_app,
     unreadable_workspace,
 )
 from voyage_tui.cli.render import shown, text_lines
 from voyage_tui.engine.rules.gold_run_files import choose_catalogue
+from voyage_tui.engine.scoring.scorer import MatchMode
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -49,6 +51,7 @@ def run(argv: list[str]) -> int:
         help="check rule keys against this RULE_CATALOGUE file instead of the workspace's; "
         "without either, rule keys are not checked",
     )
+    add_match_option(parser)
     add_app_switches(parser)
     args = parser.parse_args(argv)
     for path in (args.gold, args.run):
@@ -61,9 +64,9 @@ def run(argv: list[str]) -> int:
     except OSError as exc:
         return unreadable_workspace(exc)
     if ws is None:
-        return _loose(args.gold, args.run, args.catalogue)
+        return _loose(args.gold, args.run, args.catalogue, args.match)
     gold_rel, run_rel = ws.rel(args.gold), ws.rel(args.run)
-    return run_app(ws, args, initial_diff=(gold_rel, run_rel))
+    return run_app(ws, args, initial_diff=(gold_rel, run_rel), match=args.match)
 
 
 def _workspace_of(gold: str, run: str) -> Workspace | None:
@@ -79,7 +82,7 @@ def _workspace_of(gold: str, run: str) -> Workspace | None:
     return ws
 
 
-def _loose(gold: str, run: str, catalogue: str | None) -> int:
+def _loose(gold: str, run: str, catalogue: str | None, match: MatchMode) -> int:
     choice = choose_catalogue(gold, catalogue)
     if choice.problems:
         print("\n".join(text_lines(list(choice.problems))), file=sys.stderr)
@@ -91,5 +94,5 @@ def _loose(gold: str, run: str, catalogue: str | None) -> int:
     from voyage_tui.app.loose_diff import LooseDiffApp
     from voyage_tui.engine.review.inputs import ReviewInputs
 
-    app = LooseDiffApp(ReviewInputs.named(choice), gold, run)
+    app = LooseDiffApp(ReviewInputs.named(choice, match), gold, run)
     return int(app.run() or 0)

@@ -19,13 +19,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from voyage_tui.cli.common import Parser, use_color
+from voyage_tui.cli.common import Parser, add_match_option, use_color
 from voyage_tui.cli.render import json_safe, shown, text_lines
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.review.inputs import ReviewError, ReviewInputs
 from voyage_tui.engine.rules.gold_run_files import choose_catalogue
 from voyage_tui.engine.scoring.compare import BaselineComparison, compare_runs
 from voyage_tui.engine.scoring.report import Locate, RunScore, score_run
+from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 from voyage_tui.engine.wording import plural
 
 SYMBOLS = {
@@ -72,6 +73,7 @@ def build_parser() -> Parser:
         "workspace's; without either, rule keys are not checked",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_match_option(parser)
     parser.add_argument(
         "--min-f1", type=_unit_float, default=None, metavar="X", help="fail (exit 1) when f1 < X"
     )
@@ -120,6 +122,7 @@ def text_report(
     run_path: str,
     gold: dict[str, Any],
     catalogue: str,
+    match: MatchMode = DEFAULT_MATCH,
     comparison: BaselineComparison | None = None,
     baseline_path: str | None = None,
     min_f1: float | None = None,
@@ -135,6 +138,7 @@ def text_report(
         f"run        {run_path}  ({plural(len(contract.reviewers), 'reviewer')}, "
         f"{plural(len(contract.findings), 'merged finding')}, {len(contract.invalid)} invalid)",
         f"catalogue  {catalogue}",
+        f"match      {match_words(match)}",
         "",
         f"figures    {_figures(result)}",
         f"verdict    run {result.run_verdict}, expected {result.expected_verdict}: "
@@ -218,6 +222,13 @@ def text_report(
     return [_paint(shown(line), color) for line in lines]
 
 
+def match_words(match: MatchMode) -> str:
+    """The scoring mode as the text reports name it (docs/scoring.md, "Matching modes")."""
+    if match == "seed":
+        return "seed: (file, rule_key) only, dual_flaggable ignored (as the seed's scoreFindings)"
+    return "dual: (file, rule_key), else (file, dual_flaggable) (SPEC 3.6)"
+
+
 def failure_reasons(
     result: RunScore, comparison: BaselineComparison | None, min_f1: float | None
 ) -> list[str]:
@@ -284,14 +295,18 @@ def run(argv: list[str]) -> int:
         # The text report says it on its `catalogue` line; JSON has no place for it.
         print(f"voyage-tui score: catalogue {shown(choice.description)}", file=sys.stderr)
 
-    result = score_run(run_data, gold)
-    comparison = compare_runs(result, score_run(baseline, gold)) if baseline is not None else None
+    match: MatchMode = args.match
+    result = score_run(run_data, gold, match)
+    comparison = (
+        compare_runs(result, score_run(baseline, gold, match)) if baseline is not None else None
+    )
     locate: Locate = run_file.positions.value
 
     if args.format == "json":
         payload = result.to_json(locate)
         if comparison is not None:
             payload["baseline"] = comparison.to_json()
+        payload["match"] = match
         sys.stdout.write(json_safe(dump_report(payload)))
     else:
         print(
@@ -302,6 +317,7 @@ def run(argv: list[str]) -> int:
                     run_path=args.run,
                     gold=gold,
                     catalogue=choice.description,
+                    match=match,
                     comparison=comparison,
                     baseline_path=args.baseline,
                     min_f1=args.min_f1,

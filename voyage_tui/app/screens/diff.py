@@ -33,6 +33,7 @@ from voyage_tui.engine.review.rows import (
     only,
 )
 from voyage_tui.engine.scoring.report import RunScore
+from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 from voyage_tui.engine.wording import plural
 
 FILTER_TITLES = {
@@ -86,9 +87,17 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
 {diff.compare} compare with another run.
 """
 
-    def __init__(self, gold_rel: str, run_rel: str, inputs: ReviewInputs | None = None) -> None:
-        """`inputs`: where the files are read and checked; the app's workspace by default."""
+    def __init__(
+        self,
+        gold_rel: str,
+        run_rel: str,
+        inputs: ReviewInputs | None = None,
+        match: MatchMode = DEFAULT_MATCH,
+    ) -> None:
+        """`inputs`: where the files are read and checked; the app's workspace by default,
+        matching gold keys as `match` (`inputs` carries its own)."""
         super().__init__()
+        self.match = inputs.match if inputs is not None else match
         self.gold_rel = gold_rel
         self.run_rel = run_rel
         self.inputs = inputs
@@ -121,7 +130,7 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
 
     def _inputs(self) -> ReviewInputs:
         if self.inputs is None:
-            self.inputs = ReviewInputs.of_workspace(self.app.ws)
+            self.inputs = ReviewInputs.of_workspace(self.app.ws, self.match)
         return self.inputs
 
     def load(self) -> None:
@@ -168,6 +177,9 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
             )
         )
         figures = figures_text(scored.score)
+        if self.match == "seed":
+            # Named only when it is not the default, so the default screen stays as it was.
+            figures.append("\nmatch seed: (file, rule_key) only, dual_flaggable ignored", "cyan")
         note = self._catalogue_note()
         if note:
             figures.append("\n")

@@ -50,11 +50,17 @@ class ItemScores:
         return sum(values) / len(values) if values else None
 
     def scores(self) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for dimension in self.dimensions:
-            value = self.score(dimension)
-            if value is not None:
-                out[dimension] = value
+        """`score` of every dimension, in `dimensions` order. One pass over the ratings (results
+        asks this of 100,000 items at once)."""
+        totals: dict[str, int] = {}
+        counts: dict[str, int] = {}
+        for scores in self.by_rater.values():
+            for dimension, value in scores.items():
+                totals[dimension] = totals.get(dimension, 0) + value
+                counts[dimension] = counts.get(dimension, 0) + 1
+        out = {dimension: total / counts[dimension] for dimension, total in totals.items()}
+        for dimension, value in self.adjudicated.items():
+            out[dimension] = float(value)
         return out
 
     def source(self, dimension: str) -> str:

@@ -22,6 +22,7 @@ from voyage_tui.engine.rules.gold_run_files import (
     unread_run,
 )
 from voyage_tui.engine.scoring.report import RunScore, score_run
+from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -92,19 +93,21 @@ class ReviewInputs:
     """None: rule keys are not checked (see `catalogue_note`)."""
     catalogue_note: str = ""
     limit: int = MAX_NAMED_FILE_BYTES
+    match: MatchMode = DEFAULT_MATCH
+    """How `score_pair` matches gold keys (`--match`; scoring/scorer.py)."""
 
     @classmethod
-    def of_workspace(cls, ws: Workspace) -> ReviewInputs:
+    def of_workspace(cls, ws: Workspace, match: MatchMode = DEFAULT_MATCH) -> ReviewInputs:
         """The workspace's files, checked against its catalogue as `validate` checks them."""
         from voyage_tui.engine.references.loaded import load_catalogue
 
         loaded = load_catalogue(ws)
-        return cls(ws, loaded.value, loaded.path, ws.max_file_bytes)
+        return cls(ws, loaded.value, loaded.path, ws.max_file_bytes, match)
 
     @classmethod
-    def named(cls, choice: CatalogueChoice) -> ReviewInputs:
+    def named(cls, choice: CatalogueChoice, match: MatchMode = DEFAULT_MATCH) -> ReviewInputs:
         """Files named by the user, checked against the catalogue chosen for them."""
-        return cls(None, choice.catalogue, choice.description, choice.limit)
+        return cls(None, choice.catalogue, choice.description, choice.limit, match)
 
     def read(self, path: str) -> str | Diagnostic:
         if self.ws is not None:
@@ -136,14 +139,20 @@ class ReviewInputs:
         return run
 
     def score_pair(
-        self, gold_path: str, run_path: str, gold: dict[str, Any] | None = None
+        self,
+        gold_path: str,
+        run_path: str,
+        gold: dict[str, Any] | None = None,
+        match: MatchMode | None = None,
     ) -> Scored:
-        """Load and score one run against its gold. Raises ReviewError."""
+        """Load and score one run against its gold (matching as `match`, else as `self.match`).
+        Raises ReviewError."""
         record = gold if gold is not None else self.load_gold(gold_path).data
         assert record is not None
         run = self.load_run(run_path)
         assert run.data is not None
-        return Scored(gold_path, run_path, record, run.data, score_run(run.data, record))
+        mode = match if match is not None else self.match
+        return Scored(gold_path, run_path, record, run.data, score_run(run.data, record, mode))
 
 
 # --- the workspace's files (the app's review screens) ---------------------------------------------
@@ -162,12 +171,17 @@ def load_run(ws: Workspace, rel: str) -> list[Any]:
 
 
 def score_pair(
-    ws: Workspace, gold_rel: str, run_rel: str, gold: dict[str, Any] | None = None
+    ws: Workspace,
+    gold_rel: str,
+    run_rel: str,
+    gold: dict[str, Any] | None = None,
+    match: MatchMode = DEFAULT_MATCH,
 ) -> Scored:
     """Load and score one run against its gold. Raises ReviewError."""
     if gold is not None:  # checked already: the catalogue only ever checks the gold file
-        return ReviewInputs(ws, None, limit=ws.max_file_bytes).score_pair(gold_rel, run_rel, gold)
-    return ReviewInputs.of_workspace(ws).score_pair(gold_rel, run_rel)
+        inputs = ReviewInputs(ws, None, limit=ws.max_file_bytes)
+        return inputs.score_pair(gold_rel, run_rel, gold, match)
+    return ReviewInputs.of_workspace(ws).score_pair(gold_rel, run_rel, match=match)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,11 @@ from typing import Any
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.scoring.contract import ContractOutput, InvalidFinding, run_contract
 from voyage_tui.engine.scoring.scorer import (
+    DEFAULT_MATCH,
     FindingsScore,
     KeyRef,
     Match,
+    MatchMode,
     score_findings,
     score_verdict,
 )
@@ -100,18 +102,21 @@ class RunScore:
         return out
 
 
-def score_run(payloads: Iterable[Any], gold: Mapping[str, Any]) -> RunScore:
+def score_run(
+    payloads: Iterable[Any], gold: Mapping[str, Any], match: MatchMode = DEFAULT_MATCH
+) -> RunScore:
     """Score a run (its reviewer payloads) against a gold record (a `voyage-eval-gold/1` mapping).
-    Gold findings without text `file` and `rule_key` are skipped: `validate` reports them."""
+    Gold findings without text `file` and `rule_key` are skipped: `validate` reports them.
+    `match` is scorer.py's MatchMode (`seed` ignores `dual_flaggable`)."""
     with gc_paused():
-        return _score_run(payloads, gold)
+        return _score_run(payloads, gold, match)
 
 
-def _score_run(payloads: Iterable[Any], gold: Mapping[str, Any]) -> RunScore:
+def _score_run(payloads: Iterable[Any], gold: Mapping[str, Any], match: MatchMode) -> RunScore:
     contract = run_contract(payloads)
     findings = gold.get("findings")
     gold_findings = findings if isinstance(findings, list) else []
-    score = score_findings(contract.findings, gold_findings)
+    score = score_findings(contract.findings, gold_findings, match)
     expected = gold.get("expected_verdict")
     return RunScore(
         score=score,

@@ -32,6 +32,12 @@ from voyage_tui.engine.formats.vocabulary import SEVERITIES, SEVERITY_RANK
 from voyage_tui.engine.scoring.contract import Finding
 
 Key = tuple[str, str]
+MatchMode = Literal["dual", "seed"]
+"""How gold keys are matched (SPEC 3.6 and 3.10): `dual` (the default) also lets a run key
+(file, dual_flaggable) stand for a gold key; `seed` matches on (file, rule_key) only, exactly as
+the seed's `scoreFindings` does, so its figures can be reproduced by the corpus's node test."""
+MATCH_MODES: tuple[MatchMode, ...] = ("dual", "seed")
+DEFAULT_MATCH: MatchMode = "dual"
 Via = Literal["rule_key", "dual_flaggable"]
 VIA_RULE_KEY: Via = "rule_key"
 VIA_DUAL: Via = "dual_flaggable"
@@ -303,11 +309,14 @@ def _gold_severity(side: _Side) -> str | None:
     return side.severity
 
 
-def score_findings(run: Iterable[Any], gold: Iterable[Any]) -> FindingsScore:
+def score_findings(
+    run: Iterable[Any], gold: Iterable[Any], match: MatchMode = DEFAULT_MATCH
+) -> FindingsScore:
     """Score run findings against gold findings. Both are mappings (or objects) with `file` and
     `rule_key`; `line`, `severity`, gold `dual_flaggable` and run `reviewers` are read when present.
     Entries without text `file` and `rule_key` cannot form a key and are skipped: pass the run
-    through `run_contract` first, which reports them."""
+    through `run_contract` first, which reports them. With `match="seed"` the alternatives
+    (step 2) are never tried: tp, fp and fn are the seed's set intersections and differences."""
     gold_index = _index(gold, gold=True)
     run_index = _index(run, gold=False)
 
@@ -317,8 +326,10 @@ def score_findings(run: Iterable[Any], gold: Iterable[Any]) -> FindingsScore:
         if key in run_index:
             matched[key] = (key, VIA_RULE_KEY)
             used.add(key)
-    waiting = sorted(
-        key for key, side in gold_index.items() if key not in matched and side.alternatives
+    waiting = (
+        sorted(key for key, side in gold_index.items() if key not in matched and side.alternatives)
+        if match == "dual"
+        else []
     )
     for key in waiting:
         for alternative in gold_index[key].sorted_alternatives():

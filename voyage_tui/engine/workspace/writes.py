@@ -90,3 +90,17 @@ def refuse_ignored(ws: Workspace, rel: str, shown: str) -> None:
             f"{shown} is a file git ignores, and voyage-tui did not make it (an ignored file is "
             "someone's own: a secret, a tool's settings, a build); nothing was written",
         )
+
+
+def write_output(ws: Workspace, path: str, data: bytes) -> str:
+    """A report the user named (`results --output FILE`): inside the workspace by write_file's
+    rules; outside it, atomically in the named folder, refusing a symlink as the file itself
+    (atomic.py). Returns the path written. Raises WriteRefused or OSError."""
+    full = os.path.abspath(path)
+    rel = ws.rel(full)
+    if rel != ".." and not rel.startswith("../"):
+        return write_file(ws, rel, data, shown=path)
+    folder = os.path.realpath(os.path.dirname(full))
+    return write_inside(
+        folder, os.path.basename(full), data, shown=path, root_name="the output's folder"
+    )

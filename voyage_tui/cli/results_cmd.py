@@ -1,0 +1,114 @@
+"""`voyage-tui results [PATH] [--baseline AGENT] [--by class|boundary] [--match dual|seed]
+[--format text|json|csv|md|html] [--output FILE] [--fail-if-worse]`.
+
+Which agent is better, by how much and how sure (SPEC 3.10, docs/cli.md "results"): per agent and
+rubric dimension the mean of its items' effective scores with a 95% bootstrap interval; against
+the baseline (`--baseline`, else `[results] baseline` in voyage.toml, else none) a paired
+comparison over shared fixtures with its interval, permutation p and verdict; gold runs by
+review agent. Validates the suite first (without git) to know the runs and gold files.
+
+Exit 0; 1 with `--fail-if-worse` when a comparison is `worse`; 2 for a usage error, no
+workspace, an unknown baseline (the agents are listed), or an output that cannot be written.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from voyage_tui.cli.common import Parser, add_match_option, no_workspace, unreadable_workspace
+from voyage_tui.cli.render import dumps, shown
+from voyage_tui.engine.workspace.discovery import NoWorkspace
+
+FORMATS = ("text", "json", "csv", "md", "html")
+
+
+def build_parser() -> Parser:
+    parser = Parser(
+        prog="voyage-tui results",
+        description="Which agent is better, by how much, and how sure: per agent and rubric "
+        "dimension the mean rating with a 95%% bootstrap interval, paired comparisons against a "
+        "baseline agent over shared fixtures (interval, permutation p, verdict), and gold "
+        "scores by review agent. Exit 1 with --fail-if-worse when a comparison is worse; 2 for "
+        "a usage error, no workspace or an unknown baseline.",
+    )
+    parser.add_argument("path", nargs="?", default=None, help="the workspace or a folder in it")
+    parser.add_argument(
+        "--baseline",
+        metavar="AGENT",
+        help="compare every agent with AGENT (default: [results] baseline in voyage.toml; "
+        "without either, no comparisons)",
+    )
+    parser.add_argument(
+        "--by", choices=("class", "boundary"), help="also break the figures down by this"
+    )
+    add_match_option(parser)
+    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument(
+        "--output", metavar="FILE", help="write the report to FILE instead of printing it"
+    )
+    parser.add_argument(
+        "--fail-if-worse",
+        action="store_true",
+        help="exit 1 when an agent is worse than the baseline on a dimension (a CI gate)",
+    )
+    return parser
+
+
+def render(report: object, fmt: str) -> str:
+    from voyage_tui.cli import results_render
+    from voyage_tui.engine.results.model import ResultsReport
+
+    assert isinstance(report, ResultsReport)
+    if fmt == "json":
+        return dumps(report.to_json()) + "\n"
+    if fmt == "csv":
+        return results_render.csv_text(report)
+    if fmt == "md":
+        return results_render.markdown(report)
+    if fmt == "html":
+        from voyage_tui.cli.results_html import html_report
+
+        return html_report(report)
+    return "\n".join(results_render.text_lines(report)) + "\n"
+
+
+def run(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    from voyage_tui.engine.atomic import WriteRefused
+    from voyage_tui.engine.results.compute import UnknownBaseline, compute_results
+    from voyage_tui.engine.results.inputs import gather_inputs
+    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.workspace.writes import write_output
+
+    try:
+        suite = Suite.open(args.path, use_git=False, parallel=True)
+    except NoWorkspace as exc:
+        return no_workspace(exc)
+    except OSError as exc:
+        return unreadable_workspace(exc)
+    ws = suite.ws
+    inputs = gather_inputs(ws, suite.items, args.match)
+    baseline = args.baseline if args.baseline is not None else ws.config.results.baseline
+    try:
+        report = compute_results(inputs, baseline, args.by)
+    except UnknownBaseline as exc:
+        where = "--baseline" if args.baseline is not None else "[results] baseline"
+        print(f"voyage-tui results: {where}: {shown(str(exc))}", file=sys.stderr)
+        return 2
+    text = render(report, args.format)
+    if args.output:
+        try:
+            write_output(ws, args.output, text.encode("utf-8"))
+        except (WriteRefused, OSError) as exc:
+            print(f"voyage-tui results: {shown(str(exc))}", file=sys.stderr)
+            return 2
+        print(f"wrote {shown(args.output)}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    for notice in report.notices if args.format != "text" else ():
+        print(f"voyage-tui results: {shown(notice)}", file=sys.stderr)
+    if args.fail_if_worse and report.worse:
+        listed = ", ".join(f"{c.agent} on {c.dimension}" for c in report.worse)
+        print(f"voyage-tui results: worse than the baseline: {shown(listed)}", file=sys.stderr)
+        return 1
+    return 0

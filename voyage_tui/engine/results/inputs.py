@@ -1,0 +1,118 @@
+"""The workspace's inputs to results, gathered in one place for every face (`voyage-tui results`
+and the results screen): the suite's agent runs with their agent, class and boundary; the
+effective score of every item; the gold runs scored; and notices of what was left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FileKind
+from voyage_tui.engine.ratings.effective import item_scores
+from voyage_tui.engine.ratings.left_out import left_out
+from voyage_tui.engine.ratings.runs import RunIndex
+from voyage_tui.engine.ratings.store import RatingStore
+from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.results.compute import NO_GROUP, ResultsInputs, RunRow
+from voyage_tui.engine.results.model import UNLABELLED, GoldCorpusRun
+from voyage_tui.engine.review.inputs import ReviewError, load_gold, score_pair
+from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
+from voyage_tui.engine.wording import plural
+from voyage_tui.engine.workspace.model import Workspace
+
+
+def gather_inputs(
+    ws: Workspace, items: Mapping[str, Item], match: MatchMode = DEFAULT_MATCH
+) -> ResultsInputs:
+    """Everything results needs from `ws`, given its validated suite's items (`Suite.items`, or
+    a view's). Reads the rubric, the ratings files and the gold files with their runs."""
+    rubric = load_rubric(ws).value
+    runs = RunIndex.from_items(items)
+    store = RatingStore.load(ws, rubric, runs)
+    # Adjudications are not read yet: engine/ratings/adjudications.load_adjudications(ws, rubric, runs).in_force() goes here.
+    adjudicated = None
+    scores = item_scores(store.effective().values(), adjudicated)
+    rows: list[RunRow] = []
+    unlabelled = 0
+    for run in runs.runs:
+        task = items.get(run.task_path)
+        parts = run.task_path.split("/")
+        folder = parts[-3] if len(parts) >= 3 else NO_GROUP
+        boundary = task.boundary if task is not None and task.boundary else NO_GROUP
+        if not run.agent:
+            unlabelled += 1
+        rows.append(RunRow(run.fixture_id, run.run_id, run.agent or UNLABELLED, folder, boundary))
+    notices: list[str] = []
+    if unlabelled:
+        notices.append(
+            f"{plural(unlabelled, 'agent run')} without an `agent` label, grouped under "
+            f"{UNLABELLED}"
+        )
+    missing = left_out(store)
+    if missing.records:
+        notices.append(
+            f"{plural(len(missing.records), 'rating record')} with errors left out "
+            "(`voyage-tui validate` lists them)"
+        )
+    if missing.unreadable:
+        notices.append(
+            f"{plural(len(missing.unreadable), 'ratings file')} could not be read: their ratings "
+            "are missing from the figures"
+        )
+    gold_runs, unscored = _gold_runs(ws, items, match)
+    if unscored:
+        notices.append(
+            f"{plural(unscored, 'gold run')} could not be scored (an invalid gold file or run; "
+            "`voyage-tui validate` says why)"
+        )
+    dimensions = [d.name for d in rubric.dimensions]
+    return ResultsInputs(rows, scores, dimensions, gold_runs, notices, match)
+
+
+def _gold_runs(
+    ws: Workspace, items: Mapping[str, Item], match: MatchMode
+) -> tuple[list[GoldCorpusRun], int]:
+    """Every gold run whose gold file is valid, scored as `score` scores it; and how many
+    could not be."""
+    records: dict[str, dict[str, Any] | None] = {}
+    out: list[GoldCorpusRun] = []
+    unscored = 0
+    for path in sorted(items):
+        run = items[path]
+        if run.kind is not FileKind.GOLD_RUN or run.parent is None:
+            continue
+        gold = items.get(run.parent)
+        if gold is None or gold.kind is not FileKind.GOLD or gold.errors:
+            unscored += 1
+            continue
+        if gold.path not in records:
+            try:
+                records[gold.path] = load_gold(ws, gold.path)
+            except ReviewError:
+                records[gold.path] = None
+        record = records[gold.path]
+        if record is None:
+            unscored += 1
+            continue
+        try:
+            score = score_pair(ws, gold.path, run.path, record, match).score
+        except ReviewError:
+            unscored += 1
+            continue
+        stem = run.id or path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        out.append(
+            GoldCorpusRun(
+                stem=stem,
+                corpus=gold.path,
+                run_path=run.path,
+                tp=score.tp,
+                fp=score.fp,
+                fn=score.fn,
+                f1=score.f1,
+                run_verdict=score.run_verdict,
+                expected_verdict=score.expected_verdict,
+            )
+        )
+    return out, unscored
