@@ -121,6 +121,41 @@ def test_superseded_rating_does_not_count(ws, capsys) -> None:
     assert c["diff"] == pytest.approx(math.fsum(paired("correctness")) / 8)
 
 
+def test_an_adjudication_sets_the_effective_score_and_a_retraction_undoes_it(
+    ws, capsys
+) -> None:
+    """SPEC 3.9: an item's effective score on a dimension is its adjudicated score there, else
+    its raters' mean; results reads the adjudications in force."""
+
+    def new_correctness_mean() -> float:
+        _, data = as_json(capsys, str(ws), "--baseline", "old")
+        return float(data["agents"]["new"]["dimensions"]["correctness"]["mean"])
+
+    before = new_correctness_mean()
+    assert before == pytest.approx(math.fsum(new_values("correctness")) / 9)
+
+    def adjudication(scores: object, when: str) -> str:
+        return json.dumps(
+            {
+                "fixture_id": "f4",
+                "run_id": "new-1",
+                "adjudicator": "lead",
+                "scores": scores,
+                "based_on": [],
+                "note": "",
+                "rated_at": f"2026-11-21T10:{when}:00Z",
+            }
+        )
+
+    (ws / "adjudications.jsonl").write_text(adjudication({"correctness": 1}, "00") + "\n")
+    values = new_values("correctness")
+    values[3] = 1.0  # f4's new run, settled at 1 whatever its raters said
+    assert new_correctness_mean() == pytest.approx(math.fsum(values) / 9)
+    with (ws / "adjudications.jsonl").open("a") as handle:
+        handle.write(adjudication(None, "05") + "\n")
+    assert new_correctness_mean() == pytest.approx(before)
+
+
 def test_gold_by_review_agent_in_both_match_modes(ws, capsys) -> None:
     _, dual = as_json(capsys, str(ws))
     assert dual["baseline"] is None and dual["comparisons"] == []

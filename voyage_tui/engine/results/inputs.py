@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from voyage_tui.engine.diagnostics import Severity
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FileKind
+from voyage_tui.engine.ratings.adjudications import load_adjudications
 from voyage_tui.engine.ratings.effective import item_scores
 from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.runs import RunIndex
@@ -31,9 +33,9 @@ def gather_inputs(
     rubric = load_rubric(ws).value
     runs = RunIndex.from_items(items)
     store = RatingStore.load(ws, rubric, runs)
-    # Adjudications are not read yet: engine/ratings/adjudications.load_adjudications(ws, rubric, runs).in_force() goes here.
-    adjudicated = None
-    scores = item_scores(store.effective().values(), adjudicated)
+    # Effective scores (SPEC 3.9): an adjudication in force settles its dimensions.
+    adjudications = load_adjudications(ws, rubric, runs)
+    scores = item_scores(store.effective().values(), adjudications.in_force())
     rows: list[RunRow] = []
     unlabelled = 0
     for run in runs.runs:
@@ -60,6 +62,16 @@ def gather_inputs(
         notices.append(
             f"{plural(len(missing.unreadable), 'ratings file')} could not be read: their ratings "
             "are missing from the figures"
+        )
+    if not adjudications.readable:
+        notices.append(
+            f"{adjudications.path} could not be read: the raters' means stand for every item"
+        )
+    elif any(d.severity is Severity.ERROR for d in adjudications.diagnostics):
+        bad = sum(1 for d in adjudications.diagnostics if d.severity is Severity.ERROR)
+        notices.append(
+            f"{plural(bad, 'adjudication record')} with errors left out "
+            "(`voyage-tui validate` lists them)"
         )
     gold_runs, unscored = _gold_runs(ws, items, match)
     if unscored:
