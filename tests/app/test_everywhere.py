@@ -70,8 +70,8 @@ async def test_question_mark_in_the_filter_is_text_not_help(root: Path) -> None:
 
 def test_keymap_file_is_read_and_a_broken_one_is_reported(tmp_path: Path) -> None:
     good = tmp_path / "keymap.toml"
-    good.write_text('[keymap]\n"browser.next-error" = "j"\n')
-    assert load_keymap(good) == ({"browser.next-error": "j"}, None)
+    good.write_text('[keymap]\n"browser.next-error" = "z"\n')
+    assert load_keymap(good) == ({"browser.next-error": "z"}, None)
     bad = tmp_path / "bad.toml"
     bad.write_text("[keymap\n")
     keymap, problem = load_keymap(bad)
@@ -83,14 +83,14 @@ async def test_a_user_keymap_remaps_a_binding_by_id(
     root: Path, tmp_path: Path, monkeypatch
 ) -> None:
     keymap = tmp_path / "keymap.toml"
-    keymap.write_text('[keymap]\n"browser.next-error" = "j"\n')
+    keymap.write_text('[keymap]\n"browser.next-error" = "z"\n')
     monkeypatch.setenv("VOYAGE_TUI_KEYMAP", str(keymap))
     app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False))
     async with app.run_test(size=(120, 40)) as pilot:
         browser = await wait_loaded(pilot)
         await pilot.press("n")
         assert browser.suite_tree.current_path() != "fixtures/bug-diagnosis/b1/task.yaml"
-        await pilot.press("j")
+        await pilot.press("z")
         assert browser.suite_tree.current_path() == "fixtures/bug-diagnosis/b1/task.yaml"
 
 

@@ -195,7 +195,11 @@ async def test_a_text_area_painted_after_its_step_was_left_does_not_stop_the_app
 async def test_starting_from_an_exposed_holdout_warns_that_its_prompt_leaked(
     sample_copy: Path,
 ) -> None:
-    (sample_copy / "notes.txt").write_text("9197b958-2a4f-48c7-aff7-cc931d07ee9a\n")
+    # The canary is read from the copy, never written here: this repository is the sample's
+    # workspace, and a canary in a tracked file would expose the holdout for real.
+    holdout = sample_copy / "fixtures/release-verification/canary-promotion-error-budget/task.yaml"
+    canary = holdout.read_text().splitlines()[0].split("canary:")[1].strip()
+    (sample_copy / "notes.txt").write_text(canary + "\n")
     Repo(sample_copy).init().commit(message="the sample, and a leak")
     app = VoyageApp(Workspace.load(sample_copy), AppSettings(use_git=True, watch=False, keymap={}))
     async with app.run_test(size=(100, 30)) as pilot:

@@ -255,18 +255,23 @@ def _valid_cache_bytes(root: Path) -> bytes:
 def test_a_corrupt_cache_is_ignored_and_rebuilt(root: Path, damage: str) -> None:
     import msgpack
 
+    from voyage_tui.engine.validation.cache import seal, unseal
+
     good = _valid_cache_bytes(root)
-    header = msgpack.unpackb(good, raw=False, strict_map_key=False)
+    body = unseal(good)
+    assert body is not None
+    header = msgpack.unpackb(body, raw=False, strict_map_key=False)
+    # Sealed (a CRC that matches): what the format checks must refuse on their own.
     data = {
         "truncated": good[: len(good) // 2],
         "garbage": os.urandom(4096),
         "empty": b"",
-        "wrong-version": msgpack.packb([header[0], header[1] + 1, *header[2:]]),
-        "wrong-shape": msgpack.packb({"entries": 1}),
-        "bad-entries": msgpack.packb(
-            [*header[:3], {rel: [1, "x", None, 2.5] for rel in header[3]}]
+        "wrong-version": seal(msgpack.packb([header[0], header[1] + 1, *header[2:]])),
+        "wrong-shape": seal(msgpack.packb({"entries": 1})),
+        "bad-entries": seal(
+            msgpack.packb([*header[:3], {rel: [1, "x", None, 2.5] for rel in header[3]}])
         ),
-        "deep": b"\x91" * 100_000,
+        "deep": seal(b"\x91" * 100_000),
     }[damage]
     path = _cache_of(root).path
     path.write_bytes(data)
