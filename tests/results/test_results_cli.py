@@ -121,9 +121,7 @@ def test_superseded_rating_does_not_count(ws, capsys) -> None:
     assert c["diff"] == pytest.approx(math.fsum(paired("correctness")) / 8)
 
 
-def test_an_adjudication_sets_the_effective_score_and_a_retraction_undoes_it(
-    ws, capsys
-) -> None:
+def test_an_adjudication_sets_the_effective_score_and_a_retraction_undoes_it(ws, capsys) -> None:
     """SPEC 3.9: an item's effective score on a dimension is its adjudicated score there, else
     its raters' mean; results reads the adjudications in force."""
 
