@@ -257,17 +257,19 @@ def test_workspace_strings_are_escaped_in_every_format(tmp_path, capsys) -> None
     assert "\x1b" not in text and "\\x1b" in text
 
 
-def test_output_is_written_inside_and_outside_the_workspace(ws, tmp_path, capsys) -> None:
+def test_output_is_written_inside_the_workspace_only(ws, tmp_path, capsys) -> None:
     code, out, err = results(
         capsys, str(ws), "--format", "html", "--output", str(ws / "report.html")
     )
     assert code == 0 and out == "" and "wrote" in err
     assert (ws / "report.html").read_text().startswith("<!DOCTYPE html>")
+    # The tool writes only inside the workspace (as `ratings export`): print and redirect.
     outside = tmp_path / "out" / "r.json"
     outside.parent.mkdir()
-    assert results(capsys, str(ws), "--format", "json", "--output", str(outside))[0] == 0
-    assert json.loads(outside.read_text())["match"] == "dual"
-    link = tmp_path / "out" / "link.md"
+    code, _, err = results(capsys, str(ws), "--format", "json", "--output", str(outside))
+    assert code == 2 and "outside the workspace" in err and "> FILE" in err
+    assert not outside.exists()
+    link = ws / "link.md"
     link.symlink_to(tmp_path / "elsewhere.md")
     code, _, err = results(capsys, str(ws), "--format", "md", "--output", str(link))
     assert code == 2 and not (tmp_path / "elsewhere.md").exists()

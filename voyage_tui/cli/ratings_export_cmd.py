@@ -24,14 +24,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import sys
 from collections.abc import Iterable
 
 from voyage_tui.cli.common import Parser, no_workspace, unreadable_workspace
 from voyage_tui.cli.render import json_safe, shown
-from voyage_tui.engine.atomic import ContentChanged, Expected
-from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.ratings.adjudications import load_adjudications
 from voyage_tui.engine.ratings.export import COLUMNS, ExportRow, export_rows
 from voyage_tui.engine.ratings.runs import RunIndex
@@ -41,7 +39,7 @@ from voyage_tui.engine.safe_text import one_line
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
-from voyage_tui.engine.workspace.writes import write_file
+from voyage_tui.engine.workspace.writes import output_rel, write_file
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet may take for the start of a formula (OWASP's CSV injection list)."""
@@ -80,9 +78,10 @@ def run(argv: list[str]) -> int:
         return no_workspace(exc)
     except OSError as exc:
         return unreadable_workspace(exc)
-    target = _output_rel(ws, args.output) if args.output is not None else None
-    if isinstance(target, _Refused):
-        print(f"voyage-tui ratings export: {shown(target.why)}", file=sys.stderr)
+    try:
+        target = output_rel(ws, args.output) if args.output is not None else None
+    except WriteRefused as exc:
+        print(f"voyage-tui ratings export: {shown(str(exc))}", file=sys.stderr)
         return 2
     rubric = load_rubric(ws).value
     store = RatingStore.load(ws, rubric)
@@ -126,24 +125,6 @@ def run(argv: list[str]) -> int:
             file=sys.stderr,
         )
     return 2 if unreadable else 0
-
-
-class _Refused:
-    def __init__(self, why: str) -> None:
-        self.why = why
-
-
-def _output_rel(ws: Workspace, output: str) -> str | _Refused:
-    """The workspace-relative path of `--output` (relative to the current folder)."""
-    full = os.path.abspath(output)
-    folder_real = os.path.realpath(os.path.dirname(full))
-    if not is_within(ws.root_real, folder_real):
-        return _Refused(
-            f"{output} is outside the workspace; write the export inside it, or print it and "
-            "redirect (`> FILE`)"
-        )
-    rel = os.path.relpath(os.path.join(folder_real, os.path.basename(full)), ws.root_real)
-    return rel.replace(os.sep, "/")
 
 
 def _runs(ws: Workspace) -> RunIndex:

@@ -92,15 +92,25 @@ def refuse_ignored(ws: Workspace, rel: str, shown: str) -> None:
         )
 
 
-def write_output(ws: Workspace, path: str, data: bytes) -> str:
-    """A report the user named (`results --output FILE`): inside the workspace by write_file's
-    rules; outside it, atomically in the named folder, refusing a symlink as the file itself
-    (atomic.py). Returns the path written. Raises WriteRefused or OSError."""
+def output_rel(ws: Workspace, path: str) -> str:
+    """The workspace-relative path of a file the user named with `--output` (relative to the
+    current folder). The tool writes only inside the workspace, so a path outside it raises
+    WriteRefused saying to print and redirect instead (`results`, `ratings export`)."""
     full = os.path.abspath(path)
-    rel = ws.rel(full)
-    if rel != ".." and not rel.startswith("../"):
-        return write_file(ws, rel, data, shown=path)
-    folder = os.path.realpath(os.path.dirname(full))
-    return write_inside(
-        folder, os.path.basename(full), data, shown=path, root_name="the output's folder"
-    )
+    folder_real = os.path.realpath(os.path.dirname(full))
+    inside = folder_real == ws.root_real or folder_real.startswith(ws.root_real + os.sep)
+    if not inside:
+        raise WriteRefused(
+            path,
+            f"{path} is outside the workspace, and voyage-tui writes only inside it; write "
+            "the file inside it, or print it and redirect (`> FILE`)",
+        )
+    rel = os.path.relpath(os.path.join(folder_real, os.path.basename(full)), ws.root_real)
+    return rel.replace(os.sep, "/")
+
+
+def write_output(ws: Workspace, path: str, data: bytes) -> str:
+    """A report the user named (`results --output FILE`), inside the workspace by write_file's
+    rules (atomic, never through a symlink, never over a file git ignores). Returns the path
+    written. Raises WriteRefused (outside the workspace too) or OSError."""
+    return write_file(ws, output_rel(ws, path), data, shown=path)
