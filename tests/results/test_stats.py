@@ -201,3 +201,18 @@ def test_threads_do_not_change_the_figures(monkeypatch) -> None:
     monkeypatch.setattr(compute, "WORKERS", 4)
     monkeypatch.setattr(compute.os, "cpu_count", lambda: 4)
     assert compute_results(inputs, "b").to_json() == alone
+
+
+def test_a_clearly_different_comparison_skips_the_flips_and_gives_the_same_p(monkeypatch) -> None:
+    """Hoeffding's bound decides k = 0 without drawing when no flip can be expected to reach the
+    observed sum; drawing them gives the same p."""
+    from voyage_tui.engine.results import stats
+
+    differences = [1.0 + (i % 3) * 0.5 for i in range(200)]
+    assert stats.flips_cannot_reach(sum(d * d for d in differences), sum(differences))
+    shortcut = stats.sign_flip_p(differences)
+    monkeypatch.setattr(stats, "flips_cannot_reach", lambda *_: False)
+    assert stats.sign_flip_p(differences) == shortcut == 1 / (stats.RESAMPLES + 1)
+    # a close call is drawn as before
+    close = [(-1.0) ** i * (1 + i % 2) for i in range(200)]
+    assert not stats.flips_cannot_reach(sum(d * d for d in close), abs(sum(close)))
