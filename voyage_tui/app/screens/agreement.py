@@ -104,15 +104,7 @@ def compute(
     store = store if store is not None else RatingStore.load(ws, rubric)
     report = compute_agreement(store.effective().values(), rubric, disputed=DISPUTED)
     missing = left_out(store)  # the engine's decision, the same as the command line's
-    problems = [
-        f"{d.location()}: {d.message}; its ratings are missing from the figures"
-        for d in missing.unreadable
-    ]
-    if missing.records:
-        problems.append(
-            f"{plural(len(missing.records), 'problem')} in the ratings files left records out; "
-            "the browser's Ratings group (or `voyage-tui validate`) lists them"
-        )
+    problems = missing.screen_lines()
     return report, problems
 
 

@@ -37,15 +37,7 @@ def _computed(view: SuiteView) -> Computed:
     """The status of the suite's agent runs and the ratings on disk (in a thread)."""
     status, store = workspace_status(view.ws, view.refs.rubric.value, view.items)
     missing = left_out(store)  # the engine's decision, as the command line's
-    problems = [
-        f"{d.location()}: {d.message}; its ratings are missing from the figures"
-        for d in missing.unreadable
-    ]
-    if missing.records:
-        problems.append(
-            f"{plural(len(missing.records), 'problem')} in the ratings files left records out; "
-            "the browser's Ratings group (or `voyage-tui validate`) lists them"
-        )
+    problems = missing.screen_lines()
     return Computed(status, problems)
 
 

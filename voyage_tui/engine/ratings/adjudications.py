@@ -14,7 +14,6 @@ since) is stale: a warning, the scores still count.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -32,6 +31,7 @@ from voyage_tui.engine.ratings.records import (
     LineCodes,
     LineFormat,
     Rating,
+    json_line,
     parse_time,
     read_lines,
 )
@@ -121,13 +121,8 @@ class Adjudication:
         }
 
     def to_line(self) -> str:
-        """One line of JSON, no newline (a lone surrogate written as its escape, as ratings)."""
-        text = json.dumps(self.to_json(), ensure_ascii=False, separators=(", ", ": "))
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            text = json.dumps(self.to_json(), ensure_ascii=True, separators=(", ", ": "))
-        return text
+        """One line of JSON, no newline, written as a rating's is."""
+        return json_line(self.to_json())
 
 
 @dataclass(slots=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.ratings.store import RatingStore
+from voyage_tui.engine.wording import plural
 
 TORN_LINE = "rating-torn-line"
 
@@ -31,6 +32,19 @@ class LeftOut:
     @property
     def any(self) -> bool:
         return bool(self.unreadable or self.records)
+
+    def screen_lines(self) -> list[str]:
+        """What a screen over the ratings says was left out (agreement, rating status)."""
+        lines = [
+            f"{d.location()}: {d.message}; its ratings are missing from the figures"
+            for d in self.unreadable
+        ]
+        if self.records:
+            lines.append(
+                f"{plural(len(self.records), 'problem')} in the ratings files left records out; "
+                "the browser's Ratings group (or `voyage-tui validate`) lists them"
+            )
+        return lines
 
 
 def left_out(store: RatingStore) -> LeftOut:

@@ -55,6 +55,17 @@ class LineCodes:
 RATING_CODES = LineCodes(INVALID_JSON, TORN_LINE, MISSING_FIELD, WRONG_TYPE, INVALID_TIME)
 
 
+def json_line(record: Mapping[str, Any]) -> str:
+    """One line of JSON, no newline. Non-ASCII text stays readable; a lone surrogate (which
+    UTF-8 cannot hold) is written as its `\\uXXXX` escape instead."""
+    text = json.dumps(record, ensure_ascii=False, separators=(", ", ": "))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(record, ensure_ascii=True, separators=(", ", ": "))
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Rating:
     """One record. `scores` is None for a retraction (an undo): the item is unrated again.
@@ -102,14 +113,7 @@ class Rating:
         return out
 
     def to_line(self) -> str:
-        """One line of JSON, no newline. Non-ASCII text stays readable; a lone surrogate (which
-        UTF-8 cannot hold) is written as its `\\uXXXX` escape instead."""
-        text = json.dumps(self.to_json(), ensure_ascii=False, separators=(", ", ": "))
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            text = json.dumps(self.to_json(), ensure_ascii=True, separators=(", ", ": "))
-        return text
+        return json_line(self.to_json())
 
 
 @dataclass(slots=True)
