@@ -8,10 +8,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
+from tests.budget import examples
 from tests.sample import REPO, SAMPLE_FIXTURES, SAMPLE_ROOT, copy_sample_into
 
 __all__ = ["REPO", "SAMPLE_FIXTURES", "SAMPLE_ROOT"]
+
+# A property that states no count draws Hypothesis's 100 through the same budget as the rest
+# (tests/budget.py); no deadline: on a loaded machine a slow example is not a wrong one.
+settings.register_profile("voyage", max_examples=examples(100), deadline=None)
+settings.load_profile("voyage")
 YAML_TEST_SUITE = REPO.parent / "shared" / "yaml-test-suite"
 
 VALID_TASK = textwrap.dedent(

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from tests.conftest import SAMPLE_FIXTURES, task_yaml
 from tests.engine.workspaces import RULES, materialize
 from tests.sample import copy_sample_into
@@ -275,7 +276,7 @@ def _operate(root: Path, operation: Callable[[Path], None] | str, original: byte
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

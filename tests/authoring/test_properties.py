@@ -16,6 +16,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from tests.authoring.strategies import arbitrary_answers, complete_answers
+from tests.budget import examples
 from voyage_tui.engine.authoring import Answers, Authoring
 from voyage_tui.engine.authoring.check import (
     ANSWER_NOT_UTF8,
@@ -46,7 +47,7 @@ AUTHORING_ONLY = {
     DUPLICATE_ID,
 }
 FIXTURE_SETTINGS = settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -111,7 +112,7 @@ def test_every_step_shows_what_validate_says_of_the_finished_file(
         shutil.rmtree(target.parent)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(answers=arbitrary_answers)
 def test_the_suite_style_reads_back_as_the_document(answers: Answers) -> None:
     answers.canary = "5b6f7409-ff84-4d96-83fb-2349d3b1b9bc"  # not a sample canary: no leak

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from tests.authoring.conftest import tree
 from tests.authoring.strategies import arbitrary_answers
 from tests.authoring.test_check import complete_task
+from tests.budget import examples
 from voyage_tui.engine.atomic import WriteRefused
 from voyage_tui.engine.authoring import Answers, Authoring, ContextEntry, NotWritten
 from voyage_tui.engine.authoring import write as write_module
@@ -36,7 +37,7 @@ def test_a_complete_task_is_written_atomically_into_its_own_folder(
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

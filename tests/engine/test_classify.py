@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from tests.engine.test_live_agrees_with_full import PROPERTY, _write, file_sets
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.workspace.classify import classify
@@ -137,7 +138,7 @@ _SEGMENT = st.sampled_from(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     fixtures=st.lists(st.sampled_from(["fixtures", "data", "suite"]), max_size=2),
     parts=st.lists(_SEGMENT, min_size=1, max_size=6),

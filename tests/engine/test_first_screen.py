@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from tests.conftest import task_yaml
 from voyage_tui.engine.validation.cache_key import key_of
 from voyage_tui.engine.validation.cache_store import cache_root
@@ -196,7 +197,9 @@ def test_a_symlink_planted_at_the_record_is_not_followed(sample_copy: Path, tmp_
 
 
 @settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.binary(max_size=300))
 def test_any_bytes_at_the_record_never_raise(make_workspace, data: bytes) -> None:
@@ -206,7 +209,9 @@ def test_any_bytes_at_the_record_never_raise(make_workspace, data: bytes) -> Non
 
 
 @settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(100),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     body=st.recursive(

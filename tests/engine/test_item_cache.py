@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from tests.conftest import task_yaml
 from tests.engine.workspaces import RULES, materialize
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
@@ -357,7 +358,7 @@ def items(draw: st.DrawFn) -> tuple[str, Item]:
     return rel, item
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(items(), max_size=5))
 def test_any_item_round_trips_exactly_or_is_left_out(drawn: list[tuple[str, Item]]) -> None:
     given_items = dict(drawn)

@@ -13,6 +13,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from tests.conftest import task_yaml
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.model import Workspace
@@ -113,7 +114,7 @@ relative_paths = st.builds(
 file_sets = st.lists(relative_paths, min_size=1, max_size=8, unique=True)
 
 PROPERTY = settings(
-    max_examples=120,
+    max_examples=examples(120),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

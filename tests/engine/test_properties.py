@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from tests.budget import examples
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.formats.task import TaskFixture
 from voyage_tui.engine.formats.vocabulary import BOUNDARIES, CLASSES, VISIBILITIES
@@ -37,7 +38,7 @@ from voyage_tui.engine.workspace.config import parse_config
 from voyage_tui.engine.workspace.model import Workspace
 
 SETTINGS = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from tests.ratings.common import rating, rubric
 from voyage_tui.engine.ratings import agreement as agreement_mod
 from voyage_tui.engine.ratings.agreement import (
@@ -50,7 +51,7 @@ def two_raters(draw: st.DrawFn) -> tuple[list[int], list[int], list[int]]:
     return a, b, labels
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(two_raters())
 def test_kappa_matches_scikit_learn(data):
     a, b, labels = data
@@ -100,7 +101,7 @@ def _matrix(units: list[dict[str, int]]) -> np.ndarray:
     return data
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(reliability())
 def test_alpha_matches_the_krippendorff_package(data):
     units, values = data
@@ -255,7 +256,7 @@ def test_scores_off_the_scale_and_retractions_are_left_out():
     assert report.dimensions["scope"].items == 1
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.lists(
         st.tuples(
@@ -291,7 +292,7 @@ def campaigns(draw: st.DrawFn) -> tuple[dict[tuple[str, str], dict[str, int]], l
     return {("t1", f"run-{i}"): u for i, u in enumerate(units)}, values
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(campaigns(), st.booleans())
 def test_pair_sums_give_quadratic_kappa_exactly(data, dense):
     """The sums (matrix products or item by item) give the very figure quadratic_kappa gives

@@ -8,6 +8,7 @@ import hashlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from voyage_tui.engine.ratings.assignment import Assignment, assigned_raters, digest
 from voyage_tui.engine.workspace.config import parse_config
 
@@ -96,7 +97,7 @@ names = st.text(
 items = st.lists(st.tuples(names, names), min_size=1, max_size=30, unique=True)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     team=st.lists(names, min_size=1, max_size=8, unique=True),
     newcomer=names,

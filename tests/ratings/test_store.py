@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from tests.ratings.common import jsonl, load_ws, rating, record, rubric, workspace_files
 from voyage_tui.engine.atomic import WriteRefused
 from voyage_tui.engine.ratings.records import Rating, parse_ratings
@@ -276,7 +277,7 @@ def test_a_ratings_folder_symlinked_out_is_not_read(make_workspace, tmp_path):
 _text = st.text(st.characters(codec=None, exclude_categories=()), max_size=40)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     note=_text,
     fixture_id=_text.filter(lambda s: s.strip() != ""),

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
+from tests.budget import examples
 from voyage_tui.engine.ratings.effective import ItemScores
 from voyage_tui.engine.results.compute import ResultsInputs, RunRow, compute_results
 from voyage_tui.engine.results.stats import (
@@ -112,7 +113,7 @@ def test_degenerate_statistics() -> None:
 
 
 @given(st.lists(st.integers(1, 5), min_size=2, max_size=30))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_the_interval_contains_the_mean(values: list[int]) -> None:
     interval = bootstrap_interval([float(v) for v in values])
     assert interval is not None
@@ -120,7 +121,7 @@ def test_the_interval_contains_the_mean(values: list[int]) -> None:
 
 
 @given(st.lists(st.integers(-4, 4).map(lambda v: v / 2), min_size=2, max_size=30))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_negated_differences_negate_the_interval(differences: list[float]) -> None:
     ours = paired_interval(differences)
     theirs = paired_interval([-d for d in differences])
@@ -145,7 +146,7 @@ VERDICT_FLIP = {"better": "worse", "worse": "better", "unclear": "unclear"}
     st.lists(st.integers(1, 5), min_size=1, max_size=24),
     st.lists(st.integers(1, 5), min_size=1, max_size=24),
 )
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_swapping_agent_and_baseline_negates_diff_and_flips_the_verdict(a, b) -> None:
     inputs = _inputs(a, b)
     (ab,) = compute_results(inputs, "b").comparisons

@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from voyage_tui.engine.formats.vocabulary import SEVERITIES
 from voyage_tui.engine.scoring.contract import run_contract
 from voyage_tui.engine.scoring.report import score_run
@@ -151,7 +152,7 @@ def test_removing_a_matched_finding_never_raises_recall(run, gold, data):
 
 
 @given(st.lists(run_findings, max_size=12), golds, st.data())
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 def test_removing_every_finding_of_a_matched_key_never_raises_recall(run, gold, data):
     before = score_findings(run, gold)
     assume(before.matched)

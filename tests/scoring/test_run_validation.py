@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.budget import examples
 from tests.helpers import codes, only, validate
 from tests.scoring.common import dump, finding, gold_finding, gold_record, payload
 from voyage_tui.engine.loading.json_doc import load_json
@@ -120,7 +121,7 @@ _payload = st.one_of(
 
 
 @given(st.lists(_payload, max_size=4))
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 def test_validate_reports_exactly_what_the_contract_leaves_out(run):
     import json
 

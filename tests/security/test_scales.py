@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.app.support import wait_until
+from tests.budget import examples
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.rate import RateScreen
 from voyage_tui.app.settings import AppSettings
@@ -103,7 +104,7 @@ async def test_the_rater_screen_with_a_huge_anchor(sample_copy: Path) -> None:
     assert record["scores"]["correctness"] == 4
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(min_value=-5, max_value=10**12), min_size=1, max_size=40))
 def test_no_scale_is_ever_larger_than_twenty_values(anchors: list[int]) -> None:
     text = "## Correctness\n\n" + "".join(f"- {n}: anchor {n}\n" for n in anchors)
