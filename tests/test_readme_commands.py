@@ -35,9 +35,15 @@ def test_the_readme_has_the_two_setup_commands() -> None:
 
 
 def test_both_installs_use_the_lock() -> None:
-    for command in _setup_commands():
-        assert "\n" not in command
-        assert ".venv/bin/pip install -c constraints.txt -e " in command
+    install_and_open, run_tests = _setup_commands()
+    assert "\n" not in install_and_open and "\n" not in run_tests
+    assert ".venv/bin/pip install -c constraints.txt -e . " in install_and_open
+    # the test command installs uv through the lock, then the project with uv, through the lock
+    steps = run_tests.split(" && ")
+    assert steps[1] == ".venv/bin/pip install -c constraints.txt uv"
+    assert steps[2].startswith(".venv/bin/uv pip install ")
+    assert steps[2].endswith(' -c constraints.txt -e ".[test]"')
+    assert "uv" in _pins()
 
 
 def test_the_test_command_runs_every_static_check_then_pytest() -> None:
@@ -46,7 +52,7 @@ def test_the_test_command_runs_every_static_check_then_pytest() -> None:
     # pytest-xdist, a worker per core: the suite is safe to run in parallel (tests/sample.py
     # exports the sample once per worker; every test works in its own folder).
     assert steps[-1] == ".venv/bin/pytest -n auto"
-    assert steps[2:-1] == list(STATIC_CHECKS)
+    assert steps[3:-1] == list(STATIC_CHECKS)
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:
