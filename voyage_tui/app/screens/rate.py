@@ -167,6 +167,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         """Why there is no session (no rater name, an unreadable ratings file, no rubric)."""
         self.status = ""
         self._lock = threading.Lock()
+        self._progress_shown: Text | None = None
         self._opening = False
 
     # --- layout ----------------------------------------------------------------------------
@@ -346,7 +347,15 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
                 self._lock.release()
             spelt = " on this item" if self.size.width >= 100 else ""
             text.append(f" · {clock_text(seconds)}{spelt}", style="dim")
-        self.query_one("#rate-progress", Static).update(text)
+        if text == self._progress_shown:
+            return
+        # a clock that ticks each second must not lay the screen out again each second: only
+        # a change of width (9:59 -> 10:00) moves anything
+        same_width = self._progress_shown is not None and (
+            text.cell_len == self._progress_shown.cell_len
+        )
+        self._progress_shown = text
+        self.query_one("#rate-progress", Static).update(text, layout=not same_width)
 
     def _show_rubric(self) -> None:
         state = self.state
