@@ -52,7 +52,7 @@ from voyage_tui.engine.authoring import (
     step_of_field,
     steps_for,
 )
-from voyage_tui.engine.authoring.choices import Specialist
+from voyage_tui.engine.authoring.choices import DEFAULT_VERDICT, Specialist
 from voyage_tui.engine.authoring.drafts import Draft
 from voyage_tui.engine.authoring.render import HOLDOUT
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
@@ -92,7 +92,8 @@ def prefilled(answers: Answers, step: Step) -> bool:
         if step.name == "phases":
             return any(not p.traversed for p in answers.phases)
         if step.name == "gates":
-            return any(g.verdict or not g.recorded for g in answers.gates)
+            # every gate starts recorded as pass: an answer is a gate that differs
+            return any(g.verdict != DEFAULT_VERDICT or not g.recorded for g in answers.gates)
         if step.name == "routing":
             return bool(answers.routing_selected or answers.routing_skipped)
     if step.text is not None:
