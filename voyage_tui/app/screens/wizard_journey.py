@@ -4,7 +4,7 @@ for its reason), the commit `final_head_sha` binds to, and the routing table's s
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
@@ -26,7 +26,7 @@ from voyage_tui.engine.authoring import (
 )
 from voyage_tui.engine.git.repo import GitUnavailable
 from voyage_tui.engine.git.sha_check import is_full_sha
-from voyage_tui.engine.wording import plural
+from voyage_tui.engine.wording import plural, sentence
 
 FULL_PATH = "full"
 PASSED, FAILED, NOT_NOW = "✓", "✗", "·"
@@ -426,22 +426,28 @@ class HeadForm(JourneyForm):
             )
         return text
 
-    @work(thread=True, exclusive=True, group="wizard-commits")
+    @property
+    def left(self) -> bool:
+        """The step was left (this form removed) while git was asked: its answer is dropped."""
+        return not self.is_attached
+
     def load_commits(self) -> None:
         authoring = self.wizard.authoring
         if authoring is None:
             return
-        try:
-            commits = authoring.recent_commits()
-        except GitUnavailable as exc:
-            self.app.call_from_thread(self._show_commits, [], f"No commits to pick from: {exc}")
-            return
-        note = "" if commits else "The repository has no commits yet."
-        self.app.call_from_thread(self._show_commits, commits, note)
+
+        def read() -> tuple[list[Commit], str]:
+            try:
+                commits = authoring.recent_commits()
+            except GitUnavailable as exc:
+                return [], f"No commits to pick from: {exc}"
+            return commits, "" if commits else "The repository has no commits yet."
+
+        self.wizard.run_in_thread(
+            read, lambda found: self._show_commits(*found), key="commits", stale=lambda: self.left
+        )
 
     def _show_commits(self, commits: list[Commit], note: str) -> None:
-        if not self.is_attached:  # the step was left while git was asked
-            return
         self.commits = commits
         listing = self.query_one("#commits", OptionList)
         listing.clear_options()
@@ -472,27 +478,28 @@ class HeadForm(JourneyForm):
                 event.input.value = ""
             else:
                 self.app.notify(
-                    "git is off: give the full SHA (40 or 64 hex digits)", severity="warning"
+                    "Git is off: give the full SHA (40 or 64 hex digits).", severity="warning"
                 )
             return
         self.resolve(revision)
 
-    @work(thread=True, exclusive=True, group="wizard-revision")
     def resolve(self, revision: str) -> None:
         authoring = self.wizard.authoring
         if authoring is None:
             return
-        try:
-            sha = authoring.resolve_revision(revision)
-        except (RevisionError, GitUnavailable) as exc:
-            self.app.call_from_thread(
-                self.app.notify, f"Not set: {exc}", severity="warning", markup=False
-            )
-            return
-        self.app.call_from_thread(self._resolved, sha)
 
-    def _resolved(self, sha: str) -> None:
-        if self.is_attached:
+        def resolve() -> str | RevisionError | GitUnavailable:
+            try:
+                return authoring.resolve_revision(revision)
+            except (RevisionError, GitUnavailable) as exc:
+                return exc
+
+        self.wizard.run_in_thread(resolve, self._resolved, key="revision")
+
+    def _resolved(self, sha: str | RevisionError | GitUnavailable) -> None:
+        if not isinstance(sha, str):
+            self.app.notify(sentence(f"Not set: {sha}"), severity="warning", markup=False)
+        elif not self.left:
             self.query_one("#revision", Input).value = ""
             self._choose_sha(sha)
 
