@@ -28,6 +28,7 @@ from voyage_tui.engine.authoring.check import (
     ID_NOT_SLUG,
     SuiteFacts,
     check_answers,
+    worded,
 )
 from voyage_tui.engine.authoring.drafts import DraftStore
 from voyage_tui.engine.authoring.render import _NOT_IN_BLOCK, canary_line, document, suite_style
@@ -107,7 +108,8 @@ def test_every_step_shows_what_validate_says_of_the_finished_file(
         target.write_text(checked.text, encoding="utf-8")
         suite = Suite.open(sample_copy, use_git=False)
         assert checked.rel in suite.items
-        assert sorted(suite.items[checked.rel].diagnostics, key=lambda d: d.sort_key()) == shown
+        said = [worded(d) for d in suite.items[checked.rel].diagnostics]  # as sentences
+        assert sorted(said, key=lambda d: d.sort_key()) == shown
     finally:
         shutil.rmtree(target.parent)
 

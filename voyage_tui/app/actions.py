@@ -299,6 +299,13 @@ REGISTRY: dict[str, Action] = _declare(
     A("wizard.resume", "r", "resume", "Resume a draft", "Resume a draft",
       "Carry on from a draft in .voyage/drafts/", show=False),
     A("wizard.context-remove", "delete", "remove", "Remove entry", show=False),
+    # --- the wizard's checklists (phases, gates, routing): rows move as in every list -------
+    A("checklist.down", "down,j", "move(1)", "Down", show=False),
+    A("checklist.up", "up,k", "move(-1)", "Up", show=False),
+    A("checklist.toggle", "x", "toggle_button", "Tick", show=False),
+    A("checklist.pass", "p", "verdict('pass')", "Pass", show=False),
+    A("checklist.conditional", "c", "verdict('conditional')", "Conditional", show=False),
+    A("checklist.blocked", "b", "verdict('blocked')", "Blocked", show=False),
     # --- dialogs: one meaning per key, whichever dialog asks --------------------------------
     A("dialog.cancel", "escape,c", "cancel", "Cancel"),
     A("dialog.close", "enter", "cancel", "Close", show=False),

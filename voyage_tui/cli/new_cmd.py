@@ -30,7 +30,7 @@ from voyage_tui.engine.authoring.answers import (
     TrajectoryAnswers,
 )
 from voyage_tui.engine.authoring.check import Checked, target_folder
-from voyage_tui.engine.authoring.choices import CLASS_CHOICES
+from voyage_tui.engine.authoring.choices import CLASS_CHOICES, gate_verdict
 from voyage_tui.engine.authoring.commits import RevisionError
 from voyage_tui.engine.authoring.drafts import DraftUnusable
 from voyage_tui.engine.authoring.session import Authoring, StartError, WizardStart
@@ -72,7 +72,12 @@ FLAGS: dict[str, str] = {
 USAGE = """usage: voyage-tui new task [PATH] [flags]
        voyage-tui new trajectory [PATH] [flags]
 
-Create a fixture step by step (`voyage-tui new task --help` lists the flags)."""
+Create a fixture step by step (`voyage-tui new task --help` lists the flags). Shared flags:
+  --from ID            start from an existing fixture
+  --resume[=DRAFT]     reopen the newest draft (or the one named DRAFT)
+  --no-input           never open a screen: write from the flags alone
+  --dry-run            print the YAML instead of writing (no screen)
+  --format text|json   how --no-input and --dry-run report (json: one object)"""
 
 
 # --- the interactive wizard ---------------------------------------------------------------------
@@ -142,7 +147,14 @@ def _common(parser: Parser, kind: str) -> None:
     parser.add_argument(
         "--dry-run", action="store_true", help="print the YAML instead of writing (no screen)"
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="with --no-input or --dry-run: text (default: the path written, or the YAML; "
+        "problems on stderr) or json (one object: path, id, written, diagnostics, copies, and "
+        "the yaml of a dry run)",
+    )
 
 
 def task_parser() -> Parser:
@@ -198,8 +210,9 @@ def trajectory_parser() -> Parser:
         "--gate",
         action="append",
         default=[],
-        metavar="N=VERDICT[:DESCRIPTION]",
-        help="record gate N (verdict pass, conditional or blocked)",
+        metavar="N[=VERDICT[:DESCRIPTION]]",
+        help="record gate N with its verdict: pass (p, the default), conditional (c) or blocked "
+        "(b); every gate starts recorded as pass",
     )
     parser.add_argument(
         "--skip-gate", action="append", default=[], metavar="N=REASON", help="skip gate N"
@@ -436,13 +449,13 @@ def _trajectory_flags(
         mark.traversed, mark.reason = False, reason
     gates = {g.number: g for g in answers.gates}
     for value in args.gate:
-        number_text, verdict_text = _split(parser, "--gate", value)
+        # `N`, `N=VERDICT` or `N=VERDICT:DESCRIPTION`; the verdict a letter or a word, pass
+        # when none is given
+        number_text, _, verdict_text = value.partition("=")
         verdict, _, description = verdict_text.partition(":")
-        gate = gates.setdefault(
-            _number(parser, "--gate", number_text),
-            GateMark(_number(parser, "--gate", number_text)),
-        )
-        gate.recorded, gate.verdict = True, verdict.strip()
+        number = _number(parser, "--gate", number_text)
+        gate = gates.setdefault(number, GateMark(number))
+        gate.recorded, gate.verdict = True, gate_verdict(verdict)
         if description.strip():
             gate.description = description.strip()
     for value in args.skip_gate:

@@ -44,6 +44,7 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         super().__init__(name, id, classes)
         self._working = 0
         self._latest: dict[str, int] = {}
+        self._out: dict[str, int] = {}
 
     if TYPE_CHECKING:
         # For the type checker only, as Textual itself declares `app`: these screens run in
@@ -71,6 +72,11 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         for 0)."""
         return self._working
 
+    def waiting(self, key: str) -> bool:
+        """A `run_in_thread` call with `key` has not come back yet: what is shown of it may be
+        out of date (the wizard is not settled until its newest check is shown)."""
+        return self._out.get(key, 0) > 0
+
     def run_in_thread(
         self,
         job: Callable[[], JobResult],
@@ -93,10 +99,16 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         ticket = 0
         if key is not None:
             ticket = self._latest[key] = self._latest.get(key, 0) + 1
+            self._out[key] = self._out.get(key, 0) + 1
         self._working += 1
 
-        def deliver(result: JobResult) -> None:
+        def back() -> None:
             self._working -= 1
+            if key is not None:
+                self._out[key] -= 1
+
+        def deliver(result: JobResult) -> None:
+            back()
             if self.gone or (key is not None and self._latest.get(key) != ticket):
                 return
             if stale is not None and stale():
@@ -104,7 +116,7 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
             then(result)
 
         def failed(error: Exception) -> None:
-            self._working -= 1
+            back()
             # DiffScreen also runs in LooseDiffApp, which does not report: Textual's own
             # handling of a failed worker there.
             report = getattr(app, "report_error", None)

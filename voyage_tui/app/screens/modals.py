@@ -26,9 +26,16 @@ class ChoiceScreen(VoyageModal[str]):
 
     BINDINGS = bindings("dialog", only=["dialog.cancel", *(f"dialog.{a}" for a in ANSWERS)])
 
-    def __init__(self, question: str, answers: list[str], detail: str = "") -> None:
+    def __init__(
+        self,
+        question: str,
+        answers: list[str],
+        detail: str = "",
+        labels: dict[str, str] | None = None,
+    ) -> None:
         """answers: names of `dialog.*` actions (save, discard, ...) in button order; Cancel
-        follows them. The screen returns the answer's name, or "cancel"."""
+        follows them. The screen returns the answer's name, or "cancel". labels: an answer's
+        words for this question in place of the registry's (the key stays the answer's own)."""
         super().__init__()
         unknown = [a for a in answers if a not in ANSWERS]
         if unknown:
@@ -36,6 +43,7 @@ class ChoiceScreen(VoyageModal[str]):
         self.question = question
         self.answers = [*answers, CANCEL]
         self.detail = detail
+        self.labels = labels or {}
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -47,8 +55,9 @@ class ChoiceScreen(VoyageModal[str]):
             with Horizontal(classes="buttons"):
                 for answer in self.answers:
                     action_id = f"dialog.{answer}"
+                    words = self.labels.get(answer, action(action_id).description)
                     yield Button(
-                        f"{action(action_id).description} ({self.app.key_text(action_id)})",
+                        f"{words} ({self.app.key_text(action_id)})",
                         id=f"choice-{answer}",
                         variant="primary" if answer == self.answers[0] else "default",
                     )

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
@@ -52,13 +52,13 @@ from voyage_tui.engine.authoring import (
     step_of_field,
     steps_for,
 )
-from voyage_tui.engine.authoring.choices import Specialist
+from voyage_tui.engine.authoring.choices import DEFAULT_VERDICT, Specialist
 from voyage_tui.engine.authoring.drafts import Draft
 from voyage_tui.engine.authoring.render import HOLDOUT
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.references.rubric import Dimension
 from voyage_tui.engine.validation.view import SuiteView
-from voyage_tui.engine.wording import plural
+from voyage_tui.engine.wording import plural, sentence
 from voyage_tui.engine.workspace.model import Workspace
 
 CHECK_DELAY = 0.25
@@ -70,6 +70,8 @@ REVEAL_WAIT = 3.0
 
 MISSING_FIELD = "missing-field"
 KIND = "kind"
+CHECK = "check"
+"""The key of the answers' checks (`run_in_thread`): only the newest one's result is shown."""
 
 
 @dataclass(slots=True)
@@ -92,7 +94,8 @@ def prefilled(answers: Answers, step: Step) -> bool:
         if step.name == "phases":
             return any(not p.traversed for p in answers.phases)
         if step.name == "gates":
-            return any(g.verdict or not g.recorded for g in answers.gates)
+            # every gate starts recorded as pass: an answer is a gate that differs
+            return any(g.verdict != DEFAULT_VERDICT or not g.recorded for g in answers.gates)
         if step.name == "routing":
             return bool(answers.routing_selected or answers.routing_skipped)
     if step.text is not None:
@@ -136,8 +139,6 @@ class WizardScreen(VoyageScreen[None]):
         self.written: Written | None = None
         self._other_kind: dict[str, Answers] = {}
         self._id_proposal = ""
-        self._check_seq = 0
-        self._shown_seq = 0
         self._check_timer: Timer | None = None
         self._save_timer: Timer | None = None
         self._check_lock = threading.Lock()
@@ -195,11 +196,7 @@ class WizardScreen(VoyageScreen[None]):
     @property
     def settled(self) -> bool:
         """Nothing waiting to be checked, and the last check shown (for tests and screenshots)."""
-        return (
-            self.authoring is not None
-            and self._check_timer is None
-            and self._shown_seq == self._check_seq
-        )
+        return self.authoring is not None and self._check_timer is None and not self.waiting(CHECK)
 
     def steps(self) -> list[Step]:
         return steps_for(self.answers)
@@ -273,7 +270,7 @@ class WizardScreen(VoyageScreen[None]):
         if index + 1 < len(names):
             await self.goto(names[index + 1])
         else:
-            self.notify("This is the last step: ctrl+s writes the file", timeout=3)
+            self.notify("This is the last step: ctrl+s writes the file.", timeout=3)
 
     async def action_back(self) -> None:
         names = [s.name for s in self.steps()]
@@ -430,31 +427,26 @@ class WizardScreen(VoyageScreen[None]):
         if self.authoring is None or self.done:
             return
         self._give_canary()
-        self._check_seq += 1
-        self._check(self.authoring, copy.deepcopy(self.answers), self._check_seq)
+        authoring, answers = self.authoring, copy.deepcopy(self.answers)
 
-    @work(thread=True, group="wizard-check")
-    def _check(self, authoring: Authoring, answers: Answers, seq: int) -> None:
-        with self._check_lock:
-            try:
-                checked = authoring.check(answers)
-            except Exception as exc:  # a check that fails is told, and typing goes on
-                self.app.call_from_thread(self._check_failed, exc, seq)
-                return
-        self.app.call_from_thread(self._show_checked, checked, seq)
+        def check() -> Checked | Exception:
+            with self._check_lock:
+                try:
+                    return authoring.check(answers)
+                except Exception as exc:  # a check that fails is told, and typing goes on
+                    return exc
 
-    def _check_failed(self, error: Exception, seq: int) -> None:
-        if seq == self._check_seq:
-            self._shown_seq = seq
+        self.run_in_thread(check, self._show_checked, key=CHECK, stale=lambda: self.closed)
+
+    def _show_checked(self, checked: Checked | Exception) -> None:
+        if isinstance(checked, Exception):
             self.notify(
-                f"The answers could not be checked: {error}", severity="error", markup=False
+                sentence(f"The answers could not be checked: {checked}"),
+                severity="error",
+                markup=False,
             )
-
-    def _show_checked(self, checked: Checked, seq: int) -> None:
-        if seq != self._check_seq or self.closed:
             return
         self.checked = checked
-        self._shown_seq = seq
         self.refresh_status()
         form = self.form
         if form is not None:
@@ -474,27 +466,31 @@ class WizardScreen(VoyageScreen[None]):
         if not self.draft:
             self.draft = DraftStore.new_name(self.answers.kind)
         self.unsaved = False
-        self._save(self.drafts, self.draft, copy.deepcopy(self.answers), self.step_name, then)
+        drafts, name, answers, step = (
+            self.drafts,
+            self.draft,
+            copy.deepcopy(self.answers),
+            self.step_name,
+        )
 
-    @work(thread=True, group="wizard-draft")
-    def _save(
-        self,
-        drafts: DraftStore,
-        name: str,
-        answers: Answers,
-        step: str,
-        then: Callable[[], object] | None,
-    ) -> None:
-        with self._io_lock:
-            if self.done:
-                return
-            try:
-                drafts.save(name, answers, step)
-            except Exception as exc:  # a draft that cannot be saved must not stop the wizard
-                self.app.call_from_thread(self._draft_failed, exc)
-                return
-        if then is not None:
-            self.app.call_from_thread(then)
+        def save() -> bool | Exception:
+            """True once saved; False when the wizard was done first (written, discarded)."""
+            with self._io_lock:
+                if self.done:
+                    return False
+                try:
+                    drafts.save(name, answers, step)
+                except Exception as exc:  # a draft that cannot be saved must not stop the wizard
+                    return exc
+            return True
+
+        def saved(outcome: bool | Exception) -> None:
+            if isinstance(outcome, Exception):
+                self._draft_failed(outcome)
+            elif outcome and then is not None:
+                then()
+
+        self.run_in_thread(save, saved)
 
     def _draft_failed(self, error: Exception) -> None:
         self.unsaved = True
@@ -528,7 +524,7 @@ class WizardScreen(VoyageScreen[None]):
         if kind == self.answers.kind:
             return True
         if self.authoring is None:
-            self.notify("The suite is still loading; choose again in a moment", timeout=3)
+            self.notify("The suite is still loading; choose again in a moment.", timeout=3)
             return False
         old = self.answers
         self._other_kind[old.kind] = old
@@ -548,55 +544,67 @@ class WizardScreen(VoyageScreen[None]):
 
     def pick_fixture(self) -> None:
         if self.authoring is None:
-            self.notify("The suite is still loading", timeout=3)
+            self.notify("The suite is still loading; try again in a moment.", timeout=3)
             return
         self.app.push_screen(FixturePicker(self.authoring.ids()), self._start_from)
 
     def _start_from(self, fixture_id: str | None) -> None:
-        if fixture_id and self.authoring is not None:
-            self._load_fixture(self.authoring, fixture_id)
-
-    @work(thread=True, group="wizard-io")
-    def _load_fixture(self, authoring: Authoring, fixture_id: str) -> None:
-        try:
-            answers = authoring.start_from(fixture_id)
-        except StartError as exc:
-            self.app.call_from_thread(
-                self.notify, printable(exc.diagnostic.message), severity="error", markup=False
-            )
+        authoring = self.authoring
+        if not fixture_id or authoring is None:
             return
-        said = f"Started from {printable(fixture_id, lines=False)}"
-        self.app.call_from_thread(self._restart, answers, None, said)
-        leaked = authoring.exposed_source(fixture_id)
-        if leaked is not None:
-            self.app.call_from_thread(
-                self.notify, printable(leaked.message), severity="warning", markup=False, timeout=12
-            )
+
+        def start() -> tuple[Answers, Diagnostic | None] | StartError:
+            try:
+                answers = authoring.start_from(fixture_id)
+            except StartError as exc:
+                return exc
+            return answers, authoring.exposed_source(fixture_id)
+
+        def started(found: tuple[Answers, Diagnostic | None] | StartError) -> None:
+            if isinstance(found, StartError):
+                self.notify(
+                    printable(sentence(found.diagnostic.message)), severity="error", markup=False
+                )
+                return
+            answers, leaked = found
+            self._restart(answers, None, f"Started from {printable(fixture_id, lines=False)}")
+            if leaked is not None:
+                self.notify(
+                    printable(sentence(leaked.message)),
+                    severity="warning",
+                    markup=False,
+                    timeout=12,
+                )
+
+        self.run_in_thread(start, started)
 
     def pick_draft(self) -> None:
         if self.drafts is not None:
-            self._list_drafts(self.drafts)
+            self.run_in_thread(self.drafts.drafts, self._show_drafts)
 
-    @work(thread=True, group="wizard-io")
-    def _list_drafts(self, drafts: DraftStore) -> None:
-        found, problems = drafts.drafts()
+    def _show_drafts(self, listed: tuple[list[Draft], list[Diagnostic]]) -> None:
+        found, problems = listed
         found = [d for d in found if d.name != self.draft]
-        self.app.call_from_thread(self.app.push_screen, DraftPicker(found, problems), self._resume)
+        self.app.push_screen(DraftPicker(found, problems), self._resume)
 
     def _resume(self, name: str | None) -> None:
-        if name and self.drafts is not None:
-            self._load_draft(self.drafts, name)
-
-    @work(thread=True, group="wizard-io")
-    def _load_draft(self, drafts: DraftStore, name: str) -> None:
-        try:
-            draft = drafts.load(name)
-        except DraftUnusable as exc:
-            self.app.call_from_thread(
-                self.notify, exc.diagnostic.message, severity="error", markup=False
-            )
+        drafts = self.drafts
+        if not name or drafts is None:
             return
-        self.app.call_from_thread(self._restart, draft.answers, draft, f"Resumed {name}")
+
+        def load() -> Draft | DraftUnusable:
+            try:
+                return drafts.load(name)
+            except DraftUnusable as exc:
+                return exc
+
+        def loaded(draft: Draft | DraftUnusable) -> None:
+            if isinstance(draft, DraftUnusable):
+                self.notify(sentence(draft.diagnostic.message), severity="error", markup=False)
+                return
+            self._restart(draft.answers, draft, f"Resumed {name}")
+
+        self.run_in_thread(load, loaded)
 
     def _restart(self, answers: Answers, draft: Draft | None, note: str) -> None:
         """Carry on from other answers: a copied fixture's (a new draft) or a draft's own."""
@@ -616,7 +624,7 @@ class WizardScreen(VoyageScreen[None]):
             first = next((s.name for s in steps if s.name == "id"), names[1])
         self.checked = None
         self.note_edit()
-        self.notify(f"{note}: every answer is here; check each step", timeout=5, markup=False)
+        self.notify(f"{note}: every answer is here; check each step.", timeout=5, markup=False)
         self.call_later(self._open_afresh, first)
 
     async def _open_afresh(self, name: str) -> None:
@@ -634,39 +642,48 @@ class WizardScreen(VoyageScreen[None]):
         if self.authoring is None or self.done or self._writing:
             return
         checked = self.checked
-        if checked is not None and not checked.writable and self._shown_seq == self._check_seq:
+        if checked is not None and not checked.writable and not self.waiting(CHECK):
             count = len(checked.blocking)
             self.notify(
-                f"Not written: {plural(count, 'problem')} to fix first (listed below)"
+                f"Not written: {plural(count, 'problem')} to fix first (listed below)."
                 if count
-                else "Not written: the class and the id are needed first",
+                else "Not written: the class and the id are needed first.",
                 severity="warning",
                 timeout=4,
             )
             return
         self._writing = True
         self._give_canary()
-        self._write(self.authoring, copy.deepcopy(self.answers), self.draft)
+        authoring, answers, draft = self.authoring, copy.deepcopy(self.answers), self.draft
 
-    @work(thread=True, group="wizard-io")
-    def _write(self, authoring: Authoring, answers: Answers, draft: str) -> None:
-        with self._io_lock:
-            try:
-                written = authoring.write(answers, draft or None)
-            except NotWritten as exc:
-                self.app.call_from_thread(self._not_written, exc.problems)
-                return
-            except Exception as exc:  # OSError of the write (what was made is removed), or worse
-                self.app.call_from_thread(self._write_failed, exc)
-                return
-            self.done = True
-        self.app.call_from_thread(self._written, written)
+        def write() -> Written | NotWritten | Exception:
+            with self._io_lock:
+                try:
+                    written = authoring.write(answers, draft or None)
+                except NotWritten as exc:
+                    return exc
+                except (
+                    Exception
+                ) as exc:  # OSError of the write (what was made is removed), or worse
+                    return exc
+                self.done = True  # no draft save after this (the engine deleted the draft)
+            return written
+
+        def wrote(outcome: Written | NotWritten | Exception) -> None:
+            if isinstance(outcome, NotWritten):
+                self._not_written(outcome.problems)
+            elif isinstance(outcome, Exception):
+                self._write_failed(outcome)
+            else:
+                self._written(outcome)
+
+        self.run_in_thread(write, wrote)
 
     def _not_written(self, problems: list[Diagnostic]) -> None:
         self._writing = False
         self.notify(
-            f"Nothing was written: {plural(len(problems), 'problem')}: "
-            + "; ".join(p.message for p in problems[:3]),
+            f"Nothing was written; {plural(len(problems), 'problem')} to fix: "
+            + " ".join(sentence(p.message) for p in problems[:3]),
             severity="error",
             timeout=10,
             markup=False,
@@ -687,7 +704,7 @@ class WizardScreen(VoyageScreen[None]):
         self.written = written
         self.draft = ""  # the engine deleted it
         self._show_heading(self.step())
-        self.app.notify(f"Created {written.path}", timeout=5, markup=False)
+        self.app.notify(f"Created {written.path}.", timeout=5, markup=False)
         self.app.revalidate_paths(set(written.files))
         if self.standalone:
             self._close()
@@ -712,7 +729,8 @@ class WizardScreen(VoyageScreen[None]):
             "(.voyage/drafts/: “Resume a draft” on the first step, or "
             f"`voyage-tui new {self.answers.kind} --resume`, reopens it), or discard the draft?"
         )
-        self.app.push_screen(ChoiceScreen(question, ["keep", "discard"]), self._leave_answer)
+        dialog = ChoiceScreen(question, ["keep", "discard"], labels={"keep": "Keep the draft"})
+        self.app.push_screen(dialog, self._leave_answer)
 
     def _leave_answer(self, choice: str | None) -> None:
         if choice == "keep":
@@ -720,14 +738,20 @@ class WizardScreen(VoyageScreen[None]):
         elif choice == "discard":
             self._discard()
 
-    @work(thread=True, group="wizard-io")
     def _discard(self) -> None:
-        with self._io_lock:
-            self.done = True  # no draft save after this one
-            if self.draft and self.drafts is not None:
-                self.drafts.delete(self.draft)
-        self.draft = ""
-        self.app.call_from_thread(self._close)
+        drafts, draft = self.drafts, self.draft
+
+        def discard() -> None:
+            with self._io_lock:
+                self.done = True  # no draft save after this one
+                if draft and drafts is not None:
+                    drafts.delete(draft)
+
+        def discarded(_: None) -> None:
+            self.draft = ""
+            self._close()
+
+        self.run_in_thread(discard, discarded)
 
     def _kept_draft(self) -> str:
         """The draft holding the answers, if one is on disk."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
@@ -47,8 +47,11 @@ WIZARD_HELP = """
 ## Creating a fixture
 
 {wizard.forward} next step · {wizard.back} previous step (both always work, even from a step
-with an error; every answer is kept) · `tab` next field · `enter` picks a choice · `space` ticks
-a phase, gate or specialist · {wizard.steps} the list of steps (`enter` opens one) ·
+with an error; every answer is kept) · `tab` next field · `enter` picks a choice · in a
+checklist (phases, gates, routing) {checklist.down} / {checklist.up} the next / previous row,
+`space` or {checklist.toggle} ticks, and on a gate {checklist.pass} pass,
+{checklist.conditional} conditional, {checklist.blocked} blocked · {wizard.steps} the list of
+steps (`enter` opens one) ·
 {wizard.write} the preview, and there: write · {wizard.leave} leave (the answers stay in a
 draft). On the first step: {wizard.start-from} start from an existing fixture,
 {wizard.resume} resume a draft; on the context step {wizard.context-remove} removes an entry.
@@ -360,6 +363,13 @@ class ContextForm(StepForm):
 
     def focus_first(self) -> None:
         self.query_one("#context-text", Input).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # The entries taking the focus show which one `delete` removes (an option list
+        # highlights nothing until it is moved in).
+        listing = self.query_one("#context-entries", OptionList)
+        if event.widget is listing and listing.highlighted is None and self.entries:
+            listing.highlighted = 0
 
     @on(Input.Submitted, "#context-text")
     def _add_text(self, event: Input.Submitted) -> None:

@@ -4,12 +4,14 @@ for its reason), the commit `final_head_sha` binds to, and the routing table's s
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Checkbox, Input, OptionList, Select, Static
+from textual.message import Message
+from textual.widgets import Checkbox, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.wizard_forms import CHOSEN, StepForm
 from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.app.widgets.safe_text import printable
@@ -24,7 +26,7 @@ from voyage_tui.engine.authoring import (
 )
 from voyage_tui.engine.git.repo import GitUnavailable
 from voyage_tui.engine.git.sha_check import is_full_sha
-from voyage_tui.engine.wording import plural
+from voyage_tui.engine.wording import plural, sentence
 
 FULL_PATH = "full"
 PASSED, FAILED, NOT_NOW = "✓", "✗", "·"
@@ -44,12 +46,34 @@ def rules_text(lines: list[Text]) -> Text:
 
 def rules(lines: list[Text], widget_id: str = "rules") -> Static:
     shown = Static(rules_text(lines), id=widget_id, classes="rules")
-    shown.border_title = "Rules (seed 000)"
+    shown.border_title = "Rules"
     return shown
+
+
+class Checklist(VerticalScroll):
+    """The rows of a checklist. `up` / `down` (and `j` / `k`) move the focus from field to field
+    down the rows, a row's tick and then its visible text fields, as any list of the app moves
+    (a plain scrolling container would scroll the form under a focus that stays put); `space`
+    or `x` on a tick ticks it. In a text field `j` and `k` are typed, the arrows still move."""
+
+    BINDINGS = bindings("checklist", only=["checklist.down", "checklist.up"])
+
+    def action_move(self, delta: int) -> None:
+        fields = [w for w in self.screen.focus_chain if w is not self and self in w.ancestors]
+        if not fields:
+            return
+        focused = self.screen.focused
+        if focused not in fields:
+            fields[0].focus()
+            return
+        index = fields.index(focused) + delta
+        fields[max(0, min(index, len(fields) - 1))].focus()
 
 
 class Tick(Checkbox):
     """A checkbox that reads without colour: `✓` ticked, blank not."""
+
+    BINDINGS = bindings("checklist", only=["checklist.toggle"])
 
     @property
     def BUTTON_INNER(self) -> str:
@@ -114,7 +138,7 @@ class PhasesForm(JourneyForm):
 
     def compose(self) -> ComposeResult:
         phases = self.trajectory.phases
-        with VerticalScroll(id="checklist"):
+        with Checklist(id="checklist"):
             if not phases:
                 yield Static(
                     Text(
@@ -193,28 +217,69 @@ def gate_rules(answers: TrajectoryAnswers) -> list[Text]:
     ]
 
 
+VERDICT_VALUES = [c.value for c in VERDICT_CHOICES]
+
+
+def verdict_text(verdict: str) -> Text:
+    """A gate's verdict and the keys that change it (a verdict outside the vocabulary, from a
+    draft or a copy, is shown as it is: the diagnostics say what is wrong with it)."""
+    text = Text("verdict: ", style="dim")
+    if verdict:
+        style = "bold" if verdict in VERDICT_VALUES else "bold red"
+        text.append(printable(verdict, lines=False), style=style)
+    else:
+        text.append("none", style="bold red")
+    text.append("  (p, c, b)", style="dim")
+    return text
+
+
+class GateTick(Tick):
+    """A gate's tick: `p`, `c` or `b` gives the gate its verdict (recording a skipped gate)."""
+
+    BINDINGS = bindings(
+        "checklist", only=["checklist.pass", "checklist.conditional", "checklist.blocked"]
+    )
+
+    class Verdict(Message):
+        def __init__(self, tick: GateTick, verdict: str) -> None:
+            super().__init__()
+            self.tick = tick
+            self.verdict = verdict
+
+    def action_verdict(self, verdict: str) -> None:
+        self.post_message(self.Verdict(self, verdict))
+
+
+class VerdictLabel(Static):
+    """A gate's verdict; a click gives it the next one (the keys are `p`, `c`, `b`)."""
+
+    class Clicked(Message):
+        def __init__(self, label: VerdictLabel) -> None:
+            super().__init__()
+            self.label = label
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Clicked(self))
+
+
 class GatesForm(JourneyForm):
-    """Each gate recorded with a verdict and a description, or skipped with a reason."""
+    """Each gate recorded with a verdict (pass unless changed: `p`, `c`, `b` on its row) and a
+    description, or skipped with a reason."""
 
     def compose(self) -> ComposeResult:
-        verdicts = [(c.value, c.value) for c in VERDICT_CHOICES]
-        with VerticalScroll(id="checklist"):
+        with Checklist(id="checklist"):
             for index, gate in enumerate(self.trajectory.gates):
                 with Vertical(classes="check-row"):
                     with Horizontal(classes="gate-head"):
-                        yield Tick(
+                        yield GateTick(
                             f"gate-{gate.number} recorded",
                             gate.recorded,
                             id=f"gate-{index}",
                             compact=True,
                         )
-                        verdict = Select(
-                            verdicts,
-                            value=gate.verdict
-                            if gate.verdict in {v for _, v in verdicts}
-                            else Select.NULL,
-                            prompt="verdict",
-                            compact=True,
+                        verdict = VerdictLabel(
+                            verdict_text(gate.verdict),
                             id=f"gate-{index}-verdict",
                             classes="verdict",
                         )
@@ -261,13 +326,31 @@ class GatesForm(JourneyForm):
             reason.focus()
         self._changed()
 
-    @on(Select.Changed, ".verdict")
-    def _verdict(self, event: Select.Changed) -> None:
+    @on(GateTick.Verdict)
+    def _verdict_key(self, event: GateTick.Verdict) -> None:
         event.stop()
-        found = self._gate(event.select.id)
-        value = "" if event.value is Select.NULL else str(event.value)
-        if found is not None and found[1].verdict != value:
-            found[1].verdict = value
+        self._set_verdict(event.tick.id, event.verdict)
+
+    @on(VerdictLabel.Clicked)
+    def _verdict_clicked(self, event: VerdictLabel.Clicked) -> None:
+        event.stop()
+        found = self._gate(event.label.id)
+        if found is not None:
+            current = found[1].verdict
+            at = VERDICT_VALUES.index(current) if current in VERDICT_VALUES else -1
+            self._set_verdict(event.label.id, VERDICT_VALUES[(at + 1) % len(VERDICT_VALUES)])
+
+    def _set_verdict(self, widget_id: str | None, verdict: str) -> None:
+        found = self._gate(widget_id)
+        if found is None:
+            return
+        index, gate = found
+        if not gate.recorded:
+            # a verdict is for a recorded gate: the key records it (its reason is kept)
+            self.query_one(f"#gate-{index}", Checkbox).value = True
+        if gate.verdict != verdict:
+            gate.verdict = verdict
+            self.query_one(f"#gate-{index}-verdict", Static).update(verdict_text(verdict))
             self._changed()
 
     @on(Input.Changed, ".description")
@@ -343,22 +426,28 @@ class HeadForm(JourneyForm):
             )
         return text
 
-    @work(thread=True, exclusive=True, group="wizard-commits")
+    @property
+    def left(self) -> bool:
+        """The step was left (this form removed) while git was asked: its answer is dropped."""
+        return not self.is_attached
+
     def load_commits(self) -> None:
         authoring = self.wizard.authoring
         if authoring is None:
             return
-        try:
-            commits = authoring.recent_commits()
-        except GitUnavailable as exc:
-            self.app.call_from_thread(self._show_commits, [], f"No commits to pick from: {exc}")
-            return
-        note = "" if commits else "The repository has no commits yet."
-        self.app.call_from_thread(self._show_commits, commits, note)
+
+        def read() -> tuple[list[Commit], str]:
+            try:
+                commits = authoring.recent_commits()
+            except GitUnavailable as exc:
+                return [], f"No commits to pick from: {exc}"
+            return commits, "" if commits else "The repository has no commits yet."
+
+        self.wizard.run_in_thread(
+            read, lambda found: self._show_commits(*found), key="commits", stale=lambda: self.left
+        )
 
     def _show_commits(self, commits: list[Commit], note: str) -> None:
-        if not self.is_attached:  # the step was left while git was asked
-            return
         self.commits = commits
         listing = self.query_one("#commits", OptionList)
         listing.clear_options()
@@ -389,27 +478,28 @@ class HeadForm(JourneyForm):
                 event.input.value = ""
             else:
                 self.app.notify(
-                    "git is off: give the full SHA (40 or 64 hex digits)", severity="warning"
+                    "Git is off: give the full SHA (40 or 64 hex digits).", severity="warning"
                 )
             return
         self.resolve(revision)
 
-    @work(thread=True, exclusive=True, group="wizard-revision")
     def resolve(self, revision: str) -> None:
         authoring = self.wizard.authoring
         if authoring is None:
             return
-        try:
-            sha = authoring.resolve_revision(revision)
-        except (RevisionError, GitUnavailable) as exc:
-            self.app.call_from_thread(
-                self.app.notify, f"Not set: {exc}", severity="warning", markup=False
-            )
-            return
-        self.app.call_from_thread(self._resolved, sha)
 
-    def _resolved(self, sha: str) -> None:
-        if self.is_attached:
+        def resolve() -> str | RevisionError | GitUnavailable:
+            try:
+                return authoring.resolve_revision(revision)
+            except (RevisionError, GitUnavailable) as exc:
+                return exc
+
+        self.wizard.run_in_thread(resolve, self._resolved, key="revision")
+
+    def _resolved(self, sha: str | RevisionError | GitUnavailable) -> None:
+        if not isinstance(sha, str):
+            self.app.notify(sentence(f"Not set: {sha}"), severity="warning", markup=False)
+        elif not self.left:
             self.query_one("#revision", Input).value = ""
             self._choose_sha(sha)
 
@@ -438,7 +528,7 @@ class RoutingForm(JourneyForm):
         names = [s.name for s in table]
         names += [n for n in (*answers.routing_selected, *reasons) if n not in names]
         self.names: list[str] = []
-        with VerticalScroll(id="checklist"):
+        with Checklist(id="checklist"):
             if not table:
                 yield Static(
                     Text("The routing table names no specialists; add any below.", style="dim")
@@ -500,7 +590,7 @@ class RoutingForm(JourneyForm):
         if not name or name in self.names:
             return
         event.input.value = ""
-        await self.query_one("#checklist", VerticalScroll).mount(self._row(name, True, {}, {}))
+        await self.query_one("#checklist", Checklist).mount(self._row(name, True, {}, {}))
         self._store()
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.authoring.answers import (
@@ -37,6 +37,7 @@ from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER
 from voyage_tui.engine.git.checks import GitChecks
 from voyage_tui.engine.references.loaded import References
 from voyage_tui.engine.validation.file_check import check_fixture
+from voyage_tui.engine.wording import sentence
 from voyage_tui.engine.workspace.layout import TASK_FILE
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -48,6 +49,7 @@ CONTEXT_REF_CLASH = "context-ref-clash"
 GATE_INCOMPLETE = "gate-incomplete"
 ANSWER_NOT_UTF8 = "answer-not-utf8"
 DUPLICATE_ID = "duplicate-id"  # the suite rule's own code: the same problem, found earlier
+MISSING_FIELD = "missing-field"  # the schema's own code
 
 PLACEHOLDER_CLASS = "<class>"
 PLACEHOLDER_ID = "<id>"
@@ -170,14 +172,28 @@ def check_answers(facts: SuiteFacts, answers: Answers) -> Checked:
             Finding(d, "final_head_sha", d.severity is not Severity.INFO) for d in git.for_path(rel)
         ]
         findings += [Finding(d, "final_head_sha", False) for d in git.workspace]
+    findings = [_worded(f) for f in findings]
     findings.sort(key=lambda f: f.diagnostic.sort_key())
     return Checked(rel, rendered, tuple(findings), tuple(copies))
+
+
+def worded(d: Diagnostic) -> Diagnostic:
+    """A diagnostic of the answers as the wizard and `new` say it: a whole sentence; a missing
+    answer with no place (the file has no lines yet: its step, or its flag, says where it
+    goes). Otherwise what `validate` would say of the written file."""
+    line, column = (None, None) if d.code == MISSING_FIELD else (d.line, d.column)
+    return replace(d, line=line, column=column, message=sentence(d.message))
+
+
+def _worded(finding: Finding) -> Finding:
+    said = worded(finding.diagnostic)
+    return finding if said == finding.diagnostic else replace(finding, diagnostic=said)
 
 
 def _field_of(d: Diagnostic, rendered: Rendered, order: tuple[str, ...]) -> str | None:
     if d.code in _CODE_FIELDS:
         return _CODE_FIELDS[d.code]
-    if d.code == "missing-field":
+    if d.code == MISSING_FIELD:
         return next((f for f in order if f"`{f}`" in d.message), None)
     if d.line is not None:
         for key, (first, last) in rendered.field_lines.items():
@@ -211,8 +227,8 @@ def _id(
                 rel,
                 where,
                 DUPLICATE_ID,
-                f"id {fixture_id!r} is also used by {used_by}; ids are unique across the suite, "
-                "so choose another",
+                f"The id {fixture_id!r} is also used by {used_by}; ids are unique across the "
+                "suite, so choose another.",
             )
         )
     elif PLACEHOLDER_ID not in folder.split("/") and os.path.lexists(ws.abs(folder)):
@@ -221,8 +237,8 @@ def _id(
                 rel,
                 where,
                 FIXTURE_EXISTS,
-                f"{folder} already exists; a new fixture gets a folder of its own, so choose "
-                "another id (or move that folder away)",
+                f"The folder {folder} already exists; a new fixture gets a folder of its own, "
+                "so choose another id (or move that folder away).",
             )
         )
     return [(d, "id") for d in out]
@@ -271,16 +287,18 @@ def _context(
             copies.append((entry.source, os.path.normpath(f"{folder}/{target}")))
             problem = problem_of.get(id(entry))
             if problem:
-                extra.append(dg.error(rel, where, CONTEXT_SOURCE_UNREADABLE, problem))
+                extra.append(
+                    dg.error(rel, where, CONTEXT_SOURCE_UNREADABLE, f"The context source {problem}")
+                )
         if target in (TASK_FILE, ".") or target.startswith("runs/") or target == "runs":
             extra.append(
                 dg.error(
                     rel,
                     where,
                     CONTEXT_REF_CLASH,
-                    f"context file {entry.file!r} would land on the fixture's own "
+                    f"The context file {entry.file!r} would land on the fixture's own "
                     f"{'task.yaml' if target == TASK_FILE else 'folder or its runs/'}; "
-                    "give it another name",
+                    "give it another name.",
                 )
             )
         elif any(_overlap(target, other) for other in landing):
@@ -290,8 +308,8 @@ def _context(
                     rel,
                     where,
                     CONTEXT_REF_CLASH,
-                    f"context file {target!r} would land on {other!r}, which another context "
-                    "entry copies in; give one of them another name",
+                    f"The context file {target!r} would land on {other!r}, which another "
+                    "context entry copies in; give one of them another name.",
                 )
             )
         else:
@@ -325,9 +343,9 @@ def _gates(rel: str, rendered: Rendered, answers: Answers) -> list[Placed]:
                 rel,
                 where,
                 GATE_INCOMPLETE,
-                f"gate-{gate.number} is recorded but has no {' and no '.join(lacks)}; give it "
+                f"The recorded gate-{gate.number} has no {' and no '.join(lacks)}; give it "
                 f"{'them' if len(lacks) > 1 else 'one'} (verdict pass, conditional or blocked), "
-                "or skip the gate with a reason",
+                "or skip the gate with a reason.",
             )
         )
     return [(d, "gates") for d in out]
@@ -369,8 +387,8 @@ def _not_utf8(rel: str, answers: Answers) -> list[Placed]:
                 rel,
                 None,
                 ANSWER_NOT_UTF8,
-                f"the answer for `{name}` holds characters that cannot be saved as UTF-8 (text that "
-                "came from bytes that are not UTF-8); retype it",
+                f"The answer for `{name}` holds characters that cannot be saved as UTF-8 (text "
+                "that came from bytes that are not UTF-8); retype it.",
             ),
             name,
         )

@@ -98,6 +98,22 @@ VERDICT_CHOICES = _choices(
 )
 
 
+DEFAULT_VERDICT = "pass"
+"""A recorded gate's verdict until another is given: most gates of a journey pass."""
+
+VERDICT_LETTERS = {value[0]: value for value in GATE_VERDICTS}
+"""One letter per verdict (`p`, `c`, `b`), as the wizard's keys and `new --gate N=c` take it."""
+
+
+def gate_verdict(given: str) -> str:
+    """The verdict `new --gate` means: none given is the default (pass), a letter is its
+    verdict, anything else is kept as written (so the check names what is wrong with it)."""
+    text = given.strip()
+    if not text:
+        return DEFAULT_VERDICT
+    return VERDICT_LETTERS.get(text.lower(), text)
+
+
 # --- journey checklists --------------------------------------------------------------------------
 
 
@@ -107,9 +123,13 @@ def phase_checklist(journey: Journey) -> list[PhaseMark]:
 
 
 def gate_checklist(journey: Journey) -> list[GateMark]:
-    """Every gate of journey.md (gate-1..5 when it names none), recorded, with no verdict yet;
-    the description starts as the gate's own short title from journey.md."""
-    return [GateMark(n, description=gate_title(journey, n)) for n in sorted(journey.gate_numbers)]
+    """Every gate of journey.md (gate-1..5 when it names none), recorded as passed (the wizard
+    and `new` change the verdicts that differ); the description starts as the gate's own short
+    title from journey.md."""
+    return [
+        GateMark(n, description=gate_title(journey, n), verdict=DEFAULT_VERDICT)
+        for n in sorted(journey.gate_numbers)
+    ]
 
 
 def gate_title(journey: Journey, number: int) -> str:

@@ -30,14 +30,14 @@ def slug_problem(value: str) -> str | None:
     if not value:
         return None  # not answered yet: the missing field says so
     if len(value) > MAX_ID_LENGTH:
-        return f"the id has {plural(len(value), 'character')}; keep it to {MAX_ID_LENGTH}"
+        return f"The id has {plural(len(value), 'character')}; keep it to {MAX_ID_LENGTH}."
     if SLUG.match(value):
         return None
     suggestion = slugify(value)
-    hint = f"; for example `{suggestion}`" if suggestion and suggestion != value else ""
+    hint = f", for example `{suggestion}`" if suggestion and suggestion != value else ""
     return (
-        f"id {value!r} is not a plain slug: lowercase letters a-z, digits and single hyphens "
-        f"between them (it names the fixture's folder){hint}"
+        f"The id {value!r} is not a plain slug: use lowercase letters a-z, digits and single "
+        f"hyphens between them (it names the fixture's folder){hint}."
     )
 
 

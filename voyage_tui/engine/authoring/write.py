@@ -67,7 +67,7 @@ def write_fixture(
     folder that exists) or the OSError of a failed write (what was made is removed again)."""
     if not checked.writable:
         problems = checked.blocking or [
-            dg.error(checked.rel, None, "missing-field", "the class and the id are needed first")
+            dg.error(checked.rel, None, "missing-field", "The class and the id are needed first.")
         ]
         raise NotWritten(problems)
     folder = checked.rel.rsplit("/", 1)[0]
