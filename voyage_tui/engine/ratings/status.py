@@ -94,12 +94,15 @@ def campaign_status(
     for rating in in_force:
         if rating.scores is None:
             continue
-        durations.setdefault(rating.rater, [])
+        # a team member is one rater however their records spell them (Assignment.member
+        # ignores letter case), so `ann`'s ratings are `Ann`'s row, not a second one
+        rater = assignment.member(rating.rater) or rating.rater
+        durations.setdefault(rater, [])
         if rating.duration_s is not None:
-            durations[rating.rater].append(rating.duration_s)
+            durations[rater].append(rating.duration_s)
         if rating.pair in items:
-            rated.setdefault(rating.rater, set()).add(rating.pair)
-            by_item.setdefault(rating.pair, set()).add(rating.rater)
+            rated.setdefault(rater, set()).add(rating.pair)
+            by_item.setdefault(rating.pair, set()).add(rater)
     if assignment.has_team:
         names = list(assignment.team) + sorted(set(durations) - set(assignment.team))
         mine = {name: set(found) for name, found in assignment.by_rater(pairs).items()}
