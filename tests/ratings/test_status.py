@@ -221,3 +221,18 @@ def test_a_rater_spelt_in_another_case_than_the_team_is_counted_once(
     code, out, _ = status_cli(root, capsys)
     assert [line.split()[0] for line in out.splitlines() if "(not in the team)" in line] == ["zed"]
     assert not [line for line in out.splitlines() if line.split()[:1] == ["ann"]]
+
+
+def test_a_rater_whose_file_is_their_names_slug_is_one_row(make_workspace, capsys) -> None:
+    """`firstname-lastname.jsonl` holds "Firstname Lastname"'s ratings: one rater, by name."""
+    slugged = jsonl(record("t1", "run-a", "Firstname Lastname", duration_s=12.0))
+    root = build(
+        make_workspace,
+        "[rating]\noverlap = 2\n",
+        {"ratings/firstname-lastname.jsonl": slugged, "ratings/other-person.jsonl": ""},
+    )
+    code, out, _ = status_cli(root, capsys, "--format", "json")
+    assert code == 0
+    raters = json.loads(out)["raters"]
+    assert list(raters) == ["Firstname Lastname", "ann", "ben", "other-person", "zed"]
+    assert raters["Firstname Lastname"]["done"] == 1
