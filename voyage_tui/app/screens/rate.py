@@ -324,9 +324,10 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
 
     def _header(self, room: int) -> Text:
         """The run, what is unusual about it (re-rating, outside the team or the assignment),
-        then the rater and whether blind, fitted to `room` cells: the rater's own name goes
-        first, then the run's fixture id is cut, so the flags always show (at 80 columns a
-        long fixture id and name would otherwise push them past the edge)."""
+        then the rater and whether blind, fitted to `room` cells: the rater's own name is cut
+        first (the widget's ellipsis), then `to you`, then the run's fixture id, so the flags
+        always show (at 80 columns a long fixture id and name would otherwise push them past
+        the edge)."""
         state = self.state
         flag = ""
         if state is not None and not state.tally.in_team:
@@ -346,14 +347,14 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             return Text.assemble((f"{flag}   ", "yellow"), who)
         label = printable(state.label, lines=False)
         full = Text.assemble((label, "bold"), marks, "   ", who)
-        if full.cell_len <= room:
-            return full
+        if Text.assemble(label, marks).cell_len <= room:
+            return full  # the rater's name, if anything, is cut at the end (an ellipsis)
         if flag == "not assigned to you":  # "to you" goes before the fixture id is cut
             marks = Text.assemble(*marks.divide([marks.cell_len - len(" to you")])[:1])
         short = Text.assemble((label, "bold"), marks)
         spare = room - short.cell_len
         if spare >= 0:
-            return short
+            return Text.assemble(short, "   ", who)
         # cut the fixture id, keeping the run's place (`· run 2 of 3`) and the marks
         fixture, sep, place = label.partition(" · ")
         keep = max(1, len(fixture) + spare - 1)
