@@ -208,6 +208,24 @@ async def test_the_page_wants_the_token() -> None:
     assert "textual-terminal" in page
 
 
+async def test_the_terminal_takes_the_focus_when_the_page_loads() -> None:
+    """Keys typed before a click reach the app: once textual-serve's page has loaded (and its
+    own `window.onload` has opened the terminal), a script of ours focuses the terminal's
+    input, xterm's helper textarea. It adds a listener, never replaces textual.js's handler,
+    and the rest of the page is textual-serve's."""
+    server = web_server()
+    _, page = await page_of(server, f"/?token={server.token}")
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    focusing = [s for s in scripts if ".focus()" in s]
+    assert len(focusing) == 1, scripts
+    script = focusing[0]
+    assert '"#terminal .xterm-helper-textarea"' in script
+    assert 'addEventListener("load"' in script and "window.onload =" not in script
+    # after the terminal's element, so the element it looks for is in the page when it runs
+    assert page.index('id="terminal"') < page.index(script) < page.index("</body>")
+    assert "js/textual.js" in page
+
+
 async def test_the_tokens_of_two_servers_differ() -> None:
     assert web_server().token != web_server().token
 

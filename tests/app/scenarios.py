@@ -321,6 +321,30 @@ async def _agreement_disputed(pilot: Pilot) -> None:
     await idle(pilot)
 
 
+LONG_RATER_NAMES = {
+    "alice": "Firstname Lastname",
+    "bob": "Firstname Lastname-Other",
+    "carol": "Firstname Other",
+}
+"""The sample's raters renamed so that their names, cut to a column, come out the same."""
+
+
+def long_rater_names(root: Path) -> None:
+    """The sample's ratings, each file and record under a long name (LONG_RATER_NAMES)."""
+    import json
+
+    folder = root / "fixtures/ratings"
+    for short, long in LONG_RATER_NAMES.items():
+        old = folder / f"{short}.jsonl"
+        lines = []
+        for line in old.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            record["rater"] = long
+            lines.append(json.dumps(record))
+        (folder / f"{long}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        old.unlink()
+
+
 def _rating_team(root: Path) -> None:
     """A campaign on the sample: alice, bob and dan (who has not started) with overlap 2; carol
     rates from outside the team."""
@@ -497,6 +521,13 @@ SCENARIOS += [
     ),
     Scenario("agreement", "Rater agreement: alpha, kappa, the most disputed items", _agreement),
     Scenario("agreement-80x24", "Rater agreement at 80x24", _agreement, size=(80, 24)),
+    Scenario(
+        "agreement-80x24-long-names",
+        "Raters with long names at 80x24: pairs by short labels, with a legend",
+        _agreement,
+        size=(80, 24),
+        prepare=long_rater_names,
+    ),
     Scenario(
         "agreement-disputed",
         "A disputed item: every rater's scores and note side by side",

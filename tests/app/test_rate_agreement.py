@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import wait_loaded, wait_until
@@ -195,3 +196,35 @@ def test_the_screen_and_the_command_leave_out_the_same_records(make_workspace, c
     assert "ratings/carol.jsonl" in err
     assert "3 problems in the ratings files left records out" in problems[-1]
     assert "3 problems in the ratings files left records out" in err
+
+
+def shown_lines(widget) -> list[str]:
+    """What a widget shows, row by row, as cut to its width."""
+    return [widget.render_line(y).text for y in range(widget.size.height)]
+
+
+async def test_long_names_are_told_apart_by_labels_with_a_legend_at_80x24(root: Path) -> None:
+    """Three raters whose names, cut to a column, all read `Firstname…`: each pair's column
+    is headed by the raters' labels, every header shows at 80 columns, and the legend names
+    each label's rater (the labels are the engine's, the same as the command line's)."""
+    from tests.app.scenarios import LONG_RATER_NAMES, long_rater_names
+    from voyage_tui.engine.ratings.agreement import ALL_SAME
+
+    long_rater_names(root)
+    names = sorted(LONG_RATER_NAMES.values())
+    app = VoyageApp(Workspace.load(root), AppSettings(use_git=False, watch=False, keymap={}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await agreement(pilot)
+        report = screen.report
+        assert report is not None and report.raters == names
+        labels = report.labels
+        assert [labels.of(n) for n in names] == ["FL", "FLO", "FO"]
+        header = " ".join(shown_lines(screen.query_one("#agreement-table"))[:1])
+        for pair in ("κ FL·FLO", "κ FL·FO", "κ FLO·FO"):
+            assert pair in header, header
+        legend = " ".join(shown_lines(screen.query_one("#agreement-legend")))
+        for label, name in labels.legend:
+            assert f"{label} {name}" in legend, legend
+        reasons = str(screen.query_one("#agreement-reasons", Static).render())
+        assert reasons.count(ALL_SAME) <= 1
+        assert "Firstname" not in reasons  # pairs by their labels there too

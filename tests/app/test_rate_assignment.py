@@ -68,3 +68,33 @@ async def test_a_rater_outside_the_team_is_told_and_rates_everything(root: Path)
         await rate(pilot, screen, "33333")
         assert (root / "fixtures/ratings/zed.jsonl").read_text().count("\n") == 1
         assert screen.state.progress == "1/12 rated"
+
+
+def shown_row(screen, selector: str) -> str:
+    """What the widget shows on its first row, as cut to its width (not its whole text)."""
+    widget = screen.query_one(selector, Static)
+    return widget.render_line(0).text
+
+
+@pytest.mark.parametrize("rater", ["me", "Firstname Lastname-Other"])
+async def test_the_team_flag_fits_the_header_at_80_columns(root: Path, rater: str) -> None:
+    """At 80x24 the header keeps the flag that says the run is not the rater's, whatever the
+    length of the rater's name and of the run's label."""
+    app = rate_app(root, rater)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await session_screen(pilot)
+        assert screen.state is not None
+        if rater == "me":
+            mine = Assignment.of(["me", "you"], 1).items_of("me", queue_of(root))
+            for _ in mine:
+                await rate(pilot, screen, "33333")
+            assert screen.state.current is not None and not screen.state.assigned
+            flag = "not assigned"
+        else:
+            flag = "not in the team"
+        await pilot.pause()
+        shown = shown_row(screen, "#rate-where")
+        assert flag in shown, shown
+        assert screen.state.current is not None
+        assert screen.state.label.split()[0][:10] in shown, shown
+        await pilot.press("ctrl+q")

@@ -392,3 +392,35 @@ def test_three_hundred_raters_are_summarised():
     assert len(report.pairs) == TOP_PAIRS * 2
     assert report.pairs_omitted.count == 300 * 299 // 2 * 2 - len(report.pairs)
     assert len(json.dumps(report.to_json())) < 300_000
+
+
+# --- the raters' short labels (engine/ratings/labels.py) -----------------------------------------
+
+
+def test_short_names_are_their_own_labels() -> None:
+    from voyage_tui.engine.ratings.labels import rater_labels
+
+    labels = rater_labels(["alice", "bob", "carol"])
+    assert not labels.abbreviated
+    assert labels.pair(("alice", "bob")) == "alice · bob"
+
+
+def test_long_names_get_initials_that_tell_every_pair_apart() -> None:
+    from voyage_tui.engine.ratings.labels import rater_labels
+
+    names = ["Firstname Lastname", "Firstname Lastname-Other", "Firstname Other"]
+    labels = rater_labels(names)
+    assert labels.abbreviated
+    assert [labels.of(n) for n in names] == ["FL", "FLO", "FO"]
+    assert labels.legend == [("FL", names[0]), ("FLO", names[1]), ("FO", names[2])]
+
+
+def test_initials_two_raters_share_are_numbered_past_any_label_taken() -> None:
+    from voyage_tui.engine.ratings.labels import rater_labels
+
+    names = ["Ann Smith", "Anna Svensson", "A. S. 1", "bob_the_builder", "🙂🙂🙂🙂🙂🙂🙂🙂🙂"]
+    labels = [rater_labels(names).of(n) for n in names]
+    assert labels[:3] == ["AS2", "AS3", "AS1"]
+    assert labels[3] == "BTB"  # underscores part words, as spaces and dashes do
+    assert labels[4] == "?"
+    assert len(set(labels)) == len(labels)

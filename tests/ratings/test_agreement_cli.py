@@ -231,3 +231,46 @@ def test_many_raters_are_summarised_not_listed(make_workspace, capsys):
     assert code == 0
     assert f"{pairs * 2 - len(payload['pairs']):,} (pair, dimension) figures not listed" in text
     assert len(text) < 200_000
+
+
+LONG_NAMES = ["Firstname Lastname", "Firstname Lastname-Other", "Firstname Other"]
+
+
+def long_named_raters(make_workspace):
+    """Three raters with long names who all give scope the same 3 (every scope figure is
+    undefined, for the same reason) and differ on correctness."""
+    files = workspace_files()
+    for index, name in enumerate(LONG_NAMES):
+        files[f"ratings/{name}.jsonl"] = jsonl(
+            *(
+                record(fixture, run, name, {"correctness": 1 + (index + n) % 5, "scope": 3})
+                for n, (fixture, run) in enumerate(
+                    [("t1", "run-a"), ("t1", "run-b"), ("t2", "run-a")]
+                )
+            )
+        )
+    return make_workspace(files)
+
+
+def test_long_names_get_labels_a_legend_and_each_reason_once(make_workspace, capsys):
+    from voyage_tui.engine.ratings.agreement import ALL_SAME
+
+    root = long_named_raters(make_workspace)
+    code, out, _ = run(capsys, str(root))
+    assert code == 0
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 100, max(lines, key=len)
+    assert out.count(ALL_SAME) == 1  # said once, not on every row it explains
+    for label, name in [("FL", LONG_NAMES[0]), ("FLO", LONG_NAMES[1]), ("FO", LONG_NAMES[2])]:
+        assert any(line.split()[:1] == [label] and name in line for line in lines), name
+    pair_rows = [line.split()[:3] for line in lines if " · " in line and "kappa" not in line]
+    assert [row for row in pair_rows if row[1:2] == ["·"]] == [
+        ["FL", "·", "FLO"],
+        ["FL", "·", "FO"],
+        ["FLO", "·", "FO"],
+    ]
+    # the JSON keeps the names (SPEC 6): the labels are the text's and the screen's
+    payload = json.loads(run(capsys, str(root), "--format", "json")[1])
+    assert payload["raters"] == LONG_NAMES
+    assert payload["pairs"][0]["raters"] == LONG_NAMES[:2]
+    assert "labels" not in payload

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from tests.ratings.common import load_ws, workspace_files
+from tests.ratings.common import jsonl, load_ws, record, workspace_files
 from voyage_tui.engine.ratings import names
 from voyage_tui.engine.ratings.names import (
     RaterNameError,
@@ -142,3 +142,105 @@ def test_outside_team_names_who_is_not_in_rating_raters(make_workspace) -> None:
     assert names.outside_team(load_ws(team), ["ann", "ben", "dan", "Ann"]) == ["dan"]
     (team / "voyage.toml").write_text("")
     assert names.outside_team(load_ws(team), ["dan"]) == []  # no team: everyone may rate
+
+
+# --- the ratings file of a name: a slug (issue 22) ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [
+        ("Firstname Lastname", "firstname-lastname"),
+        ("Firstname Lastname-Other", "firstname-lastname-other"),
+        ("Zoë O'Brien", "zoe-o-brien"),
+        ("José  Núñez_Ruiz", "jose-nunez-ruiz"),
+        ("alice", "alice"),
+        ("r2-d2", "r2-d2"),
+        ("..", ""),
+        ("😀😀", ""),
+        ("李雷", ""),
+        ("A" * 40 + " " + "B" * 40, "a" * 40 + "-" + "b" * 23),
+    ],
+)
+def test_a_name_slugs_to_lower_case_ascii_words_joined_by_dashes(name, slug):
+    assert names.rater_slug(name) == slug
+    if slug:
+        assert rater_name_problem(slug) is None
+
+
+def test_a_git_name_rates_into_its_slug_and_the_records_keep_the_name(
+    make_workspace, no_global_git
+):
+    from tests.ratings.common import rating, rubric
+    from voyage_tui.engine.ratings.rules import check_ratings_file
+    from voyage_tui.engine.ratings.store import RatingStore, append_rating
+
+    root = make_workspace(workspace_files())
+    git(root, "init", "-q")
+    git(root, "config", "user.name", "Firstname Lastname")
+    ws = load_ws(root)
+    rater = resolve_rater(ws)
+    assert rater == "Firstname Lastname"
+    assert ratings_file_rel(ws, rater) == "ratings/firstname-lastname.jsonl"
+    append_rating(ws, rating(rater=rater))
+    assert sorted(p.name for p in (root / "ratings").iterdir()) == ["firstname-lastname.jsonl"]
+    checked = check_ratings_file(ws, rubric(), "ratings/firstname-lastname.jsonl")
+    assert checked.diagnostics == []
+    assert [r.rater for r in checked.ratings] == ["Firstname Lastname"]
+    store = RatingStore.load(ws, rubric())
+    assert store.raters() == ["Firstname Lastname"]
+    assert list(store.of_rater(rater)) == [("t1", "run-a")]
+    assert store.file_of(ws, rater) is store.files["ratings/firstname-lastname.jsonl"]
+
+
+def test_a_name_whose_file_exists_under_the_name_keeps_it(make_workspace, no_global_git):
+    from tests.ratings.common import rating
+    from voyage_tui.engine.ratings.store import append_rating
+
+    old = jsonl(record(rater="Firstname Lastname"))
+    root = make_workspace({**workspace_files(), "ratings/Firstname Lastname.jsonl": old})
+    git(root, "init", "-q")
+    git(root, "config", "user.name", "firstname lastname")  # the old file's, letter case aside
+    ws = load_ws(root)
+    rater = resolve_rater(ws)
+    assert rater == "Firstname Lastname"
+    assert ratings_file_rel(ws, rater) == "ratings/Firstname Lastname.jsonl"
+    append_rating(ws, rating(rater=rater, run_id="run-b"))
+    assert sorted(p.name for p in (root / "ratings").iterdir()) == ["Firstname Lastname.jsonl"]
+
+
+def test_a_name_spelt_otherwise_than_its_slug_files_records_takes_theirs(make_workspace):
+    """`firstname lastname` and `Firstname Lastname` share `firstname-lastname.jsonl`: the
+    second spelling becomes the first (as a name differing only in case joins a file)."""
+    mine = jsonl(record(rater="Firstname Lastname"))
+    root = make_workspace({**workspace_files(), "ratings/firstname-lastname.jsonl": mine})
+    assert resolve_rater(load_ws(root), "firstname lastname") == "Firstname Lastname"
+    assert resolve_rater(load_ws(root), "Firstname Lastname") == "Firstname Lastname"
+
+
+def test_another_person_whose_name_slugs_the_same_is_refused(make_workspace):
+    """`Jose` would rate into José's file and supersede his ratings: refused, with what to do."""
+    theirs = jsonl(record(rater="José"))
+    root = make_workspace({**workspace_files(), "ratings/jose.jsonl": theirs})
+    with pytest.raises(RaterNameError, match=r"José.*--rater"):
+        resolve_rater(load_ws(root), "Jose")
+
+
+def test_a_slug_file_holds_one_rater(make_workspace):
+    """A record of another name in a slug file, even one that slugs the same, does not count."""
+    from tests.ratings.common import rubric
+    from voyage_tui.engine.ratings.rules import RATER_MISMATCH, check_ratings_file
+
+    lines = jsonl(
+        record(rater="Firstname Lastname"),
+        record(rater="firstname lastname", run_id="run-b"),
+        record(rater="bob", run_id="run-b"),
+    )
+    root = make_workspace({**workspace_files(), "ratings/firstname-lastname.jsonl": lines})
+    checked = check_ratings_file(load_ws(root), rubric(), "ratings/firstname-lastname.jsonl")
+    assert [(d.code, d.line) for d in checked.diagnostics] == [
+        (RATER_MISMATCH, 2),
+        (RATER_MISMATCH, 3),
+    ]
+    assert "Firstname Lastname's file" in checked.diagnostics[0].message
+    assert [r.rater for r in checked.ratings] == ["Firstname Lastname"]

@@ -194,3 +194,45 @@ def test_a_subcommand_missing_from_the_build_is_said(monkeypatch, capsys) -> Non
     )
     assert main(["ratings", "export"]) == 2
     assert "`export` is not in this build" in capsys.readouterr().err
+
+
+def test_a_rater_spelt_in_another_case_than_the_team_is_counted_once(
+    make_workspace, capsys
+) -> None:
+    """The team says `Ann`, her file and records say `ann` (`--rater ann`): one row, `Ann`'s,
+    with her ratings done against the items assigned to `Ann` (membership ignores case)."""
+    root = build(make_workspace, TEAM.replace('"ann"', '"Ann"'))
+    code, out, _ = status_cli(root, capsys, "--format", "json")
+    assert code == 0
+    raters = json.loads(out)["raters"]
+    assert list(raters) == ["Ann", "ben", "cat", "zed"]
+    team = Assignment.of(["Ann", "ben", "cat"], 2)
+    pairs = [(f, r) for f, runs in RUNS.items() for r in runs]
+    assigned = set(team.items_of("Ann", pairs))
+    rated = {("t1", "run-a"), ("t2", "run-a")}
+    done = len(assigned & rated)
+    assert raters["Ann"] == {
+        "assigned": len(assigned),
+        "done": done,
+        "left": len(assigned) - done,
+        "median_s": 60.0,
+        "per_hour": 60.0,
+    }
+    code, out, _ = status_cli(root, capsys)
+    assert [line.split()[0] for line in out.splitlines() if "(not in the team)" in line] == ["zed"]
+    assert not [line for line in out.splitlines() if line.split()[:1] == ["ann"]]
+
+
+def test_a_rater_whose_file_is_their_names_slug_is_one_row(make_workspace, capsys) -> None:
+    """`firstname-lastname.jsonl` holds "Firstname Lastname"'s ratings: one rater, by name."""
+    slugged = jsonl(record("t1", "run-a", "Firstname Lastname", duration_s=12.0))
+    root = build(
+        make_workspace,
+        "[rating]\noverlap = 2\n",
+        {"ratings/firstname-lastname.jsonl": slugged, "ratings/other-person.jsonl": ""},
+    )
+    code, out, _ = status_cli(root, capsys, "--format", "json")
+    assert code == 0
+    raters = json.loads(out)["raters"]
+    assert list(raters) == ["Firstname Lastname", "ann", "ben", "other-person", "zed"]
+    assert raters["Firstname Lastname"]["done"] == 1

@@ -80,9 +80,10 @@ def run(argv: list[str]) -> int:
         payload["calibration"] = [c.to_json() for c in calibrated]
         print(dumps(payload))
     else:
-        lines = text_lines(report, ws.ratings_rel or ".")
+        notes = Notes()
+        lines = text_lines(report, ws.ratings_rel or ".", notes)
         if report.raters:
-            lines += calibration_lines(calibrated)
+            lines += calibration_lines(calibrated, notes)
         print("\n".join(lines))
     unreadable = _tell_problems(store, [d for d in rubric.diagnostics if _loud(d)])
     if not adjudications.readable:
@@ -137,11 +138,46 @@ def _figure(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def text_lines(report: AgreementReport, ratings_folder: str) -> list[str]:
+class Notes:
+    """Why a figure is undefined, said once: a row names its reason by number (`[1]`), and the
+    reason itself is printed once, below the first table that needs it (nine rows of one pair
+    table used to repeat the same sentence, past 150 columns)."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+        self._said = 0
+
+    def mark(self, reason: str | None) -> str:
+        """The row's ending: `  [n]` for a reason, "" for none."""
+        if not reason:
+            return ""
+        number = self.numbers.setdefault(reason, len(self.numbers) + 1)
+        return f"  [{number}]"
+
+    def new_lines(self) -> list[str]:
+        """The reasons numbered since the last call, one line each."""
+        fresh = list(self.numbers)[self._said :]
+        self._said = len(self.numbers)
+        return [f"  [{self.numbers[reason]}] {one_line(reason)}" for reason in fresh]
+
+
+def text_lines(
+    report: AgreementReport, ratings_folder: str, notes: Notes | None = None
+) -> list[str]:
+    notes = notes if notes is not None else Notes()
     if not report.raters:
         return [f"No ratings yet (in {ratings_folder}/): nothing to compare."]
-    names = one_line(", ".join(report.raters))
-    lines = [f"Agreement of {plural(len(report.raters), 'rater')}: {names}"]
+    labels = report.labels
+    title = f"Agreement of {plural(len(report.raters), 'rater')}:"
+    if labels.abbreviated:
+        # long names: pairs are named by labels (engine/ratings/labels.py), listed here once
+        width = max(len(one_line(label)) for label, _ in labels.legend)
+        lines = [title]
+        lines += [
+            f"  {one_line(label).ljust(width)}  {one_line(name)}" for label, name in labels.legend
+        ]
+    else:
+        lines = [f"{title} {one_line(', '.join(report.raters))}"]
     lines += ["", "Krippendorff's alpha (ordinal), all raters"]
     width = max([len(d) for d in report.dimensions] + [len("dimension")])
     lines.append(f"  {'dimension'.ljust(width)}   alpha  items  ratings")
@@ -149,21 +185,23 @@ def text_lines(report: AgreementReport, ratings_folder: str) -> list[str]:
         row = (
             f"  {one_line(name).ljust(width)}  {_figure(d.alpha):>6}  {d.items:>5}  {d.ratings:>7}"
         )
-        lines.append(row + (f"  {d.reason}" if d.reason else ""))
+        lines.append(row + notes.mark(d.reason))
+    lines += notes.new_lines()
     if report.pairs:
         lines += ["", "Cohen's kappa (quadratic weights), per pair of raters"]
-        pair_width = max(len(one_line(" · ".join(p.raters))) for p in report.pairs)
+        pair_width = max(len(one_line(labels.pair(p.raters))) for p in report.pairs)
         lines.append(f"  {'raters'.ljust(pair_width)}  {'dimension'.ljust(width)}   kappa  items")
         shown = None
         for p in report.pairs:
-            label = one_line(" · ".join(p.raters))
+            label = one_line(labels.pair(p.raters))
             cell = label if label != shown else ""
             shown = label
             row = (
                 f"  {cell.ljust(pair_width)}  {one_line(p.dimension).ljust(width)}  "
                 f"{_figure(p.kappa):>6}  {p.items:>5}"
             )
-            lines.append(row + (f"  {p.reason}" if p.reason else ""))
+            lines.append(row + notes.mark(p.reason))
+        lines += notes.new_lines()
     omitted = report.pairs_omitted
     if omitted.count:
         lines += [
@@ -174,12 +212,13 @@ def text_lines(report: AgreementReport, ratings_folder: str) -> list[str]:
     if report.disputed:
         lines += ["", "Most disputed items (largest spread of one dimension's scores)"]
         for item in report.disputed:
-            lines.extend(_disputed_lines(item))
+            lines.extend(_disputed_lines(item, report))
     return lines
 
 
-def calibration_lines(calibrated: list[Calibration]) -> list[str]:
+def calibration_lines(calibrated: list[Calibration], notes: Notes | None = None) -> list[str]:
     """Each rater against the adjudicated scores, or why there is nothing to show."""
+    notes = notes if notes is not None else Notes()
     title = "Calibration: each rater against the adjudicated scores (quadratic kappa)"
     if not calibrated:
         return ["", title, "  no adjudicated item yet (`voyage-tui adjudicate`)"]
@@ -196,16 +235,17 @@ def calibration_lines(calibrated: list[Calibration]) -> list[str]:
         cell = name if name != shown else ""
         shown = name
         row = f"  {cell.ljust(rater_width)}  {one_line(c.dimension).ljust(width)}  {_figure(c.kappa):>6}  {c.items:>5}"
-        lines.append(row + (f"  {c.reason}" if c.reason else ""))
-    return lines
+        lines.append(row + notes.mark(c.reason))
+    return lines + notes.new_lines()
 
 
-def _disputed_lines(item: DisputedItem) -> Iterable[str]:
+def _disputed_lines(item: DisputedItem, report: AgreementReport) -> Iterable[str]:
+    labels = report.labels
     where = one_line(f"{item.fixture_id} / {item.run_id}")
     yield f"  {where}: spread {item.spread} ({one_line(', '.join(item.widest))})"
-    width = max(len(one_line(r.rater)) for r in item.ratings)
+    width = max(len(one_line(labels.of(r.rater))) for r in item.ratings)
     for rating in item.ratings:
         scores = one_line(" · ".join(f"{k} {v}" for k, v in (rating.scores or {}).items()))
-        yield f"    {one_line(rating.rater).ljust(width)}  {scores}"
+        yield f"    {one_line(labels.of(rating.rater)).ljust(width)}  {scores}"
         if rating.note:
             yield f"    {' ' * width}  “{one_line(rating.note)}”"

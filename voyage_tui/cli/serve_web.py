@@ -263,7 +263,8 @@ class AppServer(Server):
             "config": {"static": {"url": f"{base}/static/"}},
             "application": {"name": self.title},
         }
-        return aiohttp_jinja2.render_template("app_index.html", request, context)
+        page = aiohttp_jinja2.render_string("app_index.html", request, context)
+        return web.Response(text=_with_focus(page), content_type="text/html", charset="utf-8")
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         seat = self._check_token(request.match_info.get("token"))
@@ -358,6 +359,36 @@ class AppServer(Server):
             access_log=None,  # its lines would show the token
             shutdown_timeout=SHUTDOWN_SECONDS,
         )
+
+
+FOCUS_SCRIPT = """<script>
+  // voyage-tui: the terminal takes the keyboard when the page loads, so keys typed before a
+  // click reach the app. textual.js opens the terminal in its window.onload; this listener
+  // runs after it (or waits a moment for the terminal's input to be there).
+  window.addEventListener("load", function () {
+    var tries = 100;
+    (function focusTerminal() {
+      var input = document.querySelector("#terminal .xterm-helper-textarea");
+      if (input) {
+        input.focus();
+      } else if (tries-- > 0) {
+        setTimeout(focusTerminal, 50);
+      }
+    })();
+  });
+</script>
+"""
+"""Added to textual-serve's page (its template has no place for a script of ours, and copying
+it would drift from the pinned textual-serve): the terminal is focused on load (issue 22)."""
+
+
+def _with_focus(page: str) -> str:
+    """textual-serve's page with FOCUS_SCRIPT before its `</body>`, after the terminal's
+    element (a page without one is returned as it is)."""
+    at = page.rfind("</body>")
+    if at < 0:
+        return page
+    return page[:at] + FOCUS_SCRIPT + page[at:]
 
 
 def _guard(headers: Any) -> None:

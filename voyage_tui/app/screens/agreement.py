@@ -25,6 +25,7 @@ from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.adjudications import load_adjudications
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
 from voyage_tui.engine.ratings.calibration import Calibration, calibration
+from voyage_tui.engine.ratings.labels import RaterLabels
 from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.runs import PairKey
 from voyage_tui.engine.ratings.store import RatingStore
@@ -115,8 +116,9 @@ def figures_table(report: AgreementReport) -> Table:
     table.add_column(f"{ALPHA} all", justify="right", no_wrap=True)
     table.add_column("items", justify="right", style="dim", no_wrap=True)
     pairs = sorted({p.raters for p in report.pairs})
-    for first, second in pairs:
-        table.add_column(f"{KAPPA} {_name(first)}·{_name(second)}", justify="right")
+    labels = report.labels  # short ones for long names (the engine's, as the command line's)
+    for pair in pairs:
+        table.add_column(f"{KAPPA} {_name(labels.pair(pair, '·'))}", justify="right")
     kappas = {(p.raters, p.dimension): p for p in report.pairs}
     for name, dimension in report.dimensions.items():
         row: list[Text] = [
@@ -153,11 +155,10 @@ def reasons_text(report: AgreementReport) -> Text:
     for name, dimension in report.dimensions.items():
         if dimension.reason:
             seen.setdefault(dimension.reason, []).append(f"{ALPHA} {_name(name)}")
+    labels = report.labels
     for pair in report.pairs:
         if pair.reason:
-            label = (
-                f"{KAPPA} {_name(pair.raters[0])}·{_name(pair.raters[1])} {_name(pair.dimension)}"
-            )
+            label = f"{KAPPA} {_name(labels.pair(pair.raters, '·'))} {_name(pair.dimension)}"
             seen.setdefault(pair.reason, []).append(label)
     text = Text()
     for reason, where in seen.items():
@@ -173,9 +174,30 @@ def reasons_text(report: AgreementReport) -> Text:
     return text
 
 
-def disputed_label(item: DisputedItem, width: int = 0, adjudicated: bool = False) -> Text:
+def legend_text(report: AgreementReport) -> Text:
+    """Each label and the rater it stands for, when some name is too long to head a column
+    (engine/ratings/labels.py); empty otherwise."""
+    text = Text()
+    labels = report.labels
+    if not labels.abbreviated:
+        return text
+    for index, (label, name) in enumerate(labels.legend):
+        if index:
+            text.append(" · ", style="dim")
+        text.append(_name(label), style="bold")
+        text.append(f" {_name(name)}")
+    return text
+
+
+def disputed_label(
+    item: DisputedItem,
+    width: int = 0,
+    adjudicated: bool = False,
+    labels: RaterLabels | None = None,
+) -> Text:
     """One line: the spread, the item (padded to `width`), the widest dimension and each
-    rater's score of it; `adjudicated` marks an item whose final scores are settled."""
+    rater's score of it (by `labels`, when given); `adjudicated` marks an item whose final
+    scores are settled."""
     where = f"{_name(item.fixture_id)} / {_name(item.run_id)}"
     widest = item.widest[0]
     text = Text(no_wrap=True, overflow="ellipsis")
@@ -185,7 +207,8 @@ def disputed_label(item: DisputedItem, width: int = 0, adjudicated: bool = False
     if len(item.widest) > 1:
         text.append(f" (+{len(item.widest) - 1})", style="dim")
     scores = " · ".join(
-        f"{_name(r.rater)} {(r.scores or {}).get(widest, '·')}" for r in item.ratings
+        f"{_name(labels.of(r.rater) if labels else r.rater)} {(r.scores or {}).get(widest, '·')}"
+        for r in item.ratings
     )
     text.append(f"  {scores}", style="italic")
     if adjudicated:
@@ -218,6 +241,7 @@ their final scores are settled): `enter` shows every rater's scores and note sid
         yield Static(Text("Rater agreement", style="bold"), id="agreement-title")
         yield Static("", id="agreement-problems")
         with VerticalScroll(id="agreement-figures"):
+            yield Static("", id="agreement-legend")
             yield Static(Text("computing…", style="dim"), id="agreement-table")
             yield Static("", id="agreement-reasons")
             yield Static("", id="agreement-calibration")
@@ -233,6 +257,7 @@ their final scores are settled): `enter` shows every rater's scores and note sid
 
     def on_mount(self) -> None:
         self.query_one("#agreement-problems").display = False
+        self.query_one("#agreement-legend").display = False
         self.load()
 
     def load(self) -> None:
@@ -251,10 +276,15 @@ their final scores are settled): `enter` shows every rater's scores and note sid
         report = self.report = message.report
         self.rubric = message.rubric
         title = Text("Rater agreement", style="bold")
+        legend = legend_text(report)
         if report.raters:
-            title.append(f" of {plural(len(report.raters), 'rater')}: ")
-            title.append(_name(", ".join(report.raters)))
+            title.append(f" of {plural(len(report.raters), 'rater')}")
+            if not legend:  # else the legend below names them
+                title.append(f": {_name(', '.join(report.raters))}")
         self.query_one("#agreement-title", Static).update(title)
+        shown = self.query_one("#agreement-legend", Static)
+        shown.update(legend)
+        shown.display = bool(legend)
         problems = self.query_one("#agreement-problems", Static)
         problems.update(Text("\n".join(f"! {printable(p)}" for p in message.problems), "yellow"))
         problems.display = bool(message.problems)
@@ -275,7 +305,10 @@ their final scores are settled): `enter` shows every rater's scores and note sid
         if report.disputed:
             width = min(max(len(f"{d.fixture_id} / {d.run_id}") for d in report.disputed), 60)
             listing.add_options(
-                Option(disputed_label(item, width, item.pair in message.adjudicated), id=str(index))
+                Option(
+                    disputed_label(item, width, item.pair in message.adjudicated, report.labels),
+                    id=str(index),
+                )
                 for index, item in enumerate(report.disputed)
             )
             listing.highlighted = min(highlighted or 0, len(report.disputed) - 1)

@@ -169,6 +169,8 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         self._lock = threading.Lock()
         self._progress_shown: Text | None = None
         self._opening = False
+        self._progress_width = -1
+        """The progress's width the header was last fitted beside."""
 
     # --- layout ----------------------------------------------------------------------------
 
@@ -318,21 +320,47 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         return text
 
     def _show_header(self) -> None:
-        state = self.state
-        where = Text()
-        if state is not None and state.current is not None:
-            where.append(printable(state.label, lines=False), style="bold")
-            if state.in_force is not None:
-                where.append(" re-rating", style="yellow")
-            where.append("   ")
-        where.append(printable(self.rater or "?", lines=False))
-        where.append(" · blind" if self.blind else " · not blind", style="dim")
-        if state is not None and not state.tally.in_team:
-            where.append(" · not in the team", style="yellow")
-        elif state is not None and state.current is not None and not state.assigned:
-            where.append(" · not assigned to you", style="yellow")
-        self.query_one("#rate-where", Static).update(where)
+        self._progress_width = -1  # the next tick fits the header to the progress beside it
         self._tick()
+
+    def _header(self, room: int) -> Text:
+        """The run, what is unusual about it (re-rating, outside the team or the assignment),
+        then the rater and whether blind, fitted to `room` cells: the rater's own name is cut
+        first (the widget's ellipsis), then `to you`, then the run's fixture id, so the flags
+        always show (at 80 columns a long fixture id and name would otherwise push them past
+        the edge)."""
+        state = self.state
+        flag = ""
+        if state is not None and not state.tally.in_team:
+            flag = "not in the team"
+        elif state is not None and state.current is not None and not state.assigned:
+            flag = "not assigned to you"
+        marks = Text()
+        if state is not None and state.current is not None and state.in_force is not None:
+            marks.append(" re-rating", style="yellow")
+        if flag:
+            marks.append(f" · {flag}", style="yellow")
+        who = Text(printable(self.rater or "?", lines=False))
+        who.append(" · blind" if self.blind else " · not blind", style="dim")
+        if state is None or state.current is None:
+            if not flag:
+                return who
+            return Text.assemble((f"{flag}   ", "yellow"), who)
+        label = printable(state.label, lines=False)
+        full = Text.assemble((label, "bold"), marks, "   ", who)
+        if Text.assemble(label, marks).cell_len <= room:
+            return full  # the rater's name, if anything, is cut at the end (an ellipsis)
+        if flag == "not assigned to you":  # "to you" goes before the fixture id is cut
+            marks = Text.assemble(*marks.divide([marks.cell_len - len(" to you")])[:1])
+        short = Text.assemble((label, "bold"), marks)
+        spare = room - short.cell_len
+        if spare >= 0:
+            return Text.assemble(short, "   ", who)
+        # cut the fixture id, keeping the run's place (`· run 2 of 3`) and the marks
+        fixture, sep, place = label.partition(" · ")
+        keep = max(1, len(fixture) + spare - 1)
+        cut = fixture[:keep] + "…" if keep < len(fixture) else fixture
+        return Text.assemble((f"{cut}{sep}{place}", "bold"), marks)
 
     def _tick(self) -> None:
         state = self.state
@@ -347,15 +375,21 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
                 self._lock.release()
             spelt = " on this item" if self.size.width >= 100 else ""
             text.append(f" · {clock_text(seconds)}{spelt}", style="dim")
-        if text == self._progress_shown:
-            return
-        # a clock that ticks each second must not lay the screen out again each second: only
-        # a change of width (9:59 -> 10:00) moves anything
-        same_width = self._progress_shown is not None and (
-            text.cell_len == self._progress_shown.cell_len
-        )
-        self._progress_shown = text
-        self.query_one("#rate-progress", Static).update(text, layout=not same_width)
+        if text != self._progress_shown:
+            # a clock that ticks each second must not lay the screen out again each second:
+            # only a change of width (9:59 -> 10:00) moves anything
+            same_width = self._progress_shown is not None and (
+                text.cell_len == self._progress_shown.cell_len
+            )
+            self._progress_shown = text
+            self.query_one("#rate-progress", Static).update(text, layout=not same_width)
+        if text.cell_len != self._progress_width:
+            # the clock grew a digit, or the header is new: fit the header to what is left
+            # (the top bar's padding, 1 each side, and the header's own 2 on the right)
+            self._progress_width = text.cell_len
+            width = self.size.width or self.app.size.width
+            where = self._header(width - 4 - text.cell_len)
+            self.query_one("#rate-where", Static).update(where)
 
     def _show_rubric(self) -> None:
         state = self.state
@@ -381,6 +415,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
     def on_resize(self) -> None:
         if self.state is not None and self.session is not None:
             self._show_rubric()
+            self._show_header()
 
     def _say(self, said: str, style: str = "") -> None:
         self.status = said

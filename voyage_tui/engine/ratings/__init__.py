@@ -7,7 +7,8 @@
 - session.py: a rater's queue, resume, submit / undo / redo (`RaterSession`);
 - keypad.py: the keys of one pair before it is submitted (`ScoreDraft`);
 - lock.py: one live session per rater (`RaterLock`, a flock on `.voyage/locks/<rater>.lock`);
-- agreement.py: Krippendorff's alpha, Cohen's kappa, the most disputed items;
+- agreement.py: Krippendorff's alpha, Cohen's kappa, the most disputed items; labels.py: the
+  raters' short labels in tables of pairs (initials for long names, with a legend);
 - names.py: who the rater is (`resolve_rater`); history.py: runs git once held.
 - assignment.py: who rates which item in a campaign (`[rating] raters`, `overlap`: rendezvous
   hashing, SPEC 3.9); status.py: the campaign's progress and pace (`ratings status`);

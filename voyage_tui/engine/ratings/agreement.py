@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from voyage_tui.engine.ratings.labels import RaterLabels, rater_labels
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.ratings.runs import PairKey
@@ -139,6 +140,11 @@ class AgreementReport:
     """Largest spread first."""
     pairs_omitted: PairsOmitted = field(default_factory=lambda: PairsOmitted())
     """The (pair, dimension) figures not in `pairs`, and why."""
+
+    @property
+    def labels(self) -> RaterLabels:
+        """The raters' short labels for tables of pairs (labels.py), the same on every face."""
+        return rater_labels(self.raters)
 
     def below(self, min_alpha: float) -> list[DimensionAgreement]:
         """Dimensions whose alpha is below `min_alpha` (an undefined alpha is not below)."""

@@ -18,15 +18,19 @@ import subprocess
 import unicodedata
 from collections.abc import Iterable
 
-from voyage_tui.engine.ratings.records import RATINGS_SUFFIX
+from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.safe_read import read_bytes_inside
+from voyage_tui.engine.ratings.records import RATINGS_SUFFIX, parse_ratings
 from voyage_tui.engine.workspace.model import Workspace
 from voyage_tui.engine.workspace.rater_name import (
     FORBIDDEN_CHARS,
     MAX_NAME_BYTES,
     MAX_NAME_CHARS,
     UNPRINTABLE_CATEGORIES,
+    file_owner,
     name_bytes,
     rater_name_problem,
+    rater_slug,
 )
 
 __all__ = [
@@ -36,7 +40,9 @@ __all__ = [
     "clean_rater_name",
     "git_user_name",
     "os_user_name",
+    "rater_file_stem",
     "rater_name_problem",
+    "rater_slug",
     "ratings_file_rel",
     "resolve_rater",
 ]
@@ -126,13 +132,35 @@ def resolve_rater(ws: Workspace, explicit: str | None = None, *, use_git: bool =
 
 
 def ratings_file_rel(ws: Workspace, rater: str) -> str:
-    """The workspace-relative ratings file of `rater` (a name rater_name_problem accepts)."""
+    """The workspace-relative ratings file of `rater` (a name rater_name_problem accepts): see
+    `rater_file_stem`."""
+    return _rel(ws, rater_file_stem(ws, rater))
+
+
+def rater_file_stem(ws: Workspace, rater: str) -> str:
+    """The name of `rater`'s ratings file, without `.jsonl`: the name's slug
+    (`Firstname Lastname` -> `firstname-lastname.jsonl`: no spaces or accents for a shell or
+    another system to trip on), unless a file named after the name itself is there already (a
+    rater who began before slugs keeps their file) or the name slugs to nothing (`李雷`), which
+    keeps its own name. The records keep the name itself (`"rater": "Firstname Lastname"`)."""
+    slug = rater_slug(rater)
+    if not slug or slug == rater or os.path.lexists(ws.abs(_rel(ws, rater))):
+        return rater
+    return slug
+
+
+def _rel(ws: Workspace, stem: str) -> str:
     folder = ws.ratings_rel
-    name = f"{rater}{RATINGS_SUFFIX}"
+    name = f"{stem}{RATINGS_SUFFIX}"
     return f"{folder}/{name}" if folder else name
 
 
 def _existing_spelling(ws: Workspace, rater: str) -> str:
+    """The name `rater` rates as, given the files there: a file named after it, or after it
+    but for letter case, makes the file's name the rater's (a case-insensitive file system
+    never mixes two spellings in one file); else a file of its slug makes its records' name
+    the rater's when the two differ only in letter case, and is refused (RaterNameError) when
+    they differ otherwise, since another person's ratings would be superseded."""
     folder = ws.abs(ws.ratings_rel)
     try:
         names = os.listdir(folder)
@@ -144,9 +172,36 @@ def _existing_spelling(ws: Workspace, rater: str) -> str:
     for name in sorted(names):
         if name.endswith(RATINGS_SUFFIX):
             stem = name[: -len(RATINGS_SUFFIX)]
-            if stem.casefold() == wanted and rater_name_problem(stem) is None:
+            # `jose.jsonl` may be José's (its slug): then it is not Jose's by its name
+            if (
+                stem.casefold() == wanted
+                and rater_name_problem(stem) is None
+                and _owner_of(ws, _rel(ws, stem), stem) in (None, stem)
+            ):
                 return stem
-    return rater
+    slug = rater_slug(rater)
+    if not slug or f"{slug}{RATINGS_SUFFIX}" not in names:
+        return rater
+    owner = _owner_of(ws, _rel(ws, slug), slug)
+    if owner is None or owner == rater:
+        return rater
+    if owner.casefold() == wanted:
+        return owner
+    raise RaterNameError(
+        f"{_rel(ws, slug)} holds the ratings of {owner!r}, whose name makes the same file name "
+        f"as {rater!r}; to rate as someone else, pass --rater with a name of your own "
+        "(a middle initial, say)"
+    )
+
+
+def _owner_of(ws: Workspace, rel: str, stem: str) -> str | None:
+    """Whose ratings the file `rel` holds (records.py `file_owner`), None when it names no
+    one or cannot be read (a session refuses such a file on its own)."""
+    data = read_bytes_inside(ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
+    if isinstance(data, Diagnostic):
+        return None
+    parsed = parse_ratings(data, rel)
+    return file_owner((line.rating.rater for line in parsed.lines), stem)
 
 
 def outside_team(ws: Workspace, names: Iterable[str]) -> list[str]:

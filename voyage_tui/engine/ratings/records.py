@@ -240,7 +240,7 @@ _WIDE_BOMS = (
 _FIELD_HELP = {
     "fixture_id": "the id of the fixture whose run was rated",
     "run_id": "the run_id of the agent run rated",
-    "rater": "the rater's name, the same as the file's",
+    "rater": "the rater's name, the file's or the one its name is the slug of",
     "scores": 'an object of rubric dimension -> score, like {"correctness": 4}, or null for a '
     "withdrawn rating",
     "rated_at": "when the rating was made, ISO 8601 in UTC, like 2026-11-20T14:03:11Z",

@@ -27,6 +27,7 @@ from voyage_tui.engine.references.rubric import Dimension, Rubric
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.rater_name import file_owner, rater_slug
 
 RATER_MISMATCH = "rating-rater-mismatch"
 UNKNOWN_DIMENSION = "rating-unknown-dimension"
@@ -88,9 +89,13 @@ def check_parsed(
     )
     history = _History(deleted_runs)
     deleted: dict[PairKey, list[ParsedLine]] = {}
+    # A file is one rater's: named after them (`alice.jsonl`) or after their name's slug
+    # (`firstname-lastname.jsonl` for "Firstname Lastname"); a record of anyone else does not
+    # count, so one rater's ratings never supersede another's.
+    owner = file_owner((line.rating.rater for line in parsed.lines), parsed.rater)
     for line in parsed.lines:
         problems: list[Diagnostic] = []
-        rating = _check_rater(line, parsed.rater, problems)
+        rating = _check_rater(line, owner or parsed.rater, problems)
         rating = _check_scores(line, rating, rubric, problems)
         if runs is not None and rating.pair not in runs:
             if history.holds(rating.pair):
@@ -144,8 +149,9 @@ def _check_rater(line: ParsedLine, file_rater: str, problems: list[Diagnostic]) 
                 line.at(("rater",)),
                 RATER_MISMATCH,
                 f"this record's rater is {rating.rater!r}, but this is {file_rater}'s file: each "
-                f"rater's records live in <ratings>/<rater>.jsonl. Move the line to "
-                f"{rating.rater}.jsonl, or correct the name; until then it does not count",
+                f"rater's records live in <ratings>/<rater>.jsonl (or the name's slug, "
+                f"{rater_slug(rating.rater) or rating.rater}.jsonl). Move the line to "
+                f"{rating.rater}'s file, or correct the name; until then it does not count",
             )
         )
     return rating

@@ -30,7 +30,7 @@ from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.rubric import Rubric
 from voyage_tui.engine.workspace.model import Workspace
-from voyage_tui.engine.workspace.rater_name import rater_name_problem
+from voyage_tui.engine.workspace.rater_name import file_owner, rater_name_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +94,15 @@ def campaign_status(
     for rating in in_force:
         if rating.scores is None:
             continue
-        durations.setdefault(rating.rater, [])
+        # a team member is one rater however their records spell them (Assignment.member
+        # ignores letter case), so `ann`'s ratings are `Ann`'s row, not a second one
+        rater = assignment.member(rating.rater) or rating.rater
+        durations.setdefault(rater, [])
         if rating.duration_s is not None:
-            durations[rating.rater].append(rating.duration_s)
+            durations[rater].append(rating.duration_s)
         if rating.pair in items:
-            rated.setdefault(rating.rater, set()).add(rating.pair)
-            by_item.setdefault(rating.pair, set()).add(rating.rater)
+            rated.setdefault(rater, set()).add(rating.pair)
+            by_item.setdefault(rating.pair, set()).add(rater)
     if assignment.has_team:
         names = list(assignment.team) + sorted(set(durations) - set(assignment.team))
         mine = {name: set(found) for name, found in assignment.by_rater(pairs).items()}
@@ -140,13 +143,15 @@ def pace(durations: Sequence[float]) -> tuple[float | None, float | None]:
 
 
 def raters_with_a_file(store: RatingStore) -> list[str]:
-    """The raters a ratings file is named after (`<ratings>/<rater>.jsonl`), whatever it holds;
-    a file whose name cannot be a rater's is nobody's."""
+    """The raters a ratings file is named after (`<ratings>/<rater>.jsonl`), whatever it holds:
+    the rater its records name when it is named after their slug (`firstname-lastname.jsonl`
+    is "Firstname Lastname"'s, one rater, not two); a file whose name cannot be a rater's is
+    nobody's."""
     out = []
-    for path in store.files:
+    for path, checked in store.files.items():
         name = os.path.basename(path)[: -len(RATINGS_SUFFIX)]
         if rater_name_problem(name) is None:
-            out.append(name)
+            out.append(file_owner((r.rater for r in checked.ratings), name) or name)
     return out
 
 

@@ -6,7 +6,9 @@ system the workspace may be checked out on. Here, below the ratings package, bec
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Iterable
 
 MAX_NAME_CHARS = 64
 MAX_NAME_BYTES = 128
@@ -53,3 +55,31 @@ def name_bytes(name: str) -> int:
     typed = len(name.encode("utf-8", "surrogatepass"))
     decomposed = len(unicodedata.normalize("NFD", name).encode("utf-8", "surrogatepass"))
     return max(typed, decomposed)
+
+
+_NOT_A_SLUG_CHAR = re.compile(r"[^a-z0-9]+")
+
+
+def rater_slug(name: str) -> str:
+    """The ratings file stem of a rater's name: lower-case ASCII letters and digits, each run of
+    anything else one `-` (`Firstname Lastname` -> `firstname-lastname`, `Zoë` -> `zoe`: accents
+    come off), at most MAX_NAME_CHARS; "" when nothing is left (`李雷`, `😀`), and the name is
+    then its own file name, as before slugs (ratings/names.py `rater_file_stem`)."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    slug = _NOT_A_SLUG_CHAR.sub("-", ascii_name.lower()).strip("-")
+    slug = slug[:MAX_NAME_CHARS].rstrip("-")
+    return slug if slug and rater_name_problem(slug) is None else ""
+
+
+def file_owner(raters: Iterable[str], stem: str) -> str | None:
+    """Whose ratings file `<stem>.jsonl` is, given the raters its records name in file order:
+    the stem itself when a record names it (a file named after its rater, as before slugs),
+    else the first name whose slug is the stem; None when no record names either. A file holds
+    one rater: a record of another name does not count (ratings/rules.py)."""
+    first: str | None = None
+    for rater in raters:
+        if rater == stem:
+            return stem
+        if first is None and rater_slug(rater) == stem:
+            first = rater
+    return first
