@@ -7,13 +7,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Input, LoadingIndicator, Static, Tree
+from textual.widgets import Input, LoadingIndicator, Static, Tree
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.editor import EditorScreen, run_external_editor
 from voyage_tui.app.widgets.detail_pane import DetailPane
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
@@ -58,7 +59,7 @@ wizard) · `ctrl+p` every action.
             with Vertical(id="browser-right"):
                 yield DetailPane(id="detail")
                 yield DiagnosticsList(id="item-diagnostics")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def suite_tree(self) -> SuiteTree:
