@@ -1,13 +1,16 @@
 """Nothing important is cut at 80x24 (issue 22 item 4): every screen's footer keeps quit and help
 and the screen's primary action, and drops the least important keys first when it is short. What
-is kept is decided once, by the registry's `keep` (voyage_tui/app/actions.py)."""
+is kept is decided once, by the registry's `keep` (voyage_tui/app/actions.py). And the focused
+pane has a frame of its own (item 1), set once for every screen in styles/app.tcss."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from textual.color import Color
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -48,8 +51,28 @@ def shown_key(app: VoyageApp, action_id: str) -> str:
     return f"{app.get_key_display(a.binding())} {a.description}"
 
 
+def framed(widget: Widget) -> bool:
+    return widget.styles.border.top[0] == "round"
+
+
+def assert_the_focused_pane_is_framed_in_the_accent(app: VoyageApp) -> None:
+    """The pane that holds the focus is framed in the accent colour, every other pane in
+    another colour."""
+    accent = Color.parse(app.theme_variables["accent"])
+    panes = [w for w in app.screen.query("*") if framed(w)]
+    focused = app.focused
+    assert focused is not None and panes, "a screen of panes, one of them focused"
+    holder = next((w for w in focused.ancestors_with_self if w in panes), None)
+    assert holder is not None, f"{focused!r} is in no framed pane"
+    for pane in panes:
+        colour = pane.styles.border.top[1]
+        assert (colour == accent) is (pane is holder), f"{pane!r}: {colour} ({holder!r} holds it)"
+
+
 @pytest.mark.parametrize("scenario", SCREENS, ids=[s.name for s in SCREENS])
-async def test_at_80x24_the_footer_keeps_quit_and_help(scenario: Scenario, tmp_path: Path) -> None:
+async def test_at_80x24_the_footer_keeps_quit_and_help_and_the_focused_pane_is_framed(
+    scenario: Scenario, tmp_path: Path
+) -> None:
     root = copy_sample(tmp_path)
     if scenario.prepare is not None:
         scenario.prepare(root)
@@ -75,9 +98,10 @@ async def test_at_80x24_the_footer_keeps_quit_and_help(scenario: Scenario, tmp_p
         for key in keys:
             if key not in palette:
                 assert key.region.right <= right, f"{key.description} is cut: {line}"
+        assert_the_focused_pane_is_framed_in_the_accent(app)
 
 
-def test_the_least_kept_keys_go_first_and_of_two_alike_the_one_further_right() -> None:
+def test_the_least_kept_keys_go_first_and_of_two_alike_the_one_declared_later() -> None:
     from voyage_tui.app.actions import fit_footer
 
     entries = [
@@ -92,7 +116,11 @@ def test_the_least_kept_keys_go_first_and_of_two_alike_the_one_further_right() -
     assert fit_footer(entries, 57) == [True, True, True, True, False, True]
     assert fit_footer(entries, 50) == [True, False, True, True, False, True]
     assert fit_footer(entries, 30) == [False, False, True, False, False, True]
-    assert fit_footer(entries, 10) == [False, False, True, False, False, False]
+    # of two alike, the one declared later goes first (app.quit after app.help)
+    assert fit_footer(entries, 10) == [False, False, False, False, False, True]
+    # ... whatever their order on screen (a key the keymap moved is shown last)
+    moved = [entries[1], entries[0], *entries[2:]]
+    assert fit_footer(moved, 50) == [False, True, True, True, False, True]
 
 
 def test_every_screen_composes_the_fitted_footer() -> None:

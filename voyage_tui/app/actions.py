@@ -343,6 +343,8 @@ REGISTRY: dict[str, Action] = _declare(
 
 del A, SPARE, PRIMARY, ESSENTIAL
 
+_PLACES = {action_id: n for n, action_id in enumerate(REGISTRY)}
+
 
 def action(action_id: str) -> Action:
     return REGISTRY[action_id]
@@ -378,13 +380,24 @@ def keep_of(action_id: str | None) -> Keep:
     return found.keep if found is not None else Keep.NORMAL
 
 
+def _declared_at(action_id: str | None) -> int:
+    """An action's place in the registry; a binding without an id comes after every action."""
+    return _PLACES.get(action_id, len(_PLACES)) if action_id else len(_PLACES)
+
+
 def fit_footer(entries: Sequence[tuple[str | None, int]], width: int) -> list[bool]:
     """Which of a footer's keys, given as (action id, cells) in the order shown, are kept in
-    `width` cells: the least kept go first, and of two alike the one further right, until the
-    rest fit."""
+    `width` cells: the least kept go first, and of two alike the one declared later in the
+    registry (then the one further right), until the rest fit. By the registry's order, not
+    the footer's: a key the user's keymap moved is shown last but is not less important."""
     kept = [True] * len(entries)
     used = sum(cells for _, cells in entries)
-    for i in sorted(range(len(entries)), key=lambda i: (keep_of(entries[i][0]), -i)):
+
+    def going_first(i: int) -> tuple[int, int, int]:
+        action_id = entries[i][0]
+        return keep_of(action_id), -_declared_at(action_id), -i
+
+    for i in sorted(range(len(entries)), key=going_first):
         if used <= width:
             break
         kept[i] = False
