@@ -18,7 +18,7 @@ from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.suite_tree import LabelParts, fit_label
 from voyage_tui.engine.details import load_detail
 from voyage_tui.engine.validation.suite import Suite
-from voyage_tui.engine.validation.view import view_of
+from voyage_tui.engine.validation.view import EntryKind, view_of
 
 ALPHA = "fixtures/bug-diagnosis/alpha/task.yaml"
 B1 = "fixtures/bug-diagnosis/b1/task.yaml"
@@ -316,3 +316,44 @@ def test_the_gold_tables_use_the_width_they_have(tmp_path: Path, width: int) -> 
     else:  # too narrow for six columns: one finding per entry, each path whole
         for path in ("package.json", "src/middleware/require-auth.ts", "src/routes/login.ts"):
             assert path in text, path
+
+
+# --- nothing selected, and a filter's empty groups (issue 22 item 8) ---------------------------
+
+
+async def test_with_no_item_selected_the_detail_says_how_to_select_one(suite_root: Path) -> None:
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        assert browser.suite_tree.current_entry() is None  # on the Fixtures group
+        await wait_until(pilot, lambda: "Select an item with j/k" in _detail_text(browser))
+        assert "enter" in _detail_text(browser)
+        await pilot.press("n")  # b1
+        await wait_until(pilot, lambda: "b1" in _detail_text(browser))
+        await pilot.press("h")  # back to its group: nothing selected again
+        await wait_until(pilot, lambda: browser.suite_tree.current_entry() is None)
+        await wait_until(pilot, lambda: "Select an item with j/k" in _detail_text(browser))
+        assert "b1" not in _detail_text(browser)
+
+
+async def test_a_filter_shows_no_group_with_nothing_in_it(suite_root: Path) -> None:
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("slash", *"storage")  # rename-module only
+        tree = browser.suite_tree
+        await wait_until(pilot, lambda: tree.needle == "storage")
+        await pilot.pause()
+        shown = [str(node.label) for node in tree.root.children]
+        # no open Trajectories with nothing in it, no "Gold corpora 0"; the workspace's own
+        # problems are listed whatever the filter
+        assert shown == ["Fixtures", "Workspace"], shown
+
+        def walk(node):  # type: ignore[no-untyped-def]
+            for child in node.children:
+                yield child
+                yield from walk(child)
+
+        for node in walk(tree.root):
+            if node.data is not None and node.data.kind is EntryKind.GROUP:
+                assert node.children and node.allow_expand, f"{node.label}: empty"

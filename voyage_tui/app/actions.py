@@ -14,10 +14,24 @@ open: a key means one thing in every dialog.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 
 from textual.binding import Binding, BindingType
+
+
+class Keep(IntEnum):
+    """How long an action's key stays in a footer too short for all of them: the lowest goes
+    first (and of two alike, the one further right)."""
+
+    SPARE = 0
+    """An alternative or a rarely used key: the first to go."""
+    NORMAL = 1
+    PRIMARY = 2
+    """The screen's primary action, and going back."""
+    ESSENTIAL = 3
+    """Quit and help, on every screen: the last to go."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,8 @@ class Action:
     """In the footer (every binding is in the help panel's key list either way)."""
     priority: bool = False
     """Checked before the focused widget's own keys (ctrl+s while typing in the editor)."""
+    keep: Keep = Keep.NORMAL
+    """How long it stays in a short footer (`fit_footer`)."""
 
     @property
     def scope(self) -> str:
@@ -67,15 +83,16 @@ def _declare(*actions: Action) -> dict[str, Action]:
 
 
 A = Action
+SPARE, PRIMARY, ESSENTIAL = Keep.SPARE, Keep.PRIMARY, Keep.ESSENTIAL
 
 # fmt: off
 REGISTRY: dict[str, Action] = _declare(
     # --- the app: on every screen ---------------------------------------------------------
     A("app.help", "f1", "toggle_help", "Help", "Help",
-      "Show the keys of the focused widget and a note on the screen"),
+      "Show the keys of the focused widget and a note on the screen", keep=ESSENTIAL),
     A("app.help-alt", "question_mark", "toggle_help", "Help", show=False),
     # Quitting is in Textual's own palette commands ("Quit the application").
-    A("app.quit", "ctrl+q", "quit", "Quit", priority=True),
+    A("app.quit", "ctrl+q", "quit", "Quit", priority=True, keep=ESSENTIAL),
     A("app.revalidate", None, "revalidate_all", "Re-validate", "Re-validate everything",
       "Read and check the whole workspace again"),
     A("app.runs", None, "runs_command", "Runs", "Runs of a gold file",
@@ -98,7 +115,7 @@ REGISTRY: dict[str, Action] = _declare(
     A("browser.previous-error", "N", "previous_error", "Prev error", "Previous error",
       "Jump to the previous item with an error", show=False),
     A("browser.edit", "e", "edit", "Edit", "Edit selected item",
-      "Open the selected file in the editor"),
+      "Open the selected file in the editor", keep=PRIMARY),
     A("browser.external-editor", "E", "external_editor", "$EDITOR",
       "Open selected item in $EDITOR", "Edit outside the app, then re-validate", show=False),
     A("browser.diagnostics", "d", "focus_diagnostics", "Problems",
@@ -119,7 +136,7 @@ REGISTRY: dict[str, Action] = _declare(
       "Means with intervals per agent and dimension, comparisons against the baseline",
       show=False),
     A("browser.add", "a", "add_fixture", "Add fixture", "Create a fixture",
-      "The creation wizard: a task or a trajectory, step by step", show=False),
+      "The creation wizard: a task or a trajectory, step by step", keep=PRIMARY),
     A("browser.clear-filter", "escape", "clear_filter", "Clear filter", "Clear the filter",
       "Show the whole suite again", show=False),
     # --- the suite tree (a widget of the browser) ------------------------------------------
@@ -138,9 +155,9 @@ REGISTRY: dict[str, Action] = _declare(
     A("diagnostics.copy", "c", "copy_diagnostic", "Copy"),
     # --- the editor -----------------------------------------------------------------------
     A("editor.save", "ctrl+s", "save", "Save", "Save",
-      "Atomic; refused if the file changed on disk", priority=True),
+      "Atomic; refused if the file changed on disk", priority=True, keep=PRIMARY),
     A("editor.close", "escape", "close", "Back", "Close the editor",
-      "Back to the browser (asks first when there are unsaved changes)"),
+      "Back to the browser (asks first when there are unsaved changes)", keep=PRIMARY),
     A("editor.next-diagnostic", "f8", "next_diagnostic", "Next problem", "Next problem",
       "Move the cursor to the next diagnostic"),
     A("editor.previous-diagnostic", "shift+f8", "previous_diagnostic", "Prev problem",
@@ -150,9 +167,9 @@ REGISTRY: dict[str, Action] = _declare(
     A("editor.diagnostics", "ctrl+d", "focus_diagnostics", "Problems", "Show problems",
       "Focus the diagnostics list", show=False),
     # --- gold vs run ----------------------------------------------------------------------
-    A("diff.back", "escape", "back", "Back", "Back", "Close the diff"),
+    A("diff.back", "escape", "back", "Back", "Back", "Close the diff", keep=PRIMARY),
     A("diff.next-difference", "n", "next_difference", "Next diff", "Next difference",
-      "Anything but a clean match"),
+      "Anything but a clean match", keep=PRIMARY),
     A("diff.previous-difference", "N", "previous_difference", "Prev diff",
       "Previous difference", "Anything but a clean match", show=False),
     A("diff.show-all", "a", "show('all')", "All", "Show all rows", "Every row of the diff"),
@@ -174,31 +191,32 @@ REGISTRY: dict[str, Action] = _declare(
     A("diff.compare", "b", "compare", "Compare", "Compare with another run",
       "This run against another run of the same gold", show=False),
     # --- the runs of a gold file ----------------------------------------------------------
-    A("runs.back", "escape", "back", "Back", "Back", "Close the runs list"),
+    A("runs.back", "escape", "back", "Back", "Back", "Close the runs list", keep=PRIMARY),
     A("runs.mark", "space", "mark", "Mark", "Mark the highlighted run",
       "The first mark is the baseline"),
     A("runs.compare", "c", "compare", "Compare", "Compare the marked runs",
-      "Each marked run against the highlighted one"),
+      "Each marked run against the highlighted one", keep=PRIMARY),
     # --- run against run ------------------------------------------------------------------
-    A("compare.back", "escape", "back", "Back", "Back", "Close the comparison"),
+    A("compare.back", "escape", "back", "Back", "Back", "Close the comparison", keep=PRIMARY),
     A("compare.swap", "s", "swap", "Swap", "Swap run and baseline",
       "Compare the other way round"),
     # --- the rater session ------------------------------------------------------------------
-    A("rate.back", "escape", "back", "Back", "Back", "Leave the rater session"),
+    A("rate.back", "escape", "back", "Back", "Back", "Leave the rater session", keep=PRIMARY),
     *[A(f"rate.score-{n}", str(n), f"score('{n}')", f"Score {n}", show=False) for n in range(10)],
     A("rate.previous-dimension", "left,shift+tab", "previous_dimension", "Prev dim",
-      "Previous dimension", "Back to an earlier dimension before the last key"),
+      "Previous dimension", "Back to an earlier dimension before the last key", keep=SPARE),
     A("rate.next-dimension", "right,tab", "next_dimension", "Next dim", show=False),
     A("rate.confirm", "enter", "confirm", "Confirm", show=False),
     A("rate.note", "n", "note", "Note", "Add a note", "A one-line note, saved with the rating"),
     A("rate.undo", "u,backspace", "undo", "Undo", "Undo the last rating",
-      "Take back the last rating of this session and reopen it"),
-    A("rate.redo", "ctrl+r", "redo", "Redo", "Redo", "Put back the rating last undone"),
+      "Take back the last rating of this session and reopen it", keep=PRIMARY),
+    A("rate.redo", "ctrl+r", "redo", "Redo", "Redo", "Put back the rating last undone",
+      keep=SPARE),
     A("rate.skip", "s", "skip", "Skip", "Skip this run", "It comes back after the others"),
     A("rate.other-pane", "o", "other_pane", "Other pane", "Scroll the other pane",
       "Switch the pane the arrow keys scroll"),
     A("rate.maximise", "z", "maximise_pane", "Maximise", "Maximise the pane",
-      "The focused pane (task or run) fills the screen; z again restores it"),
+      "The focused pane (task or run) fills the screen; z again restores it", keep=SPARE),
     A("rate.suspend", "ctrl+z", "suspend", "Suspend", show=False),
     # --- a scrolling pane of the rater session (leaves left, right and tab to the rubric) ----
     A("pane.up", "up", "scroll_up", "Scroll up", show=False),
@@ -210,23 +228,26 @@ REGISTRY: dict[str, Action] = _declare(
     A("pane.left", "shift+left,less_than_sign", "scroll_left", "Scroll left", show=False),
     A("pane.right", "shift+right,greater_than_sign", "scroll_right", "Scroll right", show=False),
     # --- rater agreement ------------------------------------------------------------------
-    A("agreement.back", "escape", "back", "Back", "Back", "Close the agreement screen"),
+    A("agreement.back", "escape", "back", "Back", "Back", "Close the agreement screen",
+      keep=PRIMARY),
     A("agreement.reload", "r", "reload", "Reload", "Compute again",
       "Read the ratings again and recompute alpha and kappa"),
     A("agreement.status", "p", "status", "Progress", "Rating progress and pace",
       "Per rater: items assigned, done, left, seconds per item, items per hour"),
     # --- rating status (progress and pace) -------------------------------------------------
-    A("rating-status.back", "escape", "back", "Back", "Back", "Close the rating status"),
+    A("rating-status.back", "escape", "back", "Back", "Back", "Close the rating status",
+      keep=PRIMARY),
     A("rating-status.reload", "r", "reload", "Reload", "Compute again",
       "Read the ratings again and recount progress and pace"),
     A("agreement.adjudicate", "a", "adjudicate", "Adjudicate", "Adjudicate the disputed items",
       "Settle the final scores of the items the raters disagree on"),
     # --- adjudication ---------------------------------------------------------------------
-    A("adjudicate.back", "escape", "back", "Back", "Back", "Close the adjudication screen"),
+    A("adjudicate.back", "escape", "back", "Back", "Back", "Close the adjudication screen",
+      keep=PRIMARY),
     *[A(f"adjudicate.score-{n}", str(n), f"score('{n}')", f"Score {n}", show=False)
       for n in range(10)],
     A("adjudicate.previous-dimension", "left,shift+tab", "previous_dimension", "Prev dim",
-      "Previous dimension", "Back to an earlier dimension of the final scores"),
+      "Previous dimension", "Back to an earlier dimension of the final scores", keep=SPARE),
     A("adjudicate.next-dimension", "right,tab", "next_dimension", "Next dim", show=False),
     A("adjudicate.confirm", "enter", "confirm", "Confirm", show=False),
     A("adjudicate.clear", "x", "clear", "Clear", "Clear the final scores",
@@ -236,18 +257,21 @@ REGISTRY: dict[str, Action] = _declare(
     A("adjudicate.reload", "r", "reload", "Reload", "Read again",
       "Read the ratings and the adjudications again"),
     # --- results --------------------------------------------------------------------------
-    A("results.back", "escape", "back", "Back", "Back", "Close the results screen"),
+    A("results.back", "escape", "back", "Back", "Back", "Close the results screen",
+      keep=PRIMARY),
     A("results.reload", "r", "reload", "Reload", "Compute again",
       "Read the ratings and gold runs again and recompute the results"),
     A("results.baseline", "b", "next_baseline", "Baseline", "Next baseline",
-      "Compare every agent with the next one (after the last, no baseline)"),
-    A("results-fixtures.back", "escape", "back", "Back", "Back", "Back to the results"),
+      "Compare every agent with the next one (after the last, no baseline)", keep=PRIMARY),
+    A("results-fixtures.back", "escape", "back", "Back", "Back", "Back to the results",
+      keep=PRIMARY),
     # --- triage ---------------------------------------------------------------------------
-    A("triage.back", "escape", "back", "Back", "Back", "Leave the triage queue"),
+    A("triage.back", "escape", "back", "Back", "Back", "Leave the triage queue", keep=PRIMARY),
     A("triage.open", "enter", "open", "Open", "Open the item where it is fixed",
-      "The editor at the line, the diff, the rater session or the exposure signals"),
+      "The editor at the line, the diff, the rater session or the exposure signals",
+      keep=PRIMARY),
     A("triage.external-editor", "e", "external_editor", "$EDITOR", "Open in $EDITOR",
-      "Open the item's file in $EDITOR at its line"),
+      "Open the item's file in $EDITOR at its line", keep=SPARE),
     A("triage.snooze", "s", "snooze", "Snooze", "Snooze", "Until the file changes, or a date"),
     A("triage.retire", "R", "retire", "Retire", "Retire the exposed holdout",
       "Make it public (the engine's retire); commit with C"),
@@ -278,21 +302,23 @@ REGISTRY: dict[str, Action] = _declare(
     A("triage-list.page-up", "pageup", "page(-1)", "Page up", show=False),
     A("triage-list.first", "home", "first", "First", show=False),
     A("triage-list.last", "end", "last", "Last", show=False),
-    A("triage-list.select", "enter", "select", "Open", show=False),
+    # The list's enter is the screen's `open` (the list has the focus, so its key is the shown one)
+    A("triage-list.select", "enter", "select", "Open", keep=PRIMARY),
     # --- the creation wizard ---------------------------------------------------------------
     # Page keys and F-keys: ctrl+arrows move by word in every text field, ctrl+b is tmux's
     # prefix; priority, so they work from inside a text area too.
     A("wizard.forward", "pagedown,f8", "forward", "Next", "Next step",
-      "Always allowed, errors or not; every answer is kept", priority=True),
+      "Always allowed, errors or not; every answer is kept", priority=True, keep=PRIMARY),
     A("wizard.back", "pageup,f7", "back", "Back", "Previous step",
       "Always allowed, errors or not; every answer is kept", priority=True),
     A("wizard.write", "ctrl+s", "write", "Write", "Preview and write",
       "Opens the preview; there, writes the fixture (only when it validates clean)",
-      priority=True),
+      priority=True, keep=PRIMARY),
     A("wizard.steps", "ctrl+l", "focus_steps", "Steps", "Go to a step",
       "The list of steps with their status; enter opens one", show=False),
     A("wizard.leave", "escape", "leave", "Leave", "Leave the wizard",
-      "Nothing is written; the answers stay in a draft (or are deleted, as you choose)"),
+      "Nothing is written; the answers stay in a draft (or are deleted, as you choose)",
+      keep=PRIMARY),
     # the kind step's and the context step's own keys (their widgets bind them)
     A("wizard.start-from", "f", "start_from", "From a fixture", "Start from an existing fixture",
       "Copy every answer of a fixture you pick (a new id, a new canary)", show=False),
@@ -307,7 +333,7 @@ REGISTRY: dict[str, Action] = _declare(
     A("checklist.conditional", "c", "verdict('conditional')", "Conditional", show=False),
     A("checklist.blocked", "b", "verdict('blocked')", "Blocked", show=False),
     # --- dialogs: one meaning per key, whichever dialog asks --------------------------------
-    A("dialog.cancel", "escape,c", "cancel", "Cancel"),
+    A("dialog.cancel", "escape,c", "cancel", "Cancel", keep=PRIMARY),
     A("dialog.close", "enter", "cancel", "Close", show=False),
     A("dialog.save", "s", "choose('save')", "Save"),
     A("dialog.discard", "d", "choose('discard')", "Discard"),
@@ -322,7 +348,9 @@ REGISTRY: dict[str, Action] = _declare(
 )
 # fmt: on
 
-del A
+del A, SPARE, PRIMARY, ESSENTIAL
+
+_PLACES = {action_id: n for n, action_id in enumerate(REGISTRY)}
 
 
 def action(action_id: str) -> Action:
@@ -350,6 +378,38 @@ def binding_ids() -> list[str]:
 
 def palette_actions(scope: str) -> list[Action]:
     return [a for a in of_scope(scope) if a.palette is not None]
+
+
+def keep_of(action_id: str | None) -> Keep:
+    """How long a binding stays in a short footer: its action's; NORMAL for a binding of one of
+    Textual's own widgets, which has no id here."""
+    found = REGISTRY.get(action_id) if action_id else None
+    return found.keep if found is not None else Keep.NORMAL
+
+
+def _declared_at(action_id: str | None) -> int:
+    """An action's place in the registry; a binding without an id comes after every action."""
+    return _PLACES.get(action_id, len(_PLACES)) if action_id else len(_PLACES)
+
+
+def fit_footer(entries: Sequence[tuple[str | None, int]], width: int) -> list[bool]:
+    """Which of a footer's keys, given as (action id, cells) in the order shown, are kept in
+    `width` cells: the least kept go first, and of two alike the one declared later in the
+    registry (then the one further right), until the rest fit. By the registry's order, not
+    the footer's: a key the user's keymap moved is shown last but is not less important."""
+    kept = [True] * len(entries)
+    used = sum(cells for _, cells in entries)
+
+    def going_first(i: int) -> tuple[int, int, int]:
+        action_id = entries[i][0]
+        return keep_of(action_id), -_declared_at(action_id), -i
+
+    for i in sorted(range(len(entries)), key=going_first):
+        if used <= width:
+            break
+        kept[i] = False
+        used -= entries[i][1]
+    return kept
 
 
 def split_keys(keys: str) -> list[str]:

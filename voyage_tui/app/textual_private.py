@@ -16,13 +16,27 @@ from textual._callback import invoke as _invoke
 from textual.app import App
 from textual.dom import DOMNode
 from textual.message_pump import MessagePump
-from textual.widgets import Tree
+from textual.widgets import Footer, Tree
+from textual.widgets._footer import FooterKey
+
+__all__ = [
+    "OVERRIDDEN_HOOKS",
+    "PRIVATE_NAMES",
+    "FooterKey",
+    "footer_bindings_ready",
+    "invoke",
+    "is_closing",
+    "is_pruning",
+    "rebuild_tree_lines",
+]
 
 PRIVATE_NAMES: tuple[tuple[str, str], ...] = (
     ("textual._callback", "invoke"),
     ("textual.dom.DOMNode", "_pruning"),
     ("textual.message_pump.MessagePump", "_closing"),
     ("textual.widgets.Tree", "_tree_lines"),
+    ("textual.widgets._footer", "FooterKey"),
+    ("textual.widgets.Footer", "_bindings_ready"),
 )
 """(owner, name) of each private name used below: the test looks each up."""
 
@@ -57,3 +71,10 @@ def rebuild_tree_lines(tree: Tree[Any]) -> None:
     on the next idle), so moving the cursor to a node just shown would land on line -1; reading
     the private `_tree_lines` property rebuilds it."""
     tree._tree_lines  # noqa: B018 (the property rebuilds the map when read)
+
+
+def footer_bindings_ready(footer: Footer) -> bool:
+    """The screen has told the footer its bindings: before that, Textual's footer composes
+    nothing (app/widgets/key_footer.py composes as it does; FooterKey is its key widget, which
+    Textual does not export either)."""
+    return bool(footer._bindings_ready)

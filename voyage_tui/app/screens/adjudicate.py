@@ -17,12 +17,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.agreement import ratings_side_by_side
 from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.rubric_panel import RubricPanel
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.adjudications import Adjudication, append_adjudication
@@ -113,7 +114,7 @@ starts its scores again, `{adjudicate.reload}` reads the files again.
                 yield Static("", id="adjudicate-final")
                 yield RubricPanel(id="adjudicate-keypad")
         yield Static("", id="adjudicate-status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.load()

@@ -14,11 +14,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.app.widgets.pair_panes import one_line
 from voyage_tui.app.widgets.safe_text import printable
@@ -253,7 +254,7 @@ their final scores are settled): `enter` shows every rater's scores and note sid
             id="agreement-disputed-title",
         )
         yield KeyList(id="agreement-disputed")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#agreement-problems").display = False
@@ -424,4 +425,4 @@ class DisputedScreen(VoyageModal[None]):
             with VerticalScroll(classes="dialog-detail tall"):
                 yield Static(ratings_side_by_side(item, self.rubric))
             yield Static(Text("escape closes", style="dim"))
-        yield Footer()
+        yield KeyFooter()

@@ -7,13 +7,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Input, LoadingIndicator, Static, Tree
+from textual.widgets import Input, LoadingIndicator, Static, Tree
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.editor import EditorScreen, run_external_editor
 from voyage_tui.app.widgets.detail_pane import DetailPane
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.suite_header import SuiteHeader
 from voyage_tui.app.widgets.suite_tree import NodeRef, SuiteTree
@@ -46,6 +47,8 @@ wizard) · `ctrl+p` every action.
         self._shown_path: str | None = None
         self._no_match_shown = False
         """The detail says the filter matches nothing (to be cleared once something does)."""
+        self._note: str | None = None
+        """What the detail says instead of an item's fields (None while it shows an item)."""
 
     def compose(self) -> ComposeResult:
         yield SuiteHeader(id="suite-header")
@@ -58,7 +61,7 @@ wizard) · `ctrl+p` every action.
             with Vertical(id="browser-right"):
                 yield DetailPane(id="detail")
                 yield DiagnosticsList(id="item-diagnostics")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def suite_tree(self) -> SuiteTree:
@@ -110,7 +113,8 @@ wizard) · `ctrl+p` every action.
         if tree.cursor_node is None or tree.cursor_line < 0:
             tree.cursor_line = 0
         tree.focus()
-        self._show_matches()
+        if not self._show_matches() and tree.current_entry() is None:
+            self._show_select_note()
 
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
         self.view = view
@@ -138,10 +142,23 @@ wizard) · `ctrl+p` every action.
         self._no_match_shown = True
         return True
 
+    def select_note(self) -> str:
+        """What the detail says with no item selected: how to select one, with the keys as the
+        keymap has them."""
+        down = (self.app.key_names("tree.down") or ["down"])[0]
+        up = (self.app.key_names("tree.up") or ["up"])[0]
+        return f"Select an item with {down}/{up}, enter to open it."
+
+    def _show_select_note(self) -> None:
+        note = self.select_note()
+        if self._note != note:
+            self._show_nothing(note)
+
     def _show_nothing(self, note: str) -> None:
         """No item selected: the detail says `note`, the problems list is empty."""
         self._shown_path = None
         self._no_match_shown = False
+        self._note = note
         self.query_one(DiagnosticsList).show([])
         self.run_worker(
             self.query_one(DetailPane).show_detail(None, empty=note),
@@ -154,7 +171,11 @@ wizard) · `ctrl+p` every action.
     @on(Tree.NodeHighlighted, "#suite-tree")
     def _highlighted(self, event: Tree.NodeHighlighted[NodeRef]) -> None:
         data = event.node.data
-        if data is None or data.kind is EntryKind.GROUP or self.view is None:
+        if data is None or self.view is None:
+            return
+        if data.kind is EntryKind.GROUP:
+            if not self._no_match_shown:
+                self._show_select_note()  # not the fields of the item the cursor left
             return
         self.show_item(data.key)
 
@@ -176,6 +197,7 @@ wizard) · `ctrl+p` every action.
             return
         self._shown_path = path
         self._no_match_shown = False
+        self._note = None
         view = self.view
         if view is None:
             return
@@ -185,8 +207,9 @@ wizard) · `ctrl+p` every action.
             note = (
                 f"{path}: what is wrong with the workspace or the suite as a whole is listed below."
                 if path in view.by_path
-                else "Select an item in the tree."
+                else self.select_note()
             )
+            self._note = note
             self.run_worker(
                 self.query_one(DetailPane).show_detail(None, empty=note),
                 exclusive=True,
@@ -248,7 +271,7 @@ wizard) · `ctrl+p` every action.
                     self.show_item(entry)
                 elif self._no_match_shown:
                     # On a group, after a filter that matched nothing: its note goes too.
-                    self._show_nothing("Select an item in the tree.")
+                    self._show_nothing(self.select_note())
 
     def _jump_to_error(self, forward: bool) -> None:
         if self.view is None:

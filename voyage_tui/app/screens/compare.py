@@ -7,10 +7,11 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.engine.review.inputs import ReviewError, Scored, load_gold, score_pair
 from voyage_tui.engine.scoring.compare import BaselineComparison, compare_runs
 from voyage_tui.engine.workspace.model import Workspace
@@ -95,7 +96,7 @@ BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseli
     def compose(self) -> ComposeResult:
         yield Static("", id="compare-title")
         yield VerticalScroll(id="compare-body")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.load()

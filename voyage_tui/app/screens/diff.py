@@ -5,13 +5,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.screens.review_modals import PathScreen, RowDetailScreen
 from voyage_tui.app.widgets.diff_list import STYLE, DiffList, column_titles
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.atomic import ContentChanged, Expected
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -118,7 +119,7 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
         yield Static(column_titles(), id="diff-column-titles")
         yield DiffList(id="diff-rows")
         yield Static("", id="diff-invalid")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.load()

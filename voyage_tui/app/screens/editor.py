@@ -13,12 +13,13 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.screens.modals import save_conflict, unsaved_changes
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.marked_text_area import MarkedTextArea
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.editing import (
@@ -76,7 +77,7 @@ class EditorScreen(VoyageScreen[None]):
                 "", language=_language(self.rel), id="editor-text", soft_wrap=True
             )
             yield DiagnosticsList(id="editor-diagnostics")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def text_area(self) -> MarkedTextArea:

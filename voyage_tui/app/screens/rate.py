@@ -24,11 +24,12 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import ScreenResume, ScreenSuspend
 from textual.message import Message
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.keymap import keys_after
 from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.pair_panes import run_widgets, task_widgets
 from voyage_tui.app.widgets.rubric_panel import RubricPanel
 from voyage_tui.app.widgets.safe_text import printable
@@ -186,7 +187,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
                 yield PaneScroll(id="rate-run")
             yield RubricPanel(id="rate-rubric")
         yield Input(placeholder="a one-line note (enter keeps it, escape drops it)", id="rate-note")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#rate-body").display = False

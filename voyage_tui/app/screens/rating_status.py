@@ -13,10 +13,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.status import CampaignStatus, RaterStatus, workspace_status
@@ -122,7 +123,7 @@ overlap have rated it. `{rating-status.reload}` computes again.
         with VerticalScroll(id="status-figures"):
             yield Static("", id="status-table")
             yield Static("", id="status-note")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#status-problems").display = False

@@ -15,11 +15,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.effective import ItemScores
 from voyage_tui.engine.results.compute import ResultsInputs, UnknownBaseline, compute_results
@@ -177,7 +178,7 @@ comparison lists its fixtures, worst first. {results.reload} computes again.
             id="results-forest-title",
         )
         yield OptionList(id="results-forest")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#results-notices").display = False
@@ -313,7 +314,7 @@ first. `enter` shows every rating of both agents' runs on the fixture side by si
         )
         yield Static(title, id="results-title")
         yield OptionList(id="results-fixtures")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         listing = self.query_one(OptionList)
@@ -422,4 +423,4 @@ class RatingsScreen(VoyageModal[None]):
             with VerticalScroll(classes="dialog-detail tall"):
                 yield Static(ratings_table(self.comparison, pair, self.inputs))
             yield Static(Text("escape closes", style="dim"))
-        yield Footer()
+        yield KeyFooter()

@@ -7,11 +7,12 @@ from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.review.inputs import RankedRun, ReviewError, rank_runs
@@ -76,7 +77,7 @@ highlighted one.
         yield Static(Text.assemble(("Runs of ", ""), (self.gold_rel, "bold")), id="runs-title")
         yield Static("ranking…", id="runs-summary")
         yield KeyList(id="runs-list")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.app.view is None:

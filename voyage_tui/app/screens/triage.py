@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.widgets import Footer, Input, Static, Tab, Tabs
+from textual.widgets import Input, Static, Tab, Tabs
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
@@ -31,6 +31,7 @@ from voyage_tui.app.screens.triage_modals import (
     ExposureScreen,
     SnoozeScreen,
 )
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.triage_list import KIND_STYLE, TriageList
 from voyage_tui.engine.triage.actions import Actions, NothingToUndo, Outcome, UndoRefused
@@ -147,7 +148,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         yield TriageList(id="triage-list")
         yield Static("", id="triage-status", markup=False)
         yield Static("", id="triage-detail", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def listing(self) -> TriageList:

@@ -23,7 +23,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
@@ -32,6 +32,7 @@ from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.screens.wizard_forms import WIZARD_HELP, StepForm, form_class
 from voyage_tui.app.screens.wizard_modals import DraftPicker, FixturePicker
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
+from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.step_list import StepList, StepStatus
 from voyage_tui.engine.authoring import (
@@ -155,7 +156,7 @@ class WizardScreen(VoyageScreen[None]):
                 yield Static(id="step-heading")
                 yield Vertical(id="step-host")
                 yield DiagnosticsList(id="step-diagnostics")
-        yield Footer()
+        yield KeyFooter()
 
     # --- what the forms ask -------------------------------------------------------------------
 

@@ -218,13 +218,16 @@ Fixtures by class, trajectories by journey path, gold corpora with their runs, r
         expand_all = bool(self.needle) and rows.matched <= AUTO_EXPAND_LIMIT
 
         for title, groups in (("Fixtures", rows.fixtures), ("Trajectories", rows.trajectories)):
+            if not groups:
+                continue  # a filter that matches none: no open heading with nothing under it
             top = self.root.add(
                 Text(title, style="bold"), NodeRef(EntryKind.GROUP, title.lower()), expand=True
             )
             for group in groups:
                 self._add_group(top, group, expand_all or group.key in self._opened)
 
-        self._add_top_group(rows.gold, expand_all)
+        if rows.gold.items or not self.needle:  # "Gold corpora 0" only without a filter
+            self._add_top_group(rows.gold, expand_all)
         if rows.ratings.items:  # listed only when the workspace has ratings files
             self._add_top_group(rows.ratings, expand_all)
 
