@@ -13,6 +13,7 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
@@ -20,12 +21,7 @@ from voyage_tui.engine.git.checks import GitChecks, GitResults
 from voyage_tui.engine.items import Item, RatingsFacts
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS, FIXTURE_KINDS, FileKind
 from voyage_tui.engine.loading.safe_read import is_within
-from voyage_tui.engine.ratings.adjudications import load_adjudications
-from voyage_tui.engine.ratings.history import deleted_run_pairs
-from voyage_tui.engine.ratings.records import RatingsFile
-from voyage_tui.engine.ratings.rules import check_ratings_file
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
-from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import (
     References,
     load_catalogue,
@@ -36,10 +32,6 @@ from voyage_tui.engine.references.loaded import (
 )
 from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.checkers import check_job
-from voyage_tui.engine.validation.file_check import (
-    check_gold_run,
-    check_json_candidate,
-)
 from voyage_tui.engine.validation.parallel import ForkedMap
 from voyage_tui.engine.validation.suite_rules import (
     adversarial_coverage,
@@ -55,6 +47,13 @@ from voyage_tui.engine.workspace.classify import (
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.layout import Layout, git_ignored, scan
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.ratings.records import RatingsFile
+
+# The checkers (file_check: the loaders, the models, the rules) and the ratings' readers are
+# imported where a file is checked: a suite with nothing of that kind never pays for them
+# (`validate`'s start-up, issue 23).
 
 Progress = Callable[[int, int], None]
 """(done, total) during a full validation; it may raise to abandon the validation."""
@@ -339,6 +338,8 @@ class Suite:
     def _as_run(self, rel: str, item: Item | None, gold: str | None) -> Item | None:
         """The item of a `runs/*.json` file checked unattached (or taken from the cache), made a
         run of `gold`; with no gold file beside its folder, a gold candidate instead."""
+        from voyage_tui.engine.validation.file_check import check_gold_run, check_json_candidate
+
         ws, refs = self.ws, self.refs
         if gold is None:
             if item is None or item.kind is FileKind.GOLD_RUN:
@@ -363,7 +364,6 @@ class Suite:
         """Check ratings files against the agent runs now in the suite; returns their paths."""
         runs = RunIndex.from_items(self.items)
         self._run_pairs = frozenset(runs.by_pair)
-        rubric = self.refs.rubric.value
         done: set[str] = set()
         for rel in paths:
             done.add(rel)
@@ -371,6 +371,10 @@ class Suite:
                 self.items.pop(rel, None)
                 self._ratings_checked.pop(rel, None)
                 continue
+            from voyage_tui.engine.ratings.rules import check_ratings_file
+
+            # The rubric is parsed (markdown-it) only when a ratings file needs it.
+            rubric = self.refs.rubric.value
             checked = check_ratings_file(self.ws, rubric, rel, runs, self._deleted_runs)
             self._ratings_checked[rel] = checked
             self.items[rel] = Item(
@@ -394,6 +398,9 @@ class Suite:
             if self.items.pop(rel, None) is not None:
                 return {rel}
             return set()
+        from voyage_tui.engine.ratings.adjudications import load_adjudications
+        from voyage_tui.engine.ratings.store import RatingStore
+
         store = RatingStore(self._ratings_checked.values())
         checked = load_adjudications(
             self.ws,
@@ -414,6 +421,8 @@ class Suite:
         if not self.use_git:
             return None
         if not self._history_asked:
+            from voyage_tui.engine.ratings.history import deleted_run_pairs
+
             self._history_asked = True
             self._history = deleted_run_pairs(self.ws)
         return self._history
@@ -687,6 +696,8 @@ class Suite:
             return check_job(ws, refs, (kind, rel))
         if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
             return None  # a FIFO or device named like a JSON file: the walk lists none
+        from voyage_tui.engine.validation.file_check import check_gold_run, check_json_candidate
+
         if kind is FileKind.GOLD_RUN:
             gold = gold_by_folder.get(rules.run_gold_folder(rel))
             if gold is not None:
