@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from voyage_tui.engine import diagnostics as dg
@@ -26,6 +25,8 @@ T = TypeVar("T")
 
 
 def default_text(name: str) -> str:
+    from importlib import resources  # only when a default is read
+
     return resources.files("voyage_tui.defaults").joinpath(name).read_text(encoding="utf-8")
 
 

@@ -9,8 +9,6 @@ wrong in the child falls back to doing its half here, so results never depend on
 from __future__ import annotations
 
 import os
-import pickle
-import signal
 import threading
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
@@ -65,6 +63,8 @@ class ForkedMap(Generic[T, R]):
         return [w for w, child in zip(self.work, self._to_child, strict=True) if not child]
 
     def _fork(self) -> None:
+        import pickle  # here, not at start-up: most runs (a small suite, a warm one) never fork
+
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # child
@@ -116,6 +116,8 @@ class ForkedMap(Generic[T, R]):
             self.pid = None
         if status != 0:
             return None
+        import pickle
+
         try:
             results: list[R] = pickle.loads(payload)
         except Exception:
@@ -126,6 +128,8 @@ class ForkedMap(Generic[T, R]):
         """Stop the child (the work is no longer wanted, e.g. the app closed while loading)."""
         if self.pid is None:
             return
+        import signal
+
         try:
             os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
