@@ -20,7 +20,7 @@ from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.checks import GitChecks, GitResults
 from voyage_tui.engine.items import Item, RatingsFacts
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS, FIXTURE_KINDS, FileKind
-from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.loading.safe_read import is_within, recording_stats
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.references.loaded import (
     References,
@@ -194,7 +194,9 @@ class Suite:
         item_cache = ItemCache(ws) if cache is True else (cache or None)
         refs = load_references(ws)
         listing = item_cache is not None and item_cache.listing
-        layout = scan(ws, use_git=self.use_git, stamp_folders=listing)
+        # The cache's stamps take each folder's identity from the walk's own lstat.
+        seen = item_cache.stamper.seen_folder if item_cache is not None else None
+        layout = scan(ws, use_git=self.use_git, stamp_folders=listing, seen=seen)
         if item_cache is not None:
             item_cache.load()
         reused: dict[str, Item] = {}
@@ -207,10 +209,31 @@ class Suite:
                 else:
                     work.append((kind, rel))
 
-        def check(job: Job) -> Item | None:
-            return check_job(ws, refs, job)
+        if item_cache is None:
 
-        jobs = ForkedMap(check, work, fork=fork, child_share=child_share)
+            def check(job: Job) -> Item | None:
+                return check_job(ws, refs, job)
+
+        else:
+            read_stamps = item_cache.read_stamps
+
+            def check(job: Job) -> Item | None:
+                # The file's stamp from the fstat of its own read (recording_stats): no lstat
+                # of its own for the cache.
+                with recording_stats() as stats:
+                    item = check_job(ws, refs, job)
+                own = stats.get(job[1])
+                if own is not None:
+                    read_stamps[job[1]] = own
+                return item
+
+        jobs = ForkedMap(
+            check,
+            work,
+            fork=fork,
+            child_share=child_share,
+            child_extra=None if item_cache is None else lambda: item_cache.read_stamps,
+        )
         return Prepared(refs, layout, jobs, item_cache, reused)
 
     def validate_all(
@@ -314,6 +337,8 @@ class Suite:
         ):
             if item is not None:
                 found[rel] = item
+        if prepared.cache is not None:
+            prepared.cache.add_read_stamps(prepared.tasks.from_child)
         # A run is a run of the gold file beside its runs/ folder: only now is it known which
         # JSON files are gold, so runs were checked unattached and are attached (or, with no
         # gold file there, checked as gold candidates themselves) here, shallowest first.
