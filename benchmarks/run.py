@@ -38,6 +38,7 @@ from benchmarks.bench_validate import describe_corpus, generate_corpus, load_ave
 
 BENCHMARKS = (
     ("bench_validate", "bench_validate"),
+    ("bench_cli", "bench_cli"),
     ("bench_score", "bench_score"),
     ("bench_exposure", "bench_exposure"),
     ("bench_app", "bench_app"),
@@ -92,20 +93,21 @@ def call_benchmark(
     fn: Callable[..., Any], corpus: Path, quick: bool, repeat: int, corpus100k: Path | None = None
 ) -> Any:
     """Call fn with what it accepts: the corpus (by name or first positional), quick, repeat;
-    `corpus100k` for the benchmark that declares it (Skipped without one)."""
+    `corpus100k` for the benchmark that declares it (Skipped without one, unless optional)."""
     params = inspect.signature(fn).parameters
     args: list[Any] = []
     kwargs: dict[str, Any] = {}
     if "corpus100k" in params:
-        if corpus100k is None:
+        if corpus100k is not None:
+            kwargs["corpus100k"] = corpus100k
+        elif params["corpus100k"].default is params["corpus100k"].empty:
             raise Skipped(
                 "no 100,000-fixture corpus: `--corpus100k DIR` uses the one in DIR or generates "
                 "it there (about 900 MB, a few minutes; kept for the next runs)"
             )
-        kwargs["corpus100k"] = corpus100k
-    elif "corpus" in params:
+    if "corpus" in params:
         kwargs["corpus"] = corpus
-    else:
+    elif "corpus100k" not in params:
         positional = [
             p
             for p in params.values()

@@ -424,3 +424,28 @@ def test_validate_warms_the_app_and_the_app_warms_validate(
     assert not replayed  # the app wrote the items without validate's listing...
     assert not set(checked) & items, "...but every item came from the cache"
     assert runs.warm(root, "json") == (*cold, True)
+
+
+def test_a_first_run_looks_at_each_file_once(
+    runs: Runs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 23: the cache's stamp of a file comes from the lstat its read made before opening
+    # it, not from an lstat of its own; the next run is still answered from the cache.
+    root = sample(tmp_path)
+    looked: dict[str, int] = {}
+    real_lstat = os.lstat
+
+    def counting(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        if isinstance(path, str) and path.endswith("/task.yaml"):
+            looked[path] = looked.get(path, 0) + 1
+        return real_lstat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    code, cold_out = runs.cold(root, "json")
+    shutil.rmtree(cache_root())  # the run below is a first one: an empty cache
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "lstat", counting)
+        code_first, first_out, replayed = runs.warm(root, "json")
+    assert not replayed and (code_first, first_out) == (code, cold_out)
+    assert len(looked) >= 10
+    assert all(n == 1 for n in looked.values()), looked
+    assert runs.warm(root, "json") == (code, cold_out, True)

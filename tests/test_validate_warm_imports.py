@@ -63,3 +63,75 @@ def test_validate_imports_no_statistics_git_or_textual(sample_copy: Path, tmp_pa
         assert "Traceback" not in proc.stderr
         unwanted = imported & {"numpy", "krippendorff", "git", "textual", "rich", "scipy"}
         assert not unwanted, (root.name, sorted(unwanted))
+
+
+STARTUP_FORBIDDEN = (
+    # third-party parsers and models: nothing of an empty workspace is parsed or validated
+    "pydantic",
+    "pydantic_core",
+    "yaml",
+    "markdown_it",
+    # what only other commands use
+    "numpy",
+    "krippendorff",
+    "scipy",
+    "git",
+    "textual",
+    "rich",
+    # the engine's readers of files an empty workspace does not have
+    "voyage_tui.engine.formats.task",
+    "voyage_tui.engine.formats.gold",
+    "voyage_tui.engine.formats.config",
+    "voyage_tui.engine.rules",
+    "voyage_tui.engine.validation.file_check",
+    "voyage_tui.engine.references.rubric",
+    "voyage_tui.engine.references.journey",
+    "voyage_tui.engine.references.catalogue",
+    "voyage_tui.engine.ratings.records",
+    "voyage_tui.engine.ratings.agreement",
+    "voyage_tui.engine.git.exposure",
+    "voyage_tui.engine.git.repo",
+    "voyage_tui.engine.scoring",
+    "voyage_tui.cli.score_cmd",
+    "voyage_tui.cli.open_cmd",
+)
+
+
+def _modules(root: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """`python -X importtime -m voyage_tui validate ROOT ...`: the process and every module it
+    imported, by its full name."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "voyage_tui", "validate", str(root), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    imported = {m.group(2) for m in map(_IMPORTED.match, proc.stderr.splitlines()) if m}
+    assert imported, "no -X importtime output"
+    return proc, imported
+
+
+def _forbidden(imported: set[str]) -> list[str]:
+    return sorted(
+        name
+        for name in imported
+        if any(name == bad or name.startswith(bad + ".") for bad in STARTUP_FORBIDDEN)
+    )
+
+
+def test_the_start_up_of_validate_imports_only_what_it_uses(tmp_path: Path) -> None:
+    # issue 23: `validate` of an empty workspace is its start-up alone; it reads no file of a
+    # format, so it imports no parser, no model and no rule, with the cache and without.
+    empty = tmp_path / "empty"
+    (empty / "fixtures").mkdir(parents=True)
+    for args in (("--no-git", "--no-cache"), ("--no-git",), ("--no-git",)):
+        proc, imported = _modules(empty, *args)
+        assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+        assert "0 files checked" in proc.stdout
+        assert not _forbidden(imported), (args, _forbidden(imported))
+    # the probe sees those modules where they are used
+    (empty / "voyage.toml").write_text("[limits]\nmax_file_bytes = true\n")
+    proc, imported = _modules(empty, "--no-git")
+    assert "config-invalid" in proc.stdout
+    assert {"pydantic", "voyage_tui.engine.formats.config"} <= imported

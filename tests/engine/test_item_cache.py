@@ -457,3 +457,52 @@ def test_the_oldest_caches_go_when_all_of_them_pass_the_total_bound(tmp_path: Pa
     prune(folder, keep="0.msgpack", limit=350)
     left = sorted(p.name for p in folder.iterdir())
     assert left == ["0.msgpack", "4.msgpack", "5.msgpack", "other.txt"]
+
+
+def test_the_file_written_in_pieces_is_the_file_packed_whole() -> None:
+    # ItemCache.write streams the file (cache.pack_chunks) so that a big suite's cache is never
+    # in memory whole: the pieces are exactly msgpack.packb of the whole list, sealed.
+    import msgpack
+
+    from voyage_tui.engine.validation.cache import (
+        CACHE_FORMAT,
+        MAGIC,
+        SUMMARY_FIELDS,
+        pack_chunks,
+        seal,
+    )
+
+    entries = {
+        f"fixtures/c/f{i}/task.yaml": [
+            *[b"stamp", [], None, "task", f"f{i}", "c", None, None],
+            *[[1, 2], [[None, 1, 1, "error", "code", "x" * (i % 300)]]],
+            *["prompt " * (i % 50), "truth", None, None, None, None, None],
+        ]
+        for i in range(3000)  # past a megabyte: several pieces
+    }
+    listing = {"format": 1, "files": list(entries)}
+    pieces = list(pack_chunks("key", entries, ["rubric.md"], 7, listing))
+    assert len(pieces) > 2
+    details = msgpack.packb({rel: e[SUMMARY_FIELDS:] for rel, e in entries.items()})
+    whole = msgpack.packb(
+        [
+            MAGIC,
+            CACHE_FORMAT,
+            "key",
+            {rel: e[:SUMMARY_FIELDS] for rel, e in entries.items()},
+            details,
+            [["rubric.md"], 7],
+            listing,
+        ]
+    )
+    assert b"".join(pieces) == seal(whole)
+    for size in (0, 200, 300, 70_000):  # each width of a bin's header
+        small = {"a": [b"s"] + ["x" * size] * 16}
+        assert b"".join(pack_chunks("k", small)) == seal(
+            msgpack.packb(
+                [
+                    *[MAGIC, CACHE_FORMAT, "k", {"a": small["a"][:SUMMARY_FIELDS]}],
+                    *[msgpack.packb({"a": small["a"][SUMMARY_FIELDS:]}), [[], 0], None],
+                ]
+            )
+        )

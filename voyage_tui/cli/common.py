@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from voyage_tui.cli.render import shown
@@ -19,10 +20,33 @@ if TYPE_CHECKING:
     from voyage_tui.engine.workspace.model import Workspace
 
 
+def _terminal_columns() -> int:
+    """shutil.get_terminal_size().columns, without importing shutil: $COLUMNS, else the
+    terminal's, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class Parser(argparse.ArgumentParser):
     """argparse exits 2 on a usage error already; this keeps the message on stderr, short, and
     names what was not understood: `unknown option --bogus` rather than argparse's
     `unrecognized arguments`, which lumps options and stray values together."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse's own asks shutil for the terminal's width, and add_argument asks for a
+        # formatter: every command's start-up would import shutil (with bz2 and lzma) for it.
+        # (typeshed's protocol for formatter_class names `prog` only; every HelpFormatter takes
+        # `width` too)
+        make: Callable[..., argparse.HelpFormatter] = self.formatter_class
+        return make(prog=self.prog, width=_terminal_columns() - 2)
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)

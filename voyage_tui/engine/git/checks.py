@@ -19,37 +19,23 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.git.exposure import (
-    CANARY_LEAK,
-    CO_CHANGE,
-    CONTENT_LEAK,
-    FOREIGN_AUTHOR,
-    ExposureReport,
-    HoldoutExposure,
-    compute_exposure,
-)
-from voyage_tui.engine.git.repo import GitUnavailable, open_repo
-from voyage_tui.engine.git.sha_check import (
-    MISSING,
-    NOT_FETCHED,
-    SHALLOW_MISSING,
-    UNCHECKED,
-    UNREADABLE,
-    WRONG_LENGTH,
-    ShaOutcome,
-    check_shas,
-    is_full_sha,
-    resolve_branches,
-)
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FileKind
-from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.wording import plural
-from voyage_tui.engine.workspace.config import CONFIG_NAME, key_position
+from voyage_tui.engine.workspace.config_file import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure
+    from voyage_tui.engine.git.repo import GitUnavailable
+    from voyage_tui.engine.git.sha_check import ShaOutcome
+
+# History, the repository and YAML are imported where a check runs: `validate --no-git` makes a
+# GitChecks and never asks it anything, and must not pay for them at start-up (issue 23).
 
 GIT_CODES = frozenset(
     {
@@ -132,6 +118,8 @@ class GitChecks:
     ) -> GitResults:
         """The results after a re-validation: the items at `touched` checked again (git is asked
         only about SHAs it has not seen), every other item's results kept."""
+        from voyage_tui.engine.git.sha_check import is_full_sha
+
         touched = set(touched)
         fresh = [items[p] for p in touched if p in items]
         new = [i for i in fresh if i.kind is FileKind.TRAJECTORY and is_full_sha(i.final_head_sha)]
@@ -151,6 +139,8 @@ class GitChecks:
     def check_one(self, ws: Workspace, item: Item) -> GitResults:
         """One document on its own (the wizard's): its SHA checked if not seen yet, no exposure.
         The results of the whole suite, if any, are left as they were."""
+        from voyage_tui.engine.git.sha_check import is_full_sha
+
         sha = item.final_head_sha
         unseen = item.kind is FileKind.TRAJECTORY and is_full_sha(sha) and sha not in self.shas
         if unseen and self._sha_problem is None:
@@ -170,6 +160,8 @@ class GitChecks:
 
     def refresh_exposure(self, ws: Workspace, items: Mapping[str, Item]) -> ExposureReport:
         """A fresh exposure report, not yet in the results (`results_for` puts it there)."""
+        from voyage_tui.engine.git.exposure import compute_exposure
+
         self.exposure = compute_exposure(ws, items.values())
         self._exposure_by_path = self.exposure.by_path()
         self._exposure_warnings = [
@@ -207,6 +199,9 @@ class GitChecks:
     # --- final_head_sha ----------------------------------------------------------------------------
 
     def _check_shas(self, ws: Workspace, items: Iterable[Item]) -> None:
+        from voyage_tui.engine.git.repo import GitUnavailable, open_repo
+        from voyage_tui.engine.git.sha_check import check_shas, is_full_sha, resolve_branches
+
         shas = [
             i.final_head_sha
             for i in items
@@ -239,7 +234,19 @@ class GitChecks:
 
     def _sha_diagnostics(self, ws: Workspace, item: Item) -> list[Diagnostic]:
         sha = item.final_head_sha
-        if item.kind is not FileKind.TRAJECTORY or not is_full_sha(sha):
+        if item.kind is not FileKind.TRAJECTORY or not self.shas:
+            return []  # nothing checked, nothing to say (and nothing of git imported)
+        from voyage_tui.engine.git.sha_check import (
+            MISSING,
+            NOT_FETCHED,
+            SHALLOW_MISSING,
+            UNCHECKED,
+            UNREADABLE,
+            WRONG_LENGTH,
+            is_full_sha,
+        )
+
+        if not is_full_sha(sha):
             return []
         assert sha is not None
         outcome = self.shas.get(sha)
@@ -380,6 +387,8 @@ class GitChecks:
     def workspace_diagnostics(self, ws: Workspace, items: Mapping[str, Item]) -> list[Diagnostic]:
         out: list[Diagnostic] = []
         if self._sha_problem is not None:
+            from voyage_tui.engine.git.sha_check import is_full_sha
+
             unchecked = sum(
                 1
                 for i in items.values()
@@ -414,6 +423,8 @@ class GitChecks:
     def _branch_warnings(self, ws: Workspace) -> list[Diagnostic]:
         if not self._missing_branches:
             return []
+        from voyage_tui.engine.workspace.config import key_position
+
         text = ws.read_text(CONFIG_NAME)
         pos = key_position(text, "git", "branches") if isinstance(text, str) else None
         outcome = (
@@ -437,6 +448,13 @@ class GitChecks:
 
 def summarize(found: HoldoutExposure) -> str:
     """`co-change (2 commits, latest 1a2b3c4d by Ana <a@x>), content-leak (agent/p.md:3)`."""
+    from voyage_tui.engine.git.exposure import (
+        CANARY_LEAK,
+        CO_CHANGE,
+        CONTENT_LEAK,
+        FOREIGN_AUTHOR,
+    )
+
     parts = []
     for kind in (FOREIGN_AUTHOR, CO_CHANGE, CONTENT_LEAK, CANARY_LEAK):
         signals = [s for s in found.signals if s.kind == kind]
@@ -458,6 +476,8 @@ def summarize(found: HoldoutExposure) -> str:
 def _visibility_position(ws: Workspace, item: Item) -> tuple[int, int] | None:
     """The `visibility` value's line and column from the YAML marks; read again from the file,
     which is done only for the few holdouts found exposed."""
+    from voyage_tui.engine.loading.yaml_doc import load_yaml
+
     text = ws.read_text(item.path)
     if not isinstance(text, str):
         return None

@@ -5,9 +5,13 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.stamps import pack_stat
 
 _KIND_NAMES = (
     (stat.S_ISDIR, "a directory"),
@@ -19,6 +23,25 @@ _KIND_NAMES = (
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+_recording = threading.local()
+
+
+@contextmanager
+def recording_stats() -> Iterator[dict[str, bytes]]:
+    """While open (in this thread), each regular file read_bytes reads by its own name (no
+    symlink) is kept in the dict it gives, by its `rel`, as the packed lstat the read took
+    before opening it (stamps.pack_stat; the descriptor opened is checked to be that file):
+    the validation cache stamps the file with it instead of an lstat of its own. The first read
+    of a path is kept."""
+    before = getattr(_recording, "stats", None)
+    stats: dict[str, bytes] = {}
+    _recording.stats = stats
+    try:
+        yield stats
+    finally:
+        _recording.stats = before
 
 
 def _kind(mode: int) -> str:
@@ -94,10 +117,18 @@ def read_bytes(
             )
         if (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
             return _swapped(rel)
+        stats = getattr(_recording, "stats", None)
+        if stats is not None and st is lst:  # read by its own name, no symlink on it
+            stats.setdefault(rel, pack_stat(lst))
         chunks: list[bytes] = []
         total = 0
         while True:
-            chunk = os.read(fd, max(fst.st_size - total, 0) + 1 if not chunks else 1 << 16)
+            want = max(fst.st_size - total, 0) + 1 if not chunks else 1 << 16
+            chunk = os.read(fd, want)
+            if not chunks and len(chunk) < want and len(chunk) <= max_bytes:
+                # A regular file gives less than was asked for only at its end: no second
+                # read to find it (one system call less per file of a suite).
+                return chunk
             if not chunk:
                 break
             chunks.append(chunk)

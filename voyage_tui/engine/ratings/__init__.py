@@ -24,23 +24,61 @@ No module here imports Textual; numpy and krippendorff are imported only when an
 computed.
 """
 
-from voyage_tui.engine.ratings.agreement import (
-    AgreementReport,
-    DimensionAgreement,
-    DisputedItem,
-    PairAgreement,
-    compute_agreement,
-    ordinal_alpha,
-    quadratic_kappa,
-)
-from voyage_tui.engine.ratings.content import PairContent, RunView, TaskView, load_pair
-from voyage_tui.engine.ratings.keypad import KeyResult, ScoreDraft
-from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel, resolve_rater
-from voyage_tui.engine.ratings.records import Rating, RatingsFile
-from voyage_tui.engine.ratings.rules import check_ratings_file, scale_values
-from voyage_tui.engine.ratings.runs import AgentRunRef, RunIndex
-from voyage_tui.engine.ratings.session import Progress, RaterSession, SessionError
-from voyage_tui.engine.ratings.store import RatingStore, append_rating
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.ratings.agreement import (
+        AgreementReport,
+        DimensionAgreement,
+        DisputedItem,
+        PairAgreement,
+        compute_agreement,
+        ordinal_alpha,
+        quadratic_kappa,
+    )
+    from voyage_tui.engine.ratings.content import PairContent, RunView, TaskView, load_pair
+    from voyage_tui.engine.ratings.keypad import KeyResult, ScoreDraft
+    from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel, resolve_rater
+    from voyage_tui.engine.ratings.records import Rating, RatingsFile
+    from voyage_tui.engine.ratings.rules import check_ratings_file, scale_values
+    from voyage_tui.engine.ratings.runs import AgentRunRef, RunIndex
+    from voyage_tui.engine.ratings.session import Progress, RaterSession, SessionError
+    from voyage_tui.engine.ratings.store import RatingStore, append_rating
+
+# Each name is imported from its module when first asked for (PEP 562), so importing one
+# module of this package does not import them all (`validate`'s start-up: issue 23).
+_EXPORTS: dict[str, str] = {
+    "AgreementReport": "voyage_tui.engine.ratings.agreement",
+    "DimensionAgreement": "voyage_tui.engine.ratings.agreement",
+    "DisputedItem": "voyage_tui.engine.ratings.agreement",
+    "PairAgreement": "voyage_tui.engine.ratings.agreement",
+    "compute_agreement": "voyage_tui.engine.ratings.agreement",
+    "ordinal_alpha": "voyage_tui.engine.ratings.agreement",
+    "quadratic_kappa": "voyage_tui.engine.ratings.agreement",
+    "PairContent": "voyage_tui.engine.ratings.content",
+    "RunView": "voyage_tui.engine.ratings.content",
+    "TaskView": "voyage_tui.engine.ratings.content",
+    "load_pair": "voyage_tui.engine.ratings.content",
+    "KeyResult": "voyage_tui.engine.ratings.keypad",
+    "ScoreDraft": "voyage_tui.engine.ratings.keypad",
+    "RaterNameError": "voyage_tui.engine.ratings.names",
+    "ratings_file_rel": "voyage_tui.engine.ratings.names",
+    "resolve_rater": "voyage_tui.engine.ratings.names",
+    "Rating": "voyage_tui.engine.ratings.records",
+    "RatingsFile": "voyage_tui.engine.ratings.records",
+    "check_ratings_file": "voyage_tui.engine.ratings.rules",
+    "scale_values": "voyage_tui.engine.ratings.rules",
+    "AgentRunRef": "voyage_tui.engine.ratings.runs",
+    "RunIndex": "voyage_tui.engine.ratings.runs",
+    "Progress": "voyage_tui.engine.ratings.session",
+    "RaterSession": "voyage_tui.engine.ratings.session",
+    "SessionError": "voyage_tui.engine.ratings.session",
+    "RatingStore": "voyage_tui.engine.ratings.store",
+    "append_rating": "voyage_tui.engine.ratings.store",
+}
 
 __all__ = [
     "AgentRunRef",
@@ -71,3 +109,10 @@ __all__ = [
     "resolve_rater",
     "scale_values",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(module), name)

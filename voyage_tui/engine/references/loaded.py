@@ -8,32 +8,63 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from importlib import resources
-from typing import Generic, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.references.catalogue import Catalogue, parse_catalogue
-from voyage_tui.engine.references.journey import Journey, parse_journey
-from voyage_tui.engine.references.rubric import Rubric, parse_rubric
 from voyage_tui.engine.workspace.classify import CATALOGUE_NAMES
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.references.catalogue import Catalogue
+    from voyage_tui.engine.references.journey import Journey
+    from voyage_tui.engine.references.rubric import Rubric
 
 T = TypeVar("T")
 
 
 def default_text(name: str) -> str:
+    from importlib import resources  # only when a default is read
+
     return resources.files("voyage_tui.defaults").joinpath(name).read_text(encoding="utf-8")
 
 
-@dataclass(slots=True)
 class Loaded(Generic[T]):
-    value: T
-    path: str
-    """Workspace-relative path of the file read, or the configured path when a default is used."""
-    is_default: bool
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """A reference file as read: its value, where it is, whether it is the shipped default.
+
+    A default's value is parsed when first asked for: its diagnostics do not depend on it, and
+    a suite with no trajectories, ratings or gold files never needs it (an empty workspace's
+    `validate` imports neither markdown-it nor PyYAML: issue 23)."""
+
+    __slots__ = ("_make", "_value", "diagnostics", "is_default", "path")
+
+    def __init__(
+        self,
+        value: T | None,
+        path: str,
+        is_default: bool,
+        diagnostics: list[Diagnostic] | None = None,
+        *,
+        make: Callable[[], T] | None = None,
+    ) -> None:
+        self._value = value
+        self._make = make
+        self.path = path
+        """Workspace-relative path of the file read, or the configured path when a default is
+        used."""
+        self.is_default = is_default
+        self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
+
+    @property
+    def value(self) -> T:
+        make = self._make
+        if make is not None:
+            self._value, self._make = make(), None
+        return self._value  # type: ignore[return-value]  # set by the constructor or by make()
+
+    def __repr__(self) -> str:
+        return f"Loaded(path={self.path!r}, is_default={self.is_default})"
 
 
 @dataclass(slots=True)
@@ -54,6 +85,17 @@ class References:
         ]
 
 
+def _default(
+    default_name: str, parse: Callable[[str, str], tuple[T, list[Diagnostic]]]
+) -> Callable[[], T]:
+    """The shipped default's value, parsed when first asked for (its diagnostics are unused)."""
+
+    def make() -> T:
+        return parse(default_text(default_name), f"(default {default_name})")[0]
+
+    return make
+
+
 def _load(
     ws: Workspace,
     rel: str,
@@ -65,13 +107,15 @@ def _load(
     if os.path.lexists(ws.abs(rel)):
         text = ws.read_text(rel)
         if isinstance(text, Diagnostic):
-            value, _ = parse(default_text(default_name), f"(default {default_name})")
             return Loaded(
-                value, rel, True, [text, _default_note(rel, what, default_name, unreadable=True)]
+                None,
+                rel,
+                True,
+                [text, _default_note(rel, what, default_name, unreadable=True)],
+                make=_default(default_name, parse),
             )
         value, diagnostics = parse(text, rel)
         return Loaded(value, rel, False, diagnostics)
-    value, _ = parse(default_text(default_name), f"(default {default_name})")
     if explicit:
         note = dg.error(
             rel,
@@ -82,7 +126,7 @@ def _load(
         )
     else:
         note = _default_note(rel, what, default_name)
-    return Loaded(value, rel, True, [note])
+    return Loaded(None, rel, True, [note], make=_default(default_name, parse))
 
 
 def _default_note(rel: str, what: str, default_name: str, unreadable: bool = False) -> Diagnostic:
@@ -93,6 +137,28 @@ def _default_note(rel: str, what: str, default_name: str, unreadable: bool = Fal
         "reference-default",
         f"{rel} {reason}; the default {what} shipped with voyage-tui ({default_name}) is used",
     )
+
+
+# The parsers are imported when a file is parsed (markdown-it, PyYAML): a default that is never
+# asked for costs nothing.
+
+
+def parse_journey(text: str, rel: str) -> tuple[Journey, list[Diagnostic]]:
+    from voyage_tui.engine.references import journey
+
+    return journey.parse_journey(text, rel)
+
+
+def parse_rubric(text: str, rel: str) -> tuple[Rubric, list[Diagnostic]]:
+    from voyage_tui.engine.references import rubric
+
+    return rubric.parse_rubric(text, rel)
+
+
+def parse_catalogue(text: str, rel: str) -> tuple[Catalogue, list[Diagnostic]]:
+    from voyage_tui.engine.references import catalogue
+
+    return catalogue.parse_catalogue(text, rel)
 
 
 def load_journey(ws: Workspace) -> Loaded[Journey]:

@@ -31,7 +31,7 @@ import dataclasses
 import hashlib
 import os
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -295,14 +295,62 @@ def pack(
     max_bytes: int = 0,
     listing: object = None,
 ) -> bytes:
+    """The cache file's bytes, sealed: pack_chunks joined."""
+    return b"".join(pack_chunks(key, entries, references, max_bytes, listing))
+
+
+_FLUSH_BYTES = 1 << 20
+
+
+def _bin_header(size: int) -> bytes:
+    """msgpack's header of a bin of `size` bytes (bin 8, 16 or 32), as packb writes it."""
+    if size < 1 << 8:
+        return b"\xc4" + size.to_bytes(1, "big")
+    if size < 1 << 16:
+        return b"\xc5" + size.to_bytes(2, "big")
+    return b"\xc6" + size.to_bytes(4, "big")
+
+
+def pack_chunks(
+    key: str,
+    entries: dict[str, list[Any]],
+    references: list[str] | None = None,
+    max_bytes: int = 0,
+    listing: object = None,
+) -> Iterator[bytes | bytearray]:
+    """The cache file in pieces of about a megabyte, the CRC-32 last (`seal`): the same bytes as
+    msgpack.packb of the whole list, sealed, without the whole file (or each entry's summary
+    and details as lists of their own) in memory at once. At 100,000 fixtures the file is over
+    a hundred megabytes, and packing it whole held it three times over (issue 23)."""
     cut = SUMMARY_FIELDS
-    summaries = {rel: entry[:cut] for rel, entry in entries.items()}
-    details = msgpack.packb(
-        {rel: entry[cut:] for rel, entry in entries.items()}, unicode_errors=_TEXT
-    )
-    top = [MAGIC, CACHE_FORMAT, key, summaries, details, [references or [], max_bytes], listing]
-    packed: bytes = msgpack.packb(top, unicode_errors=_TEXT)
-    return seal(packed)
+    packer = msgpack.Packer(unicode_errors=_TEXT)
+    pack_one = packer.pack
+    # The details are a bin inside the file (a reader of summaries never unpacks them), and a
+    # bin's length comes first: they are packed on their own, then written whole.
+    details = bytearray(packer.pack_map_header(len(entries)))
+    for rel, entry in entries.items():
+        details += pack_one(rel)
+        details += pack_one(entry[cut:])
+    crc = 0
+    buffer = bytearray(packer.pack_array_header(7))
+    for part in (MAGIC, CACHE_FORMAT, key):
+        buffer += pack_one(part)
+    buffer += packer.pack_map_header(len(entries))
+    for rel, entry in entries.items():
+        buffer += pack_one(rel)
+        buffer += pack_one(entry[:cut])
+        if len(buffer) >= _FLUSH_BYTES:
+            crc = zlib.crc32(buffer, crc)
+            yield buffer
+            buffer = bytearray()
+    buffer += _bin_header(len(details))
+    crc = zlib.crc32(buffer, crc)
+    yield buffer
+    crc = zlib.crc32(details, crc)
+    yield details
+    tail = pack_one([references or [], max_bytes]) + pack_one(listing)
+    crc = zlib.crc32(tail, crc)
+    yield tail + crc.to_bytes(_CRC_BYTES, "big")
 
 
 _CRC_BYTES = 4
@@ -313,27 +361,26 @@ def seal(body: bytes) -> bytes:
     return body + zlib.crc32(body).to_bytes(_CRC_BYTES, "big")
 
 
-def unseal(data: bytes) -> bytes | None:
-    """The body of a sealed file, or None when its CRC-32 does not match (torn, zero-filled
-    or otherwise damaged since it was written)."""
+def unseal(data: bytes | bytearray) -> memoryview | None:
+    """The body of a sealed file (a view of `data`, not a copy), or None when its CRC-32 does
+    not match (torn, zero-filled or otherwise damaged since it was written)."""
     if len(data) <= _CRC_BYTES:
         return None
     body = memoryview(data)[:-_CRC_BYTES]
     if zlib.crc32(body).to_bytes(_CRC_BYTES, "big") != data[-_CRC_BYTES:]:
         return None
-    return bytes(body)
+    return body
 
 
-def read_cache_file(data: bytes) -> CacheFile | None:
+def read_cache_file(data: bytes | bytearray) -> CacheFile | None:
     """A cache file of this format, the types of its parts checked (of the entries, when they
     are used); None for anything else (another format, a truncated or damaged file, any bytes)."""
     body = unseal(data)
     if body is None:
         return None
-    data = body
     try:
         with gc_paused():
-            top = msgpack.unpackb(data, raw=False, unicode_errors=_TEXT, strict_map_key=True)
+            top = msgpack.unpackb(body, raw=False, unicode_errors=_TEXT, strict_map_key=True)
     except Exception:  # msgpack reports damage with several exception types; all mean "none"
         return None
     if (
@@ -354,7 +401,7 @@ def read_cache_file(data: bytes) -> CacheFile | None:
     return CacheFile(top[2], top[3], top[4], top[5][0], top[5][1], top[6])
 
 
-def unpack(data: bytes, key: str) -> dict[str, list[Any]] | None:
+def unpack(data: bytes | bytearray, key: str) -> dict[str, list[Any]] | None:
     """The entries of a cache file written for `key`; None for anything else (another format
     or workspace state, a truncated or damaged file)."""
     read = read_cache_file(data)
@@ -390,6 +437,10 @@ class ItemCache:
         # checked then shows up as a changed stamp next time instead of being recorded as seen.
         self._stamps: dict[str, Stamp] = {}
         self._dep_stamps: dict[str, dict[str, Stamp]] = {}
+        self.read_stamps: dict[str, bytes] = {}
+        """A file with no entry is not stamped by fresh(): its check keeps the fstat of its
+        read here (Suite.prepare, safe_read.recording_stats), taken before its bytes were read,
+        and record() makes its stamp of it (with the chain of the folders above it)."""
 
     def load(self) -> None:
         if not self.reuse:
@@ -414,12 +465,16 @@ class ItemCache:
         return self._unchanged_entry(rel, remember=False) is not None
 
     def _unchanged_entry(self, rel: str, *, remember: bool) -> list[Any] | None:
+        raw = self.entries.get(rel)
+        if raw is None:
+            # Nothing to compare with (a first run): the stamp comes from the check's read
+            # (read_stamps), or is taken when recorded.
+            return None
         stamp_of = self.stamper.stamp
         current = stamp_of(rel)
         if remember:
             self._stamps[rel] = current
-        raw = self.entries.get(rel)
-        if raw is None or current is None:
+        if current is None:
             return None
         try:
             if not same_stamp(raw[0], current):
@@ -447,6 +502,25 @@ class ItemCache:
         seen = self._dep_stamps.get(rel, {})
         return own, [[dep, seen[dep] if dep in seen else stamp_of(dep)] for dep in deps]
 
+    def add_read_stamps(self, more: object) -> None:
+        """Stamps of reads made elsewhere (the forked child's share: ForkedMap.from_child),
+        taken as read_stamps; anything else (nothing came back) is ignored."""
+        if type(more) is dict:
+            for rel, packed in more.items():
+                if type(rel) is str and type(packed) is bytes:
+                    self.read_stamps.setdefault(rel, packed)
+
+    def _stamp_reads(self) -> None:
+        """Stamps of the files read_stamps holds, with the chains of this run's stamper (the
+        walk's folders): before record() starts a new run."""
+        chain, stamps = self.stamper.chain, self._stamps
+        for rel, packed in self.read_stamps.items():
+            if rel not in stamps:
+                above = chain(rel.rpartition("/")[0])
+                if above is not None:
+                    stamps[rel] = packed + above
+        self.read_stamps = {}
+
     def new_run(self) -> None:
         """Look at every folder again: for stamps taken later than the load (the app's record
         at quit, its check of what changed since the load), not with what they were then."""
@@ -456,6 +530,7 @@ class ItemCache:
         """Make `items` the entries to save, as checked now. Git diagnostics are left out: they
         are recomputed."""
         entries: dict[str, list[Any]] = {}
+        self._stamp_reads()
         self.new_run()
         for rel, item in items.items():
             own, deps = self.stamps_of(rel, item.deps)
@@ -477,16 +552,22 @@ class ItemCache:
 
     def write(self, listing: object = None) -> None:
         """Write the recorded entries, with validate's `listing` (result_cache.py) or none."""
-        try:
-            data = pack(self.key, self.entries, self.references, self.max_bytes, listing)
-        except (TypeError, ValueError, OverflowError):
-            return
-        if len(data) > MAX_CACHE_BYTES:
-            remove_private(self.folder, self.path.name)  # outdated now, and never used again
-            return
+        chunks = pack_chunks(self.key, self.entries, self.references, self.max_bytes, listing)
         # Not fsync'd: a crash leaves at worst a file the CRC refuses, and the next run checks
-        # the files again; the fsync cost a quarter of a first run (issue 23).
-        if write_private(self.folder, self.path.name, data, durable=False):
+        # the files again; the fsync cost a quarter of a first run (issue 23). Written as it is
+        # packed; one that grows past the bound is not written (and the old one goes: outdated
+        # now, and never used again), nor one that cannot be packed.
+        written = write_private(
+            self.folder,
+            self.path.name,
+            chunks,
+            durable=False,
+            limit=MAX_CACHE_BYTES,
+            failures=(TypeError, ValueError, OverflowError),
+        )
+        if written is None:
+            remove_private(self.folder, self.path.name)
+        elif written:
             # voyage-tui before msgpack left a pickle (readable by others) beside it.
             remove_private(self.folder, self._legacy_name)
             prune(self.folder, keep=self.path.name)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 _DIR_FLAGS = (
@@ -103,7 +104,7 @@ def _open_folder(folder: Path, *, create: bool) -> int | None:
     return fd
 
 
-def read_private(folder: Path, name: str, limit: int) -> bytes | None:
+def read_private(folder: Path, name: str, limit: int) -> bytearray | None:
     """The bytes of `folder/name` when this user wrote it and it holds at most `limit` bytes
     (see the module's docstring), else None. Never raises for what is found on disk."""
     dir_fd = _open_folder(folder, create=False)
@@ -125,27 +126,45 @@ def read_private(folder: Path, name: str, limit: int) -> bytes | None:
             or st.st_size > limit
         ):
             return None
-        chunks: list[bytes] = []
+        # Read into one buffer of the size fstat gave (and a byte more, to see growth): a cache
+        # file of a big suite is a hundred megabytes, and chunks joined would hold it twice.
+        buffer = bytearray(st.st_size + 1)
+        view = memoryview(buffer)
         total = 0
-        while True:
-            chunk = os.read(fd, min(limit + 1 - total, 1 << 24))
-            if not chunk:
+        while total < len(buffer):
+            got = os.readv(fd, [view[total:]])
+            if not got:
                 break
-            total += len(chunk)
-            if total > limit:
-                return None  # grew past the bound since the fstat
-            chunks.append(chunk)
-        return b"".join(chunks)
+            total += got
+        if total > st.st_size:
+            return None  # it grew since the fstat: being written now; the next run reads it
+        del view
+        del buffer[total:]
+        return buffer
     except OSError:
         return None
     finally:
         os.close(fd)
 
 
-def write_private(folder: Path, name: str, data: bytes, *, durable: bool = True) -> bool:
-    """Replace `folder/name` with `data`, mode 0600, atomically, and durably unless `durable`
-    is False (a file whose reader detects a torn write and can rebuild it). False when the
-    folder cannot be used or the write fails; never raises for an OSError."""
+class _Refused(Exception):
+    """The pieces given to write_private came to more than its limit."""
+
+
+def write_private(
+    folder: Path,
+    name: str,
+    data: bytes | Iterable[bytes | bytearray],
+    *,
+    durable: bool = True,
+    limit: int | None = None,
+    failures: tuple[type[Exception], ...] = (),
+) -> bool | None:
+    """Replace `folder/name` with `data` (bytes, or pieces written as they come), mode 0600,
+    atomically, and durably unless `durable` is False (a file whose reader detects a torn write
+    and can rebuild it). False when the folder cannot be used or the write fails; never raises
+    for an OSError. None, and nothing replaced, when the pieces come to more than `limit`
+    bytes or making one raises one of `failures`."""
     dir_fd = _open_folder(folder, create=True)
     if dir_fd is None:
         return False
@@ -158,18 +177,27 @@ def write_private(folder: Path, name: str, data: bytes, *, durable: bool = True)
         try:
             try:
                 os.fchmod(fd, 0o600)  # exact, whatever the umask
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
+                total = 0
+                for piece in [data] if isinstance(data, bytes) else data:
+                    total += len(piece)
+                    if limit is not None and total > limit:
+                        raise _Refused
+                    view = memoryview(piece)
+                    while view:
+                        view = view[os.write(fd, view) :]
                 if durable:
                     os.fsync(fd)
             finally:
                 os.close(fd)
             os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-        except OSError:
+        except BaseException as exc:
             with contextlib.suppress(OSError):
                 os.unlink(tmp, dir_fd=dir_fd)
-            return False
+            if isinstance(exc, OSError):
+                return False
+            if isinstance(exc, (_Refused, *failures)):
+                return None
+            raise
         if durable:
             with contextlib.suppress(OSError):
                 os.fsync(dir_fd)  # the new name survives a crash too

@@ -127,7 +127,7 @@ def save_first_screen(ws: Workspace, screen: FirstScreen, *, root: Path | None =
         return False
     if len(data) > MAX_BYTES:
         return False
-    return write_private(root or cache_root(), record_name(ws), data)
+    return write_private(root or cache_root(), record_name(ws), data) is True
 
 
 def load_first_screen(

@@ -9,8 +9,6 @@ wrong in the child falls back to doing its half here, so results never depend on
 from __future__ import annotations
 
 import os
-import pickle
-import signal
 import threading
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
@@ -26,25 +24,25 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and (os.cpu_count() or 1) >= 2 and threading.active_count() == 1
 
 
-def _read_all(fd: int) -> bytes:
-    chunks: list[bytes] = []
-    while True:
-        chunk = os.read(fd, 1 << 20)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-
-
 class ForkedMap(Generic[T, R]):
     """[fn(x) for x in work], half of it computed by a child process started at once."""
 
     def __init__(
-        self, fn: Callable[[T], R], work: Sequence[T], fork: bool = True, child_share: float = 0.5
+        self,
+        fn: Callable[[T], R],
+        work: Sequence[T],
+        fork: bool = True,
+        child_share: float = 0.5,
+        child_extra: Callable[[], object] | None = None,
     ) -> None:
         """`child_share` of the work goes to the child: more than half when this process has
-        something else to do first (the app starts its interface while the child works)."""
+        something else to do first (the app starts its interface while the child works).
+        `child_extra`: called in the child once its share is done; what it gives comes back
+        with the results, as `from_child` (None when nothing came back)."""
         self.fn = fn
         self.work = work
+        self.child_extra = child_extra
+        self.from_child: object = None
         self.pid: int | None = None
         self.read_fd: int | None = None
         # Interleaved, so neighbours (which cost alike) are spread over both processes.
@@ -65,19 +63,20 @@ class ForkedMap(Generic[T, R]):
         return [w for w, child in zip(self.work, self._to_child, strict=True) if not child]
 
     def _fork(self) -> None:
+        import pickle  # here, not at start-up: most runs (a small suite, a warm one) never fork
+
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # child
             os.close(read_fd)
             status = 0
             try:
-                payload = pickle.dumps(
-                    [self.fn(x) for x in self._theirs], protocol=pickle.HIGHEST_PROTOCOL
-                )
-                view = memoryview(payload)
-                while view:
-                    written = os.write(write_fd, view)
-                    view = view[written:]
+                results = [self.fn(x) for x in self._theirs]
+                extra = self.child_extra() if self.child_extra is not None else None
+                # Pickled straight into the pipe: the whole payload is never in memory at once
+                # (at 100,000 fixtures it was as big as the results themselves).
+                with os.fdopen(write_fd, "wb", buffering=1 << 20, closefd=False) as out:
+                    pickle.dump((results, extra), out, protocol=pickle.HIGHEST_PROTOCOL)
             except BaseException:
                 status = 1
             finally:
@@ -107,25 +106,32 @@ class ForkedMap(Generic[T, R]):
 
     def _collect(self) -> list[R] | None:
         assert self.pid is not None and self.read_fd is not None
+        import pickle
+
+        results: list[R] | None = None
+        extra: object = None
         try:
-            payload = _read_all(self.read_fd)
+            # Unpickled as it is read: the payload is never held whole (see _fork).
+            with os.fdopen(self.read_fd, "rb", buffering=1 << 20, closefd=False) as pipe:
+                results, extra = pickle.load(pipe)
+        except Exception:  # a child that died mid-way: its share is computed here instead
+            results = None
         finally:
             os.close(self.read_fd)
             self.read_fd = None
             _, status = os.waitpid(self.pid, 0)
             self.pid = None
-        if status != 0:
+        if status != 0 or results is None:
             return None
-        try:
-            results: list[R] = pickle.loads(payload)
-        except Exception:
-            return None
+        self.from_child = extra
         return results
 
     def cancel(self) -> None:
         """Stop the child (the work is no longer wanted, e.g. the app closed while loading)."""
         if self.pid is None:
             return
+        import signal
+
         try:
             os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)

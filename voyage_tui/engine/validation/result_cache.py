@@ -220,7 +220,7 @@ def _coverage(value: object) -> dict[str, dict[str, int]]:
     return value
 
 
-def _replay(root: Path, root_real: str, data: bytes) -> ValidationResult | None:
+def _replay(root: Path, root_real: str, data: bytearray) -> ValidationResult | None:
     read = read_cache_file(data)
     if read is None or type(read.listing) is not dict:
         return None

@@ -13,19 +13,15 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.checks import GitChecks, GitResults
 from voyage_tui.engine.items import Item, RatingsFacts
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS, FIXTURE_KINDS, FileKind
-from voyage_tui.engine.loading.safe_read import is_within
-from voyage_tui.engine.ratings.adjudications import load_adjudications
-from voyage_tui.engine.ratings.history import deleted_run_pairs
-from voyage_tui.engine.ratings.records import RatingsFile
-from voyage_tui.engine.ratings.rules import check_ratings_file
+from voyage_tui.engine.loading.safe_read import is_within, recording_stats
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
-from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import (
     References,
     load_catalogue,
@@ -36,10 +32,6 @@ from voyage_tui.engine.references.loaded import (
 )
 from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.checkers import check_job
-from voyage_tui.engine.validation.file_check import (
-    check_gold_run,
-    check_json_candidate,
-)
 from voyage_tui.engine.validation.parallel import ForkedMap
 from voyage_tui.engine.validation.suite_rules import (
     adversarial_coverage,
@@ -55,6 +47,13 @@ from voyage_tui.engine.workspace.classify import (
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.layout import Layout, git_ignored, scan
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.ratings.records import RatingsFile
+
+# The checkers (file_check: the loaders, the models, the rules) and the ratings' readers are
+# imported where a file is checked: a suite with nothing of that kind never pays for them
+# (`validate`'s start-up, issue 23).
 
 Progress = Callable[[int, int], None]
 """(done, total) during a full validation; it may raise to abandon the validation."""
@@ -195,7 +194,9 @@ class Suite:
         item_cache = ItemCache(ws) if cache is True else (cache or None)
         refs = load_references(ws)
         listing = item_cache is not None and item_cache.listing
-        layout = scan(ws, use_git=self.use_git, stamp_folders=listing)
+        # The cache's stamps take each folder's identity from the walk's own lstat.
+        seen = item_cache.stamper.seen_folder if item_cache is not None else None
+        layout = scan(ws, use_git=self.use_git, stamp_folders=listing, seen=seen)
         if item_cache is not None:
             item_cache.load()
         reused: dict[str, Item] = {}
@@ -208,10 +209,31 @@ class Suite:
                 else:
                     work.append((kind, rel))
 
-        def check(job: Job) -> Item | None:
-            return check_job(ws, refs, job)
+        if item_cache is None:
 
-        jobs = ForkedMap(check, work, fork=fork, child_share=child_share)
+            def check(job: Job) -> Item | None:
+                return check_job(ws, refs, job)
+
+        else:
+            read_stamps = item_cache.read_stamps
+
+            def check(job: Job) -> Item | None:
+                # The file's stamp from the fstat of its own read (recording_stats): no lstat
+                # of its own for the cache.
+                with recording_stats() as stats:
+                    item = check_job(ws, refs, job)
+                own = stats.get(job[1])
+                if own is not None:
+                    read_stamps[job[1]] = own
+                return item
+
+        jobs = ForkedMap(
+            check,
+            work,
+            fork=fork,
+            child_share=child_share,
+            child_extra=None if item_cache is None else lambda: item_cache.read_stamps,
+        )
         return Prepared(refs, layout, jobs, item_cache, reused)
 
     def validate_all(
@@ -315,6 +337,8 @@ class Suite:
         ):
             if item is not None:
                 found[rel] = item
+        if prepared.cache is not None:
+            prepared.cache.add_read_stamps(prepared.tasks.from_child)
         # A run is a run of the gold file beside its runs/ folder: only now is it known which
         # JSON files are gold, so runs were checked unattached and are attached (or, with no
         # gold file there, checked as gold candidates themselves) here, shallowest first.
@@ -339,6 +363,8 @@ class Suite:
     def _as_run(self, rel: str, item: Item | None, gold: str | None) -> Item | None:
         """The item of a `runs/*.json` file checked unattached (or taken from the cache), made a
         run of `gold`; with no gold file beside its folder, a gold candidate instead."""
+        from voyage_tui.engine.validation.file_check import check_gold_run, check_json_candidate
+
         ws, refs = self.ws, self.refs
         if gold is None:
             if item is None or item.kind is FileKind.GOLD_RUN:
@@ -363,7 +389,6 @@ class Suite:
         """Check ratings files against the agent runs now in the suite; returns their paths."""
         runs = RunIndex.from_items(self.items)
         self._run_pairs = frozenset(runs.by_pair)
-        rubric = self.refs.rubric.value
         done: set[str] = set()
         for rel in paths:
             done.add(rel)
@@ -371,6 +396,10 @@ class Suite:
                 self.items.pop(rel, None)
                 self._ratings_checked.pop(rel, None)
                 continue
+            from voyage_tui.engine.ratings.rules import check_ratings_file
+
+            # The rubric is parsed (markdown-it) only when a ratings file needs it.
+            rubric = self.refs.rubric.value
             checked = check_ratings_file(self.ws, rubric, rel, runs, self._deleted_runs)
             self._ratings_checked[rel] = checked
             self.items[rel] = Item(
@@ -394,6 +423,9 @@ class Suite:
             if self.items.pop(rel, None) is not None:
                 return {rel}
             return set()
+        from voyage_tui.engine.ratings.adjudications import load_adjudications
+        from voyage_tui.engine.ratings.store import RatingStore
+
         store = RatingStore(self._ratings_checked.values())
         checked = load_adjudications(
             self.ws,
@@ -414,6 +446,8 @@ class Suite:
         if not self.use_git:
             return None
         if not self._history_asked:
+            from voyage_tui.engine.ratings.history import deleted_run_pairs
+
             self._history_asked = True
             self._history = deleted_run_pairs(self.ws)
         return self._history
@@ -687,6 +721,8 @@ class Suite:
             return check_job(ws, refs, (kind, rel))
         if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
             return None  # a FIFO or device named like a JSON file: the walk lists none
+        from voyage_tui.engine.validation.file_check import check_gold_run, check_json_candidate
+
         if kind is FileKind.GOLD_RUN:
             gold = gold_by_folder.get(rules.run_gold_folder(rel))
             if gold is not None:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import math
 import posixpath
 import re
 import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.formats.schema_errors import plain_error
 from voyage_tui.engine.loading.text import position_of_index
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME
@@ -20,9 +20,15 @@ from voyage_tui.engine.workspace.rater_name import rater_name_problem
 __all__ = ["CONFIG_NAME", "VoyageConfig", "key_position", "parse_config"]
 
 
-class PathsConfig(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+# The configuration as the engine holds it: plain dataclasses, so reading voyage.toml imports no
+# pydantic (`validate`'s start-up, issue 23). Each value is checked by the hand-written rules
+# below; the pydantic models of engine/formats/config.py, the file format, are asked only for the
+# wording of a value those rules do not accept (tests/engine/test_config_fast.py: the two agree
+# on every value, and the fields and defaults are the same).
 
+
+@dataclass(slots=True)
+class PathsConfig:
     fixtures: str = "fixtures"
     journey: str = "references/journey.md"
     routing_table: str = "references/routing-table.md"
@@ -31,82 +37,107 @@ class PathsConfig(BaseModel):
     ratings: str = "ratings"
     adjudications: str = ""
     """Empty: `adjudications.jsonl` beside the ratings folder (SPEC 3.9)."""
-    gold: list[str] = Field(default_factory=lambda: ["."])
+    gold: list[str] = field(default_factory=lambda: ["."])
+    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    """The keys voyage.toml wrote (as pydantic's `model_fields_set`)."""
 
 
-class GitConfig(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
+@dataclass(slots=True)
+class GitConfig:
     repo: str = "."
     # Empty: a final_head_sha may be reachable from any branch, tag, remote-tracking branch or
     # HEAD. Set: only from these branches, local or remote-tracking (docs/git-checks.md).
-    branches: list[str] = Field(default_factory=list)
+    branches: list[str] = field(default_factory=list)
+    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
 
-class HoldoutConfig(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    custodians: list[str] = Field(default_factory=list)
-    bundle_paths: list[str] = Field(default_factory=list)
+@dataclass(slots=True)
+class HoldoutConfig:
+    custodians: list[str] = field(default_factory=list)
+    bundle_paths: list[str] = field(default_factory=list)
     # Nothing is skipped by default: a holdout's prompt pasted into an agent's Markdown
     # instructions is the commonest leak, so Markdown is searched like any other file.
-    ignore_paths: list[str] = Field(default_factory=list)
+    ignore_paths: list[str] = field(default_factory=list)
+    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
 
-class LimitsConfig(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
+@dataclass(slots=True)
+class LimitsConfig:
     # Bounded like every number read from a file: 1 TiB is past any file voyage-tui reads.
-    max_file_bytes: int = Field(default=1_048_576, gt=0, le=1 << 40)
+    max_file_bytes: int = 1_048_576
+    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
 
-class TriageConfig(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    min_f1: float = Field(default=0.5, ge=0.0, le=1.0, allow_inf_nan=False)
+@dataclass(slots=True)
+class TriageConfig:
+    min_f1: float = 0.5
     """A recorded run of a gold file scoring below this F1 is a `low-score` item."""
-    ratings_per_run: int = Field(default=2, ge=0, le=1_000_000)
+    ratings_per_run: int = 2
     """Deprecated in favour of `[rating] overlap`: when written, an agent run with fewer ratings
     in force than this is an `unrated` item (0: never); when not, `[rating] overlap` counts."""
+    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
 
-class RatingConfig(BaseModel):
+@dataclass(slots=True)
+class RatingConfig:
     """A rating campaign (SPEC 3.9): who rates, how many ratings each item wants, and how far
     apart raters' scores must be for an item to be disputed."""
 
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    # Bounded like every number and list read from a file: a team is a few dozen people, and
-    # assignment hashes every rater for every item.
-    raters: list[str] = Field(default_factory=list, max_length=1000)
-    overlap: int = Field(default=2, ge=1, le=1000)
-    dispute_spread: int = Field(default=2, ge=1, le=100)
+    raters: list[str] = field(default_factory=list)
+    overlap: int = 2
+    dispute_spread: int = 2
+    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
 
-class ResultsConfig(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
+@dataclass(slots=True)
+class ResultsConfig:
     baseline: str = ""
     """The agent others are compared against (SPEC 3.10); empty: no comparisons."""
+    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
 
-class VoyageConfig(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+Section = (
+    PathsConfig
+    | GitConfig
+    | HoldoutConfig
+    | LimitsConfig
+    | TriageConfig
+    | RatingConfig
+    | ResultsConfig
+)
 
-    paths: PathsConfig = Field(default_factory=PathsConfig)
-    git: GitConfig = Field(default_factory=GitConfig)
-    holdout: HoldoutConfig = Field(default_factory=HoldoutConfig)
-    limits: LimitsConfig = Field(default_factory=LimitsConfig)
-    triage: TriageConfig = Field(default_factory=TriageConfig)
-    rating: RatingConfig = Field(default_factory=RatingConfig)
-    results: ResultsConfig = Field(default_factory=ResultsConfig)
+
+@dataclass(slots=True)
+class VoyageConfig:
+    paths: PathsConfig = field(default_factory=PathsConfig)
+    git: GitConfig = field(default_factory=GitConfig)
+    holdout: HoldoutConfig = field(default_factory=HoldoutConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
+    triage: TriageConfig = field(default_factory=TriageConfig)
+    rating: RatingConfig = field(default_factory=RatingConfig)
+    results: ResultsConfig = field(default_factory=ResultsConfig)
 
     def explicitly_set(self, section: str, key: str) -> bool:
-        part = getattr(self, section)
-        return key in part.model_fields_set
+        part: Section = getattr(self, section)
+        return key in part.fields_set
+
+    @classmethod
+    def model_validate(cls, data: dict[str, Any]) -> VoyageConfig:
+        """A configuration from already-parsed sections, validated strictly by the file
+        format's model (raises pydantic's ValidationError): for tests and callers that build
+        one in code."""
+        from voyage_tui.engine.formats.config import VoyageModel
+
+        model = VoyageModel.model_validate(data)
+        sections: dict[str, Section] = {}
+        for name, kind in _SECTIONS.items():
+            part = getattr(model, name)
+            values = {key: getattr(part, key) for key in _KEYS[name]}
+            sections[name] = kind(**values, fields_set=frozenset(part.model_fields_set))
+        return cls(**sections)  # type: ignore[arg-type]  # each name is given its own section
 
 
-_SECTIONS: dict[str, type[BaseModel]] = {
+_SECTIONS: dict[str, type[Section]] = {
     "paths": PathsConfig,
     "git": GitConfig,
     "holdout": HoldoutConfig,
@@ -115,6 +146,88 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "rating": RatingConfig,
     "results": ResultsConfig,
 }
+_KEYS: dict[str, tuple[str, ...]] = {
+    name: tuple(f.name for f in fields(kind) if f.name != "fields_set")
+    for name, kind in _SECTIONS.items()
+}
+"""Each section's keys, in the order the file format declares them."""
+
+_MISSING = object()
+"""A check's answer for a value it does not accept: the model is asked."""
+
+
+def _str(value: Any) -> Any:
+    return value if type(value) is str else _MISSING
+
+
+def _strings(max_length: int | None = None) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if type(value) is not list or any(type(v) is not str for v in value):
+            return _MISSING
+        if max_length is not None and len(value) > max_length:
+            return _MISSING
+        return list(value)
+
+    return check
+
+
+def _int(low: int, high: int) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        # strict: a bool is no int here, as in pydantic's strict mode
+        return value if type(value) is int and low <= value <= high else _MISSING
+
+    return check
+
+
+def _float(low: float, high: float) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if type(value) is int and abs(value) <= 1 << 53:
+            value = float(value)  # strict pydantic takes an int for a float, as a float
+        if type(value) is not float or not math.isfinite(value) or not low <= value <= high:
+            return _MISSING
+        return value
+
+    return check
+
+
+_CHECKS: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "paths": {key: (_strings() if key == "gold" else _str) for key in _KEYS["paths"]},
+    "git": {"repo": _str, "branches": _strings()},
+    "holdout": {key: _strings() for key in _KEYS["holdout"]},
+    "limits": {"max_file_bytes": _int(1, 1 << 40)},
+    "triage": {"min_f1": _float(0.0, 1.0), "ratings_per_run": _int(0, 1_000_000)},
+    "rating": {
+        "raters": _strings(max_length=1000),
+        "overlap": _int(1, 1000),
+        "dispute_spread": _int(1, 100),
+    },
+    "results": {"baseline": _str},
+}
+"""Each key's rule, as the file format's model states it: the value as the model would give it
+back, or _MISSING when the model is to be asked (for its verdict and its wording)."""
+
+
+def checked_value(section: str, key: str, value: Any) -> tuple[Any, str | None]:
+    """(the value as the configuration holds it, None), or (None, what is wrong with it in the
+    file format's words). The model is imported only for a value the rules do not accept."""
+    fast = _CHECKS[section][key](value)
+    if fast is not _MISSING:
+        return fast, None
+    from pydantic import ValidationError
+
+    from voyage_tui.engine.formats.config import SECTION_MODELS
+    from voyage_tui.engine.formats.schema_errors import plain_error
+
+    try:
+        part = SECTION_MODELS[section].model_validate({key: value})
+    except ValidationError as exc:
+        # TOML names its values as JSON does (true, a list, the text '...')
+        return None, plain_error(exc.errors(include_url=False)[0], json=True)
+    return getattr(part, key), None
+
+
+def _default(section: str, key: str) -> Any:
+    return getattr(_SECTIONS[section](), key)
 
 
 _LONG_NUMBER = re.compile(r"[0-9][0-9_]{4000,}")
@@ -280,10 +393,9 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
             )
         ]
     diagnostics: list[Diagnostic] = []
-    cleaned: dict[str, Any] = {}
+    cleaned: dict[str, Any] = {}  # section name -> its dataclass
     for section, value in raw.items():
-        model = _SECTIONS.get(section)
-        if model is None:
+        if section not in _SECTIONS:
             diagnostics.append(
                 dg.warning(
                     rel,
@@ -304,7 +416,7 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                 )
             )
             continue
-        known = model.model_fields
+        known = _KEYS[section]
         section_values: dict[str, Any] = {}
         for key, item in value.items():
             if key not in known:
@@ -317,23 +429,20 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                     )
                 )
                 continue
-            try:
-                model.model_validate({key: item})
-            except ValidationError as exc:
-                # TOML names its values as JSON does (true, a list, the text '...')
-                problem = plain_error(exc.errors(include_url=False)[0], json=True)
-                default = known[key].get_default(call_default_factory=True)
+            checked, wrong = checked_value(section, key, item)
+            if wrong is not None:
+                default = _default(section, key)
                 diagnostics.append(
                     dg.error(
                         rel,
                         _locate(text, section, key),
                         "config-invalid",
-                        f"[{section}] {problem}; the default {default!r} is used",
+                        f"[{section}] {wrong}; the default {default!r} is used",
                     )
                 )
                 continue
             if _holds_nul(item):
-                default = known[key].get_default(call_default_factory=True)
+                default = _default(section, key)
                 diagnostics.append(
                     dg.error(
                         rel,
@@ -346,7 +455,7 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                 continue
             escaping = _leaves_workspace(item) if section == "paths" else None
             if escaping is not None:
-                default = known[key].get_default(call_default_factory=True)
+                default = _default(section, key)
                 diagnostics.append(
                     dg.error(
                         rel,
@@ -359,7 +468,7 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                 )
                 continue
             if section == "rating" and key == "raters":
-                item = _checked_raters(text, rel, item, diagnostics)
+                checked = _checked_raters(text, rel, checked, diagnostics)
             if section == "triage" and key == "ratings_per_run":
                 diagnostics.append(
                     dg.warning(
@@ -371,6 +480,8 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                         "items while it is written. Remove it, and set [rating] overlap instead",
                     )
                 )
-            section_values[key] = item
-        cleaned[section] = section_values
-    return VoyageConfig.model_validate(cleaned), diagnostics
+            section_values[key] = checked
+        cleaned[section] = _SECTIONS[section](
+            **section_values, fields_set=frozenset(section_values)
+        )
+    return VoyageConfig(**cleaned), diagnostics

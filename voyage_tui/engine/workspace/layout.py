@@ -10,13 +10,14 @@ task.yaml in the wrong place. JSON files git ignores are dropped (`scan`).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import is_within
-from voyage_tui.engine.loading.stamps import Stamp, stamp
+from voyage_tui.engine.loading.stamps import Stamp, stamp, stamp_of
 from voyage_tui.engine.workspace.classify import (
     FILE_KINDS,
     NEVER_SEARCHED,
@@ -81,12 +82,20 @@ def _kind_of(entry: os.DirEntry[str]) -> str:
     return "other"
 
 
+SeenFolder = Callable[[str, str, os.stat_result], None]
+"""(workspace-relative folder, its path, its lstat): told of each folder the walk lists, with
+the lstat it took before listing it (a PathStamper's `seen_folder`, which then needs none)."""
+
+
 class _Walker:
-    def __init__(self, ws: Workspace, *, stamp_folders: bool = False) -> None:
+    def __init__(
+        self, ws: Workspace, *, stamp_folders: bool = False, seen: SeenFolder | None = None
+    ) -> None:
         self.ws = ws
         self.rules = Classifier.of(ws)
         self.layout = Layout()
         self.stamp_folders = stamp_folders
+        self.seen = seen
         self.listed: set[str] = set()
         """Folders already listed, by workspace-relative path (the configured folders nest)."""
 
@@ -94,8 +103,17 @@ class _Walker:
         """The folder's entries. One that cannot be listed is an error, never a silent gap in
         the suite (its fixtures would simply not be checked); the walk goes on beside it."""
         entries: list[os.DirEntry[str]] = []
-        if self.stamp_folders:  # before the listing: a change while it runs moves the stamp
-            self.layout.folder_stamps.append((rel, stamp(path)))
+        if self.stamp_folders or self.seen is not None:
+            # Before the listing: a change while it runs moves the stamp. One lstat serves the
+            # listing's stamp and the chain of every file below (loading/stamps.py).
+            try:
+                st: os.stat_result | None = os.lstat(path)
+            except (OSError, ValueError):  # ValueError: a NUL in the name
+                st = None
+            if self.stamp_folders:
+                self.layout.folder_stamps.append((rel, None if st is None else stamp_of(path, st)))
+            if st is not None and self.seen is not None:
+                self.seen(rel, path, st)
         try:
             with os.scandir(path) as it:
                 for entry in it:
@@ -239,8 +257,16 @@ class _Walker:
         )
 
 
-def scan(ws: Workspace, *, use_git: bool = True, stamp_folders: bool = False) -> Layout:
-    layout = _Walker(ws, stamp_folders=stamp_folders).walk()
+def scan(
+    ws: Workspace,
+    *,
+    use_git: bool = True,
+    stamp_folders: bool = False,
+    seen: SeenFolder | None = None,
+) -> Layout:
+    """Every file to validate. `stamp_folders`: the listing's stamps (Layout.folder_stamps);
+    `seen`: told of each folder listed, with its lstat (SeenFolder)."""
+    layout = _Walker(ws, stamp_folders=stamp_folders, seen=seen).walk()
     unreadable = layout.unreadable_under_gold
     if use_git and (layout.json_candidates or unreadable):
         # A trailing `/` marks a folder, so a `db-data/` pattern matches it.
