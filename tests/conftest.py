@@ -93,6 +93,18 @@ def private_cache_home(
     return home
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the project's bytecode once, before any worker starts: the tests run
+    `voyage-tui` as a process a hundred times, and where `PYTHONDONTWRITEBYTECODE` is set (CI's
+    machine sets it) an editable install has no bytecode, so each process compiled every module
+    it imported again (uv compiles the installed packages, not the project's source)."""
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
+        return
+    import compileall
+
+    compileall.compile_dir(REPO / "voyage_tui", quiet=1)
+
+
 _APP_TESTS = ("app/", "test_serve.py", "test_serve_raters.py")
 
 

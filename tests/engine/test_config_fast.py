@@ -121,7 +121,7 @@ values = st.one_of(
 keys = st.sampled_from([(section, key) for section, names in _KEYS.items() for key in names])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(where=keys, value=values)
 def test_the_rules_accept_only_what_the_model_accepts(where: tuple[str, str], value: Any) -> None:
     _agree(*where, value)
@@ -189,7 +189,7 @@ toml_values = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     entries=st.lists(
         st.tuples(
