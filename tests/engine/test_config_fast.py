@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from tests.budget import examples
 from voyage_tui.engine.formats.config import SECTION_MODELS, VoyageModel
 from voyage_tui.engine.workspace import config as config_module
 from voyage_tui.engine.workspace.config import (
