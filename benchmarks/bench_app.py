@@ -229,7 +229,7 @@ def bench_app(corpus: Path | None = None, *, repeat: int = REPEAT) -> list[tuple
             latencies.append(probe(work, change)["change_to_header"])
         rows.append(
             (
-                "arming the watcher (every folder watched), large corpus; the sample's: "
+                "arming the watcher (the configured folders), large corpus; the sample's: "
                 f"{_s(watcher_arm(small))}",
                 f"{_s(watcher_arm(corpus))} |  |  | info: before the first screen only with --no-cache",
             )

@@ -85,7 +85,9 @@ class Front:
         if not self.showing:
             return
         assert self.live is not None
-        if isinstance(event, Loaded) and self.live.show(event.view):
+        if isinstance(event, Listed) and self.live.show_listed(event.view):
+            self.live.listing_painted()
+        elif isinstance(event, Loaded) and self.live.show(event.view):
             self.live.loaded_painted()
         elif isinstance(event, Changed):
             self.live.show_change(event.view, event.touched)
@@ -330,8 +332,6 @@ def test_a_first_load_lists_the_files_before_it_checks_them(sample_copy: Path) -
     broken = break_a_task(sample_copy)
     front = Front()
     live = live_suite(sample_copy, front)
-    shown: list[bool] = []
-    front.hook = lambda e: shown.append(live.show_listed(e.view)) if isinstance(e, Listed) else None
     live.begin()
     first = front.events[0]
     assert isinstance(first, Listed)  # before any file is checked
@@ -354,7 +354,7 @@ def test_a_first_load_lists_the_files_before_it_checks_them(sample_copy: Path) -
     assert not loaded.view.checking and loaded.view.summary.errors == 1
     assert front.events.index(loaded) > front.events.index(first)
     assert live.show_listed(first.view) is False  # a loaded suite is shown: dropped
-    assert shown[0] is True and live.listed is not None
+    assert live.listed is not None and live.listed.checking
     assert broken in loaded.view.items
 
 
@@ -378,3 +378,23 @@ def test_the_first_load_fills_the_listing_in_batches(
     # A second load (re-validate everything) keeps the loaded suite on screen: no listing.
     live.load()
     assert len(front.of(Listed)) == len(listed) and len(front.of(Loaded)) == 2
+
+
+def test_the_first_load_checks_once_the_listing_is_painted(sample_copy: Path) -> None:
+    front = Front()
+    front.showing = False  # the test says when the listing is on the terminal
+    live = live_suite(sample_copy, front)
+    loading = threading.Thread(target=live.begin)
+    loading.start()
+    try:
+        pause = threading.Event()  # never set: a sleep
+        for _ in range(1000):
+            if front.of(Listed):
+                break
+            pause.wait(0.01)
+        pause.wait(0.3)
+        assert [type(e) for e in front.events] == [Listed]  # waiting for the paint
+    finally:
+        live.listing_painted()
+        loading.join(10)
+    assert front.of(Progressed) and front.of(Loaded)

@@ -308,7 +308,11 @@ class VoyageApp(KeymappedApp, Resilient):
         for screen in self._screens():
             screen.suite_listed(message.view, message.done, message.total)
         self.load_done = (message.done, message.total)
-        self.call_after_refresh(self._mark_painted)  # a first screen a person can act on
+        self.call_after_refresh(self._listing_painted)
+
+    def _listing_painted(self) -> None:
+        self.live.listing_painted()  # the load may check the files now
+        self._mark_painted()  # a first screen a person can act on
 
     def checking(self) -> bool:
         """True, and said to the person, while the first load checks the files: what needs

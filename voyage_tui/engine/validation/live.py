@@ -205,6 +205,8 @@ class LiveSuite:
         self._painted = threading.Event()
         """Set once a loaded suite has been painted (or the suite is closed)."""
         self._first_painted = False
+        self._listing_painted = threading.Event()
+        """Set once the first Listed view is on the terminal (or the suite is closed)."""
         self._lock = threading.Lock()
         # Under _lock:
         self._suite: Suite | None = None
@@ -244,10 +246,15 @@ class LiveSuite:
         """A loaded suite is on the terminal: the load may write the cache now."""
         self._painted.set()
 
+    def listing_painted(self) -> None:
+        """The first Listed view is on the terminal: the load checks its files now."""
+        self._listing_painted.set()
+
     def close(self) -> None:
         """Stop watching, let a load waiting for a paint go on, and drop a prepared load."""
         self._stop.set()
         self._painted.set()
+        self._listing_painted.set()
         prepared, self._prepared = self._prepared, None
         if prepared is not None:
             prepared.cancel()
@@ -327,6 +334,9 @@ class LiveSuite:
                 shown = listed_view(self.ws, prepared.refs, layout, prepared.reused)
                 last_batch = time.monotonic()
                 self._publish(Listed(shown, len(prepared.reused), total))
+                # Checking holds the interpreter lock the paint of that screen needs, and a
+                # forked child (cli/common.py) checks its share meanwhile: paint first.
+                self._listing_painted.wait(timeout=PAINT_WAIT)
             suite.validate_all(progress=progress, prepared=prepared, git=False)
             with self._lock:
                 if token != self._load_token:
