@@ -40,9 +40,10 @@ PROGRESS_EVERY = 0.2
 """Seconds between progress events: each one repaints the header, and a repaint per percent
 costs the loading thread the interpreter lock more often than it is worth."""
 
-BATCH_EVERY = 0.5
+BATCH_EVERY = 1.0
 """Seconds between the batches of checked files a first load shows (`Listed`): each one is a
-new view of every item and a relabelled tree, worth it a few times a second, not per file."""
+new view of every item and a relabelled tree (and time the loading thread does not check): worth
+it once a second, not per file."""
 
 PAINT_WAIT = 5.0
 """At most this long the first load waits for its suite to be painted before writing the
