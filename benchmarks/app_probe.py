@@ -7,8 +7,10 @@ first screen the last run recorded), headless, at 120x40.
 
 first_screen: from the start of this script (before any import) to the first full screen on
 the terminal: the header's counts and the tree's groups, from the recorded first screen when
-there is one (a warm start), else from the loaded suite. loaded: to the loaded suite on screen
-(every file checked, or found unchanged in the validation cache). change_to_header: from
+there is one (a warm start), else the tree drawn from the listing (a cold start: a screen a
+person can move in, filter and open files from while the files are checked). loaded: to the
+loaded suite on screen (every file checked, or found unchanged in the validation cache: every
+count). change_to_header: from
 writing a broken version of REL to the header showing the new error count.
 """
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import task_yaml
+from voyage_tui.engine.validation import live as live_module
 from voyage_tui.engine.validation.first_screen import (
     first_screen_of,
     load_first_screen,
@@ -21,6 +22,7 @@ from voyage_tui.engine.validation.live import (
     CHECK_EVERYTHING,
     Changed,
     Failed,
+    Listed,
     LiveEvent,
     LiveStart,
     LiveSuite,
@@ -83,7 +85,9 @@ class Front:
         if not self.showing:
             return
         assert self.live is not None
-        if isinstance(event, Loaded) and self.live.show(event.view):
+        if isinstance(event, Listed) and self.live.show_listed(event.view):
+            self.live.listing_painted()
+        elif isinstance(event, Loaded) and self.live.show(event.view):
             self.live.loaded_painted()
         elif isinstance(event, Changed):
             self.live.show_change(event.view, event.touched)
@@ -322,3 +326,75 @@ def test_a_start_names_what_it_starts_from() -> None:
         LiveStart(Start.PREPARED)
     with pytest.raises(ValueError):
         LiveStart(Start.FRESH, first_screen=object())  # type: ignore[arg-type]
+
+
+def test_a_first_load_lists_the_files_before_it_checks_them(sample_copy: Path) -> None:
+    broken = break_a_task(sample_copy)
+    front = Front()
+    live = live_suite(sample_copy, front)
+    live.begin()
+    first = front.events[0]
+    assert isinstance(first, Listed)  # before any file is checked
+    view = first.view
+    assert view.checking and first.done == 0 and first.total > 25
+    assert view.fixture_count == 25 and view.summary.errors == 0  # nothing checked yet
+    task = "fixtures/bug-diagnosis/pagination-last-page-dropped/task.yaml"
+    assert view.items[task].id == "pagination-last-page-dropped"
+    assert [c.path.rsplit("/", 1)[-1] for c in view.children_of(task)] == [
+        "run-a1.yaml",
+        "run-b1.yaml",
+        "run-base1.yaml",
+    ]
+    rows = view.listing("pagination")
+    assert rows.entries[0] == task  # the filter by id works on the listing
+    groups = [g.key for g in view.listing().groups() if g.items]
+    assert "path:(checking)" in groups  # trajectories: their path is in the file
+    assert "gold" in groups and "ratings" in groups
+    [loaded] = front.of(Loaded)
+    assert not loaded.view.checking and loaded.view.summary.errors == 1
+    assert front.events.index(loaded) > front.events.index(first)
+    assert live.show_listed(first.view) is False  # a loaded suite is shown: dropped
+    assert live.listed is not None and live.listed.checking
+    assert broken in loaded.view.items
+
+
+def test_the_first_load_fills_the_listing_in_batches(
+    sample_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = break_a_task(sample_copy)
+    monkeypatch.setattr(live_module, "BATCH_EVERY", 0.0)  # a batch at every report
+    front = Front()
+    live = live_suite(sample_copy, front)
+    live.begin()
+    listed = front.of(Listed)
+    assert len(listed) > 2
+    unchecked = [len(e.view.unchecked) for e in listed]
+    assert unchecked == sorted(unchecked, reverse=True) and unchecked[0] > unchecked[-1]
+    # The broken task's error shows in a batch, before the loaded suite.
+    with_error = [e for e in listed if e.view.severity_counts(broken)[0]]
+    assert with_error and with_error[0].done < with_error[0].total
+    [loaded] = front.of(Loaded)
+    assert front.events.index(loaded) > front.events.index(listed[-1])
+    # A second load (re-validate everything) keeps the loaded suite on screen: no listing.
+    live.load()
+    assert len(front.of(Listed)) == len(listed) and len(front.of(Loaded)) == 2
+
+
+def test_the_first_load_checks_once_the_listing_is_painted(sample_copy: Path) -> None:
+    front = Front()
+    front.showing = False  # the test says when the listing is on the terminal
+    live = live_suite(sample_copy, front)
+    loading = threading.Thread(target=live.begin)
+    loading.start()
+    try:
+        pause = threading.Event()  # never set: a sleep
+        for _ in range(1000):
+            if front.of(Listed):
+                break
+            pause.wait(0.01)
+        pause.wait(0.3)
+        assert [type(e) for e in front.events] == [Listed]  # waiting for the paint
+    finally:
+        live.listing_painted()
+        loading.join(10)
+    assert front.of(Progressed) and front.of(Loaded)

@@ -15,7 +15,13 @@ from textual.widget import AwaitMount
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.commands import VoyageCommands
 from voyage_tui.app.keymap import KeymappedApp
-from voyage_tui.app.messages import LoadFailed, LoadProgress, SuiteChanged, SuiteLoaded
+from voyage_tui.app.messages import (
+    LoadFailed,
+    LoadProgress,
+    SuiteChanged,
+    SuiteListed,
+    SuiteLoaded,
+)
 from voyage_tui.app.navigation import Navigation
 from voyage_tui.app.rater_only import SYSTEM_COMMANDS, refused_app_actions
 from voyage_tui.app.resilience import Resilient
@@ -29,7 +35,7 @@ from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.app.screens.wizard import WizardScreen
 from voyage_tui.app.settings import AppSettings
-from voyage_tui.app.watcher import WorkspaceWatcher
+from voyage_tui.app.watcher import watcher_of
 from voyage_tui.engine.editing import OPENING, Opening
 from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.kinds import FileKind
@@ -37,6 +43,7 @@ from voyage_tui.engine.validation.first_screen import FirstScreen
 from voyage_tui.engine.validation.live import (
     Changed,
     Failed,
+    Listed,
     LiveEvent,
     LiveStart,
     LiveSuite,
@@ -90,10 +97,12 @@ class VoyageApp(KeymappedApp, Resilient):
         self.navigation = Navigation(self, rater_only=settings.rater_only)
         """Every switch between the browser, the triage queue and the rater session."""
         self.refused_actions = refused_app_actions() if settings.rater_only else frozenset()
+        self.load_done = (0, 0)
+        """How many files of how many the first load has checked (its latest report)."""
         """The app's actions this session refuses (a rater-only one: app/rater_only.py)."""
         watcher = start.watcher
         if watcher is None and settings.watch:
-            watcher = WorkspaceWatcher(ws.root)
+            watcher = watcher_of(ws)
         self.live = LiveSuite(
             ws,
             use_git=settings.use_git,
@@ -215,7 +224,8 @@ class VoyageApp(KeymappedApp, Resilient):
 
     def first_screen_painted(self) -> None:
         """Called once, when the first full screen is on the terminal: the recorded first
-        screen, or without one the loaded suite. (A hook for benchmarks/app_probe.py.)"""
+        screen, or without one the listing (or the loaded suite, if it came first). (A hook
+        for benchmarks/app_probe.py.)"""
 
     def _run_live(self, group: str, job: Callable[[], None]) -> None:
         """The live suite's jobs run in thread workers; a new load replaces the one running."""
@@ -236,6 +246,8 @@ class VoyageApp(KeymappedApp, Resilient):
         match event:
             case Progressed(done, total):
                 self.post_message(LoadProgress(done, total))
+            case Listed(view, done, total):
+                self.post_message(SuiteListed(view, done, total))
             case Loaded(view):
                 self.post_message(SuiteLoaded(view))
             case Changed(view, touched):
@@ -286,8 +298,34 @@ class VoyageApp(KeymappedApp, Resilient):
         return [s for s in self.screen_stack if isinstance(s, VoyageScreen)]
 
     def on_load_progress(self, message: LoadProgress) -> None:
+        self.load_done = (message.done, message.total)
         for screen in self._screens():
             screen.load_progress(message.done, message.total)
+
+    def on_suite_listed(self, message: SuiteListed) -> None:
+        if not self.live.show_listed(message.view):
+            return  # the loaded suite is on screen already
+        for screen in self._screens():
+            screen.suite_listed(message.view, message.done, message.total)
+        self.load_done = (message.done, message.total)
+        self.call_after_refresh(self._listing_painted)
+
+    def _listing_painted(self) -> None:
+        self.live.listing_painted()  # the load may check the files now
+        self._mark_painted()  # a first screen a person can act on
+
+    def checking(self) -> bool:
+        """True, and said to the person, while the first load checks the files: what needs
+        results (diagnostics, triage, scoring) waits for them rather than act on nothing."""
+        if self.view is not None:
+            return False
+        done, total = self.load_done
+        count = f" ({done:,} / {total:,} files)" if total else ""
+        self.notify(
+            f"Checking the suite{count}: this needs every file checked; try again in a moment",
+            timeout=3,
+        )
+        return True
 
     def on_suite_loaded(self, message: SuiteLoaded) -> None:
         if not self.live.show(message.view):
@@ -443,9 +481,13 @@ class VoyageApp(KeymappedApp, Resilient):
             )
 
     def action_runs_command(self) -> None:
+        if self.checking():
+            return
         self._with_gold(lambda gold: self.push_screen(RunsScreen(gold)))
 
     def action_compare_runs_command(self) -> None:
+        if self.checking():
+            return
         self._with_gold(lambda gold: self.compare_runs(gold, getattr(self.screen, "run_rel", None)))
 
     def compare_runs(self, gold_rel: str, run_rel: str | None = None) -> None:
@@ -476,8 +518,7 @@ class VoyageApp(KeymappedApp, Resilient):
 
     def action_new_fixture(self) -> None:
         """The creation wizard, over whatever is open."""
-        if self.view is None:
-            self.notify("The suite is still loading; try again in a moment", timeout=3)
+        if self.checking():
             return
         self.push_screen(WizardScreen())
 

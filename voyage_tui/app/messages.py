@@ -14,6 +14,17 @@ class LoadProgress(Message):
         self.total = total
 
 
+class SuiteListed(Message):
+    """The first load listed the files (and then each batch it checked): a view to act on
+    while the rest are checked (`view.unchecked`)."""
+
+    def __init__(self, view: SuiteView, done: int, total: int) -> None:
+        super().__init__()
+        self.view = view
+        self.done = done
+        self.total = total
+
+
 class SuiteLoaded(Message):
     """The first full validation finished."""
 

@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from voyage_tui.engine.validation.live import WatchUnavailable
-from voyage_tui.engine.workspace.layout import NEVER_SEARCHED
+from voyage_tui.engine.workspace.layout import NEVER_SEARCHED, watched
+from voyage_tui.engine.workspace.model import Workspace
 
-__all__ = ["WatchUnavailable", "WorkspaceWatcher", "watch_workspace"]
+__all__ = ["WatchUnavailable", "WorkspaceWatcher", "watch_workspace", "watcher_of"]
 
 SETUP_FAILURES_BEFORE_GIVING_UP = 3
 """Polling that cannot even start this many times in a row: the workspace cannot be watched."""
@@ -52,11 +53,12 @@ class Notifier(Protocol):
     def close(self) -> None: ...
 
 
-def open_notifier(root: str, force_polling: bool) -> Notifier:
-    """The Rust notifier of watchfiles, recording changes under `root` from this call on."""
+def open_notifier(paths: list[str], force_polling: bool) -> Notifier:
+    """The Rust notifier of watchfiles, recording changes under `paths` (folders, watched
+    whole, and files) from this call on."""
     from watchfiles._rust_notify import RustNotify
 
-    return RustNotify([root], False, force_polling, 500, True, True)
+    return RustNotify(paths, False, force_polling, 500, True, True)
 
 
 def _wanted(root: str) -> Callable[[str], bool]:
@@ -75,9 +77,26 @@ def _wanted(root: str) -> Callable[[str], bool]:
 class WorkspaceWatcher:
     """One watcher of one workspace: armed once, then run (in one thread) until stopped."""
 
-    def __init__(self, root: Path, debounce_ms: int = 150) -> None:
+    def __init__(
+        self,
+        root: Path,
+        debounce_ms: int = 150,
+        *,
+        folders: list[str] | None = None,
+        files: list[str] | tuple[str, ...] = (),
+    ) -> None:
+        """`folders` (workspace-relative, watched whole) and `files` (at the root, watched
+        one by one): what to watch (engine/workspace/layout.py `watched`); None watches the
+        whole workspace. Arming puts a watch on every folder below a watched one, holding the
+        interpreter lock: a `.venv` or `.git` beside the configured folders costs nothing."""
         self.root = str(root)
         self.debounce_ms = debounce_ms
+        self.folders = folders
+        self.files = tuple(files)
+        self._rearm: set[str] = set()
+        """Paths whose change means arming again: the files watched one by one (a file
+        replaced by a rename is a new file, which the old watch does not see) and the
+        watched folders themselves."""
         self.armed = threading.Event()
         """Set once the notifier records changes (or arming failed: see `problem`)."""
         self.problem: WatchUnavailable | None = None
@@ -107,17 +126,52 @@ class WorkspaceWatcher:
             raise WatchUnavailable(
                 "its path is not valid UTF-8, which the file watcher cannot follow"
             ) from None
+        paths = self._paths()
         try:
-            return open_notifier(self.root, self._force_polling)
+            return open_notifier(paths, self._force_polling)
         except Exception as exc:
             if self._force_polling:
                 raise WatchUnavailable(f"the file watcher cannot start: {exc}") from exc
         # inotify could not start (out of watches, a folder it cannot name): poll.
         self._force_polling = True
         try:
-            return open_notifier(self.root, True)
+            return open_notifier(paths, True)
         except Exception as exc:
             raise WatchUnavailable(f"the file watcher cannot start: {exc}") from exc
+
+    def _paths(self) -> list[str]:
+        """The absolute paths to watch now: each configured folder (or, while it does not
+        exist, its nearest folder that does, below the root), each root file that exists."""
+        if self.folders is None:
+            self._rearm = set()
+            return [self.root]
+        paths: list[str] = []
+        rearm: set[str] = set()
+        folders = self.folders
+        if "" in folders:
+            # The root's folders, those the walk never searches left out; one made later is
+            # watched from the next arming on.
+            with contextlib.suppress(OSError), os.scandir(self.root) as entries:
+                folders = [
+                    e.name
+                    for e in entries
+                    if e.name not in NEVER_SEARCHED and e.is_dir(follow_symlinks=False)
+                ]
+        for rel in folders:
+            while rel and not os.path.isdir(os.path.join(self.root, rel)):
+                rel = rel.rsplit("/", 1)[0] if "/" in rel else ""
+            if rel:  # (one not made yet whose parent is the root: from the next arming on)
+                paths.append(os.path.join(self.root, rel))
+                rearm.add(rel)
+        for name in self.files:
+            path = os.path.join(self.root, name)
+            if os.path.isfile(path):
+                paths.append(path)
+            rearm.add(name)
+        self._rearm = rearm | set(folders)
+        # Nested folders (a missing folder's parent can hold another) are watched once.
+        paths = sorted(set(paths))
+        return [p for p in paths if not any(p.startswith(q + os.sep) for q in paths)] or [self.root]
 
     def close(self) -> None:
         with self._lock:
@@ -166,6 +220,11 @@ class WorkspaceWatcher:
                 }
                 if paths:
                     on_change(paths)
+                if paths & self._rearm:
+                    # A watched file or folder was replaced or made: its watch is on what
+                    # was there before. Armed again; whatever happens meanwhile is checked.
+                    self.close()
+                    lost = True
         finally:
             self.close()
 
@@ -195,3 +254,9 @@ def watch_workspace(
 ) -> None:
     """Arm a watcher on `root` and run it until `stop` is set (see WorkspaceWatcher.run)."""
     WorkspaceWatcher(root, debounce_ms).run(on_change, stop)
+
+
+def watcher_of(ws: Workspace) -> WorkspaceWatcher:
+    """The watcher of `ws`: its configured folders and root files only (layout.watched)."""
+    folders, files = watched(ws)
+    return WorkspaceWatcher(ws.root, folders=folders, files=files)

@@ -102,9 +102,9 @@ def make_watcher(ws: Workspace, watch: bool) -> WorkspaceWatcher | None:
     """The app's watcher, not armed yet: the app arms it (see start_first_load for when)."""
     if not watch:
         return None
-    from voyage_tui.app.watcher import WorkspaceWatcher
+    from voyage_tui.app.watcher import watcher_of
 
-    return WorkspaceWatcher(ws.root)
+    return watcher_of(ws)
 
 
 def arm_watcher(ws: Workspace, watch: bool) -> WorkspaceWatcher | None:

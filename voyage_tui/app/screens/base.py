@@ -142,6 +142,10 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
     def load_progress(self, done: int, total: int) -> None:
         """The first load has checked `done` of `total` items."""
 
+    def suite_listed(self, view: SuiteView, done: int, total: int) -> None:
+        """The first load listed the files, or checked another batch of them: `view` holds
+        every listed item, those not checked yet stand-ins (`view.unchecked`)."""
+
     def suite_loaded(self, view: SuiteView) -> None:
         """The first full validation finished (or a re-check of everything)."""
 

@@ -75,15 +75,52 @@ wizard) · `ctrl+p` every action.
         view = self.app.view
         if view is not None:
             self.suite_loaded(view)
+        elif self.app.live.listed is not None:
+            self.suite_listed(self.app.live.listed, *self.app.load_done)
         elif self.app.first_screen is not None:
             self.show_first_screen(self.app.first_screen)
 
     # --- suite updates (called by the app) ------------------------------------------------
 
     def load_progress(self, done: int, total: int) -> None:
+        if self.view is not None and self.view.checking:
+            self.query_one(SuiteHeader).show_checking(self.view, done, total)
+            return
         if self.view is None and self.suite_tree.display:
             return  # the recorded first screen stays, "checking…", until the suite is loaded
         self.query_one(SuiteHeader).show_loading(done, total, str(self.app.ws.root.name))
+
+    @property
+    def checking(self) -> bool:
+        """The tree shows the listing while the files are checked (or nothing yet)."""
+        return self.view is None or self.view.checking
+
+    def _needs_results(self) -> bool:
+        """True (and the person told "checking") when an action needs every file checked."""
+        return self.checking and self.app.checking()
+
+    def suite_listed(self, view: SuiteView, done: int, total: int) -> None:
+        """The listing, then each batch of checked files, while the first load runs: the tree
+        to move in, filter and open files from; counts and badges fill in as files are
+        checked. A loaded suite shown already is never replaced by it."""
+        if self.view is not None and not self.view.checking:
+            return
+        first = self.view is None
+        self.view = view
+        self.query_one("#loading").display = False
+        tree = self.suite_tree
+        tree.display = True
+        self.query_one(SuiteHeader).show_checking(view, done, total)
+        if first:
+            tree.show_view(view, self.query_one("#filter", Input).value)
+            if tree.cursor_node is None or tree.cursor_line < 0:
+                tree.cursor_line = 0
+            box = self.query_one("#filter", Input)
+            if not (box.has_focus and box.value):  # (not away from a filter being typed)
+                tree.focus()
+        else:
+            tree.apply_change(view, set())
+        self._show_matches()
 
     def load_failed(self) -> None:
         first = self.app.first_screen
@@ -104,6 +141,7 @@ wizard) · `ctrl+p` every action.
         tree.focus()
 
     def suite_loaded(self, view: SuiteView) -> None:
+        listing = self.view is not None and self.view.checking
         self.view = view
         self.query_one("#loading").display = False
         tree = self.suite_tree
@@ -112,9 +150,13 @@ wizard) · `ctrl+p` every action.
         tree.show_view(view, self.query_one("#filter", Input).value)
         if tree.cursor_node is None or tree.cursor_line < 0:
             tree.cursor_line = 0
-        tree.focus()
-        if not self._show_matches() and tree.current_entry() is None:
-            self._show_select_note()
+        if not (listing and self.query_one("#filter", Input).has_focus):
+            tree.focus()  # (not away from a filter typed while the files were checked)
+        if not self._show_matches():
+            if listing and self._shown_path is not None:
+                self.show_item(self._shown_path, force=True)  # its problems, now checked
+            elif tree.current_entry() is None:
+                self._show_select_note()
 
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
         self.view = view
@@ -274,7 +316,7 @@ wizard) · `ctrl+p` every action.
                     self._show_nothing(self.select_note())
 
     def _jump_to_error(self, forward: bool) -> None:
-        if self.view is None:
+        if self.view is None or self._needs_results():
             return
         target = self.suite_tree.find_error(forward)
         if target is None:
@@ -308,6 +350,8 @@ wizard) · `ctrl+p` every action.
             self.app.revalidate_paths({path})
 
     def action_retire(self) -> None:
+        if self._needs_results():
+            return
         path = self._selected_path()
         item = self.view.items.get(path) if self.view is not None and path else None
         if item is None or item.visibility != "holdout":
@@ -316,24 +360,36 @@ wizard) · `ctrl+p` every action.
         self.app.retire_holdout(item.path)
 
     def action_triage(self) -> None:
+        if self._needs_results():
+            return
         self.app.action_triage()
 
     def action_add_fixture(self) -> None:
+        if self._needs_results():
+            return
         self.app.action_new_fixture()
 
     def action_runs(self) -> None:
+        if self._needs_results():
+            return
         self.app.action_runs_command()
 
     def action_rate(self) -> None:
+        if self._needs_results():
+            return
         self.app.action_rate_session()
 
     def action_results(self) -> None:
         """The results (unblinded: the lead's view; only the browser and its palette open it)."""
+        if self._needs_results():
+            return
         from voyage_tui.app.screens.results import ResultsScreen
 
         self.app.push_screen(ResultsScreen())
 
     def action_focus_diagnostics(self) -> None:
+        if self._needs_results():
+            return
         self.query_one(DiagnosticsList).focus()
 
     def action_focus_tree(self) -> None:

@@ -31,6 +31,7 @@ from voyage_tui.engine.editing import (
     unified_diff,
 )
 from voyage_tui.engine.validation.buffer import check_buffer
+from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.workspace.model import Workspace
 
 LINT_DELAY = 0.25
@@ -148,6 +149,10 @@ class EditorScreen(VoyageScreen[None]):
     def lint_pending(self) -> bool:
         """A re-check is waiting for the typing to pause: the diagnostics shown are stale."""
         return self._lint_timer is not None
+
+    def suite_loaded(self, view: SuiteView) -> None:
+        if self.opened is not None and not self.diagnostics:
+            self.lint()  # opened while the files were checked: checked now
 
     def lint(self) -> None:
         """Re-check the text as it is now; only the newest re-check's diagnostics are shown

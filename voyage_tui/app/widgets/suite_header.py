@@ -59,6 +59,24 @@ class SuiteHeader(Static):
         text.append(f" · {note}", style="dim italic")
         self.update(text)
 
+    def show_checking(self, view: SuiteView, done: int, total: int) -> None:
+        """The listing's fixture count, what the files checked so far found, and how far the
+        check is: `412 fixtures · 2 errors so far · checking 4,200 / 12,100`."""
+        text = Text(f"{printable(view.root.name, lines=False)} · ", style="dim")
+        text.append(plural(view.fixture_count, "fixture"), style="bold")
+        errors, warnings = view.summary.errors, view.summary.warnings
+        if errors or warnings:
+            text.append(" · ")
+            if errors:
+                text.append(plural(errors, "error"), style="bold red")
+                text.append(" " if not warnings else ", ")
+            if warnings:
+                text.append(plural(warnings, "warning"), style="bold yellow")
+                text.append(" ")
+            text.append("so far")
+        text.append(f" · checking {min(done, total):,} / {total:,}", style="dim italic")
+        self.update(text)
+
     def show_view(self, view: SuiteView) -> None:
         text = Text(f"{printable(view.root.name, lines=False)} · ", style="dim")
         text.append_text(header_text(view))

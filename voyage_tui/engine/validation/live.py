@@ -30,6 +30,7 @@ from voyage_tui.engine.validation.first_screen import (
     first_screen_of,
     save_first_screen,
 )
+from voyage_tui.engine.validation.listed import filled, listed_view
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, changed_paths, view_of
 from voyage_tui.engine.workspace.config import CONFIG_NAME
@@ -38,6 +39,11 @@ from voyage_tui.engine.workspace.model import Workspace
 PROGRESS_EVERY = 0.2
 """Seconds between progress events: each one repaints the header, and a repaint per percent
 costs the loading thread the interpreter lock more often than it is worth."""
+
+BATCH_EVERY = 1.0
+"""Seconds between the batches of checked files a first load shows (`Listed`): each one is a
+new view of every item and a relabelled tree (and time the loading thread does not check): worth
+it once a second, not per file."""
 
 PAINT_WAIT = 5.0
 """At most this long the first load waits for its suite to be painted before writing the
@@ -117,6 +123,18 @@ class Progressed:
 
 
 @dataclass(frozen=True, slots=True)
+class Listed:
+    """The first load has listed the files: `view` is the suite as far as it is known, every
+    listed file an item, those not checked yet stand-ins (`view.unchecked`; listed.py). Sent
+    once straight after the listing, then once per batch of checked files (BATCH_EVERY), only
+    while no loaded suite has been shown; `done` of `total` files are checked."""
+
+    view: SuiteView
+    done: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
 class Loaded:
     """A full load finished (the first, or a re-check of everything)."""
 
@@ -145,7 +163,7 @@ class WatchFailed:
     reason: str
 
 
-LiveEvent = Progressed | Loaded | Changed | Failed | WatchFailed
+LiveEvent = Progressed | Listed | Loaded | Changed | Failed | WatchFailed
 
 Run = Callable[[str, Callable[[], None]], None]
 """run(group, job): run `job` on a thread of its own. Groups: "suite" (loads: a new one
@@ -188,6 +206,8 @@ class LiveSuite:
         self._painted = threading.Event()
         """Set once a loaded suite has been painted (or the suite is closed)."""
         self._first_painted = False
+        self._listing_painted = threading.Event()
+        """Set once the first Listed view is on the terminal (or the suite is closed)."""
         self._lock = threading.Lock()
         # Under _lock:
         self._suite: Suite | None = None
@@ -197,6 +217,8 @@ class LiveSuite:
         # The front end's thread:
         self.view: SuiteView | None = None
         """The newest view shown."""
+        self.listed: SuiteView | None = None
+        """The newest view of the listing shown while the first load checks (show_listed)."""
         self._shown_generation = 0
 
     # --- start and end ---------------------------------------------------------------------
@@ -225,10 +247,15 @@ class LiveSuite:
         """A loaded suite is on the terminal: the load may write the cache now."""
         self._painted.set()
 
+    def listing_painted(self) -> None:
+        """The first Listed view is on the terminal: the load checks its files now."""
+        self._listing_painted.set()
+
     def close(self) -> None:
         """Stop watching, let a load waiting for a paint go on, and drop a prepared load."""
         self._stop.set()
         self._painted.set()
+        self._listing_painted.set()
         prepared, self._prepared = self._prepared, None
         if prepared is not None:
             prepared.cancel()
@@ -269,23 +296,48 @@ class LiveSuite:
         # for a first load that stamped them, armed after it: see _arm_after_load).
         if not self._arm_after_load:
             self._arm()
-        last = [0.0]
+        last_progress = last_batch = 0.0
+        batched = 0  # of this process's checked files, those in a batch already
+        shown: SuiteView | None = None
+        """The newest Listed view, while a first load runs (None: no batches)."""
 
         def progress(done: int, total: int) -> None:
+            nonlocal last_progress, last_batch, batched, shown
             if self._load_token != token:
                 raise _Superseded  # loaded again since: that load is the one shown
             now = time.monotonic()
-            if now - last[0] >= PROGRESS_EVERY or done >= total:
-                last[0] = now
+            if now - last_progress >= PROGRESS_EVERY or done >= total:
+                last_progress = now
                 self._publish(Progressed(done, total))
+            if shown is None or prepared is None or done >= total:
+                return
+            checked = prepared.tasks.so_far
+            if now - last_batch >= BATCH_EVERY and len(checked) > batched:
+                fresh = checked[batched:]
+                last_batch, batched = now, len(checked)
+                shown = filled(shown, (i for i in fresh if i is not None))
+                self._publish(Listed(shown, done, total))
 
         try:
             suite = Suite(self.ws, use_git=self.use_git)
-            if prepared is None and self._first_load_cached:
+            if prepared is None:
                 # The files unchanged since the cache recorded them are taken from it (for a
                 # FROM_CACHE start, here, after the recorded screen is on the terminal).
-                self._first_load_cached = False
-                prepared = suite.prepare(fork=False, cache=True)
+                cached, self._first_load_cached = self._first_load_cached, False
+                prepared = suite.prepare(fork=False, cache=cached)
+            with self._lock:
+                first = self._suite is None
+            if first:
+                # Nothing shown yet: the listing is a screen to act on while the files are
+                # checked (listed.py), filled in batch by batch.
+                layout = prepared.layout
+                total = len(layout.tasks) + len(layout.agent_runs) + len(layout.json_candidates)
+                shown = listed_view(self.ws, prepared.refs, layout, prepared.reused)
+                last_batch = time.monotonic()
+                self._publish(Listed(shown, len(prepared.reused), total))
+                # Checking holds the interpreter lock the paint of that screen needs, and a
+                # forked child (cli/common.py) checks its share meanwhile: paint first.
+                self._listing_painted.wait(timeout=PAINT_WAIT)
             suite.validate_all(progress=progress, prepared=prepared, git=False)
             with self._lock:
                 if token != self._load_token:
@@ -405,6 +457,13 @@ class LiveSuite:
         if view.generation <= self._shown_generation:
             return False
         self._shown_generation = view.generation
+        return True
+
+    def show_listed(self, view: SuiteView) -> bool:
+        """A view of the listing arrived: False once a loaded suite is shown (drop it)."""
+        if self.view is not None:
+            return False
+        self.listed = view
         return True
 
     def show(self, view: SuiteView) -> bool:

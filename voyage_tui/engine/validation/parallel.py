@@ -45,6 +45,9 @@ class ForkedMap(Generic[T, R]):
         self.from_child: object = None
         self.pid: int | None = None
         self.read_fd: int | None = None
+        self.so_far: list[R] = []
+        """This process's results while `finish` computes them, in its order: a progress
+        report may show them before the child's half is in (the app's batches)."""
         # Interleaved, so neighbours (which cost alike) are spread over both processes.
         self._to_child = [
             int((i + 1) * child_share) > int(i * child_share) for i in range(len(work))
@@ -91,10 +94,12 @@ class ForkedMap(Generic[T, R]):
         step = max(total // 100, 1)
         scale = total / len(mine) if mine else 1.0
         mine_results: list[R] = []
+        self.so_far = mine_results
         for index, x in enumerate(mine, start=1):
             mine_results.append(self.fn(x))
             if progress and index % step == 0:
                 progress(min(int(index * scale), total), total)
+        self.so_far = []
         if self.pid is None:
             return mine_results
         theirs = self._theirs

@@ -64,6 +64,15 @@ class SuiteView:
     """The paths of the holdouts the git checks found exposed."""
     generation: int = 0
     """When the view was made: a later view has a larger number (0: not numbered)."""
+    unchecked: frozenset[str] = frozenset()
+    """Listed but not checked yet (engine/validation/listed.py): their items are stand-ins
+    made from the path alone (kind, folder id, parent), with no diagnostics. Empty for every
+    view of a loaded suite."""
+
+    @property
+    def checking(self) -> bool:
+        """A view of the listing, before every file is checked: counts are not final."""
+        return bool(self.unchecked)
 
     @property
     def root(self) -> Path:
@@ -122,7 +131,30 @@ def view_of(suite: Suite, generation: int = 0) -> SuiteView:
         item = items.get(path)
         if item is not None and found:
             items[path] = dataclasses.replace(item, diagnostics=item.diagnostics + found)
-    workspace = tuple(suite.workspace_diagnostics())
+    return assemble(
+        suite.ws,
+        dataclasses.replace(suite.refs),
+        items,
+        tuple(suite.workspace_diagnostics()),
+        coverage=suite.coverage(),
+        exposed=frozenset(p for p in git.exposed if p in items),
+        generation=generation,
+    )
+
+
+def assemble(
+    ws: Workspace,
+    refs: References,
+    items: dict[str, Item],
+    workspace: tuple[Diagnostic, ...],
+    *,
+    coverage: dict[str, dict[str, int]],
+    exposed: frozenset[str] = frozenset(),
+    generation: int = 0,
+    unchecked: frozenset[str] = frozenset(),
+) -> SuiteView:
+    """A view of `items` (kept, not copied): the counts, the workspace diagnostics by path and
+    the items under their parents, computed from them."""
     by_path: dict[str, list[Diagnostic]] = {}
     for d in workspace:
         by_path.setdefault(d.path, []).append(d)
@@ -131,16 +163,17 @@ def view_of(suite: Suite, generation: int = 0) -> SuiteView:
         if item.parent is not None and item.parent in items:
             children.setdefault(item.parent, []).append(item)
     return SuiteView(
-        ws=suite.ws,
-        refs=dataclasses.replace(suite.refs),
+        ws=ws,
+        refs=refs,
         items=items,
         workspace_diagnostics=workspace,
         summary=summarize(len(items), workspace, (i.diagnostics for i in items.values())),
-        coverage=suite.coverage(),
+        coverage=coverage,
         by_path={p: tuple(ds) for p, ds in by_path.items()},
         children={p: tuple(sorted(cs, key=lambda i: i.path)) for p, cs in children.items()},
-        exposed=frozenset(p for p in git.exposed if p in items),
+        exposed=exposed,
         generation=generation,
+        unchecked=unchecked,
     )
 
 
@@ -241,13 +274,23 @@ HOLDS_RUNS = frozenset({FileKind.TASK, FileKind.GOLD})
 """The kinds whose items have runs listed under them (`SuiteView.children_of`)."""
 
 
+CHECKING_PATH = "(checking)"
+"""The journey-path group of trajectories not checked yet: their path is in the file."""
+
+
+def _journey_group(item: Item, unchecked: frozenset[str]) -> str:
+    if item.fixture_class:
+        return f"path:{item.fixture_class}"
+    return f"path:{CHECKING_PATH if item.path in unchecked else '(no path)'}"
+
+
 def group_of(view: SuiteView, item: Item) -> str | None:
     """The group key an item is listed under, or None for items listed under a parent."""
     how = GROUPING[item.kind]
     if how is Grouping.CLASS:
         return f"class:{class_folder(item, view.ws.fixtures_rel)}"
     if how is Grouping.JOURNEY_PATH:
-        return f"path:{item.fixture_class or '(no path)'}"
+        return _journey_group(item, view.unchecked)
     if how is Grouping.GOLD:
         return "gold"
     if how is Grouping.RATINGS:
@@ -289,7 +332,7 @@ def listing(view: SuiteView, needle: str = "") -> Listing:
     # Run on every change of an 11,000-item suite: group_of and severity_counts inlined.
     prefix = view.ws.fixtures_rel + "/" if view.ws.fixtures_rel else ""
     cut = len(prefix)
-    grouping = GROUPING
+    grouping, unchecked = GROUPING, view.unchecked
     for item in view.items.values():
         how = grouping[item.kind]
         if how is Grouping.CLASS:
@@ -297,7 +340,7 @@ def listing(view: SuiteView, needle: str = "") -> Listing:
             rest = path[cut:] if path.startswith(prefix) else path
             key = "class:" + rest.split("/", 1)[0]
         elif how is Grouping.JOURNEY_PATH:
-            key = f"path:{item.fixture_class or '(no path)'}"
+            key = _journey_group(item, unchecked)
         elif how is Grouping.GOLD:
             key = "gold"
         elif how is Grouping.RATINGS:

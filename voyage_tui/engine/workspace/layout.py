@@ -332,3 +332,27 @@ def ask_git_ignored(ws: Workspace, paths: list[str]) -> tuple[set[str], Diagnost
         f"{why.removeprefix('fatal: ')}; every JSON file was checked, ignored or not",
     )
     return set(), problem
+
+
+WATCHED_FILES = (CONFIG_NAME, ".gitignore")
+"""Files at the workspace's root whose change a watcher hands on (a re-check of everything, a
+walk again)."""
+
+
+def watched(ws: Workspace) -> tuple[list[str], list[str]]:
+    """What a watcher of `ws` needs to see: the folders that may hold a workspace file (the
+    configured fixtures, gold and ratings folders, those of the reference files and the
+    adjudications file), watched whole, and the root's own files among them (voyage.toml, the
+    root .gitignore, a reference file at the root), watched one by one: never `.venv`, `.git`
+    or anything else beside them. A configured folder that is the root itself (`gold = ["."]`,
+    the default) is "": every folder at the root but those never searched (NEVER_SEARCHED),
+    as the walk goes."""
+    rules = Classifier.of(ws)
+    adjudications = ws.adjudications_rel
+    named = [*rules.references, *([adjudications] if adjudications else [])]
+    wanted = {*rules.roots(), *(rel.rsplit("/", 1)[0] for rel in named if "/" in rel)}
+    if "" in wanted:
+        wanted = {""}
+    folders = sorted(f for f in wanted if not any(f.startswith(g + "/") for g in wanted if g))
+    files = [*WATCHED_FILES, *(rel for rel in named if "/" not in rel)]
+    return folders, list(dict.fromkeys(files))
