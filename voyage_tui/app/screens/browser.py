@@ -306,9 +306,7 @@ wizard) · `ctrl+p` every action.
 
     def action_results(self) -> None:
         """The results (unblinded: the lead's view; only the browser and its palette open it)."""
-        from voyage_tui.app.screens.results import ResultsScreen
-
-        self.app.push_screen(ResultsScreen())
+        self.app.navigation.results()
 
     def action_focus_diagnostics(self) -> None:
         self.query_one(DiagnosticsList).focus()
