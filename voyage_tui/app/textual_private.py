@@ -16,12 +16,10 @@ from textual._callback import invoke as _invoke
 from textual.app import App
 from textual.dom import DOMNode
 from textual.message_pump import MessagePump
-from textual.screen import Screen
 from textual.widgets import Tree
 
 PRIVATE_NAMES: tuple[tuple[str, str], ...] = (
     ("textual._callback", "invoke"),
-    ("textual.app.App", "_screen_stacks"),
     ("textual.dom.DOMNode", "_pruning"),
     ("textual.message_pump.MessagePump", "_closing"),
     ("textual.widgets.Tree", "_tree_lines"),
@@ -41,15 +39,6 @@ async def invoke(callback: Callable[..., Any], *params: object) -> Any:
     """Call `callback` as Textual calls a screen's result callback: with as many of `params`
     as it takes, awaited if it is a coroutine."""
     return await _invoke(callback, *params)
-
-
-def every_screen(app: App[Any]) -> list[Screen[Any]]:
-    """Every screen on every mode's stack, each stack bottom first, the modes in the order they
-    opened (the app's areas are modes: app/navigation.py). `App.screen_stack` holds only the
-    current mode's screens, and Textual has no public list of the modes with a stack: this is
-    the one walk over all of them, for whatever must reach every screen (the suite's events,
-    quitting, crash recovery, whether a screen is still open)."""
-    return [screen for stack in app._screen_stacks.values() for screen in stack]
 
 
 def is_pruning(node: DOMNode) -> bool:

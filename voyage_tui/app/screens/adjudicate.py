@@ -230,7 +230,7 @@ starts its scores again, `{adjudicate.reload}` reads the files again.
     # --- keys ------------------------------------------------------------------------------
 
     def action_back(self) -> None:
-        self.app.navigation.back(self)  # to the screen that opened this one
+        self.app.pop_screen()
 
     def action_reload(self) -> None:
         self.load()

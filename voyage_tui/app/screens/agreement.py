@@ -294,7 +294,7 @@ their final scores are settled): `enter` shows every rater's scores and note sid
         self.app.push_screen(DisputedScreen(report.disputed[int(event.option.id)], self.rubric))
 
     def action_back(self) -> None:
-        self.app.navigation.back(self)  # to the screen that opened this one
+        self.app.pop_screen()
 
     def action_reload(self) -> None:
         self.load()

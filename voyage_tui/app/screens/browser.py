@@ -306,7 +306,9 @@ wizard) · `ctrl+p` every action.
 
     def action_results(self) -> None:
         """The results (unblinded: the lead's view; only the browser and its palette open it)."""
-        self.app.navigation.results()
+        from voyage_tui.app.screens.results import ResultsScreen
+
+        self.app.push_screen(ResultsScreen())
 
     def action_focus_diagnostics(self) -> None:
         self.query_one(DiagnosticsList).focus()

@@ -140,4 +140,4 @@ BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseli
         self.load()
 
     def action_back(self) -> None:
-        self.app.navigation.back(self)  # to the screen that opened this one
+        self.app.pop_screen()

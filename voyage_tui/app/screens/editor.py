@@ -228,7 +228,7 @@ class EditorScreen(VoyageScreen[None]):
         """Pop this screen, asking first when there is unsaved work."""
 
         def go() -> None:
-            self.app.navigation.back(self)  # to the screen that opened this one
+            self.app.pop_screen()
             then()
 
         if not self.dirty:

@@ -168,7 +168,7 @@ overlap have rated it. `{rating-status.reload}` computes again.
         )
 
     def action_back(self) -> None:
-        self.app.navigation.back(self)  # to the screen that opened this one
+        self.app.pop_screen()
 
     def action_reload(self) -> None:
         self.load()

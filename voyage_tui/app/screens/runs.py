@@ -190,4 +190,4 @@ highlighted one.
         self.app.push_screen(CompareScreen(self.gold_rel, run, baseline))
 
     def action_back(self) -> None:
-        self.app.navigation.back(self)  # to the screen that opened this one
+        self.app.pop_screen()

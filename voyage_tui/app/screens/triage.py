@@ -396,7 +396,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             self._anchor = None
             self._show_rows(self._candidates())
             return
-        self.app.navigation.back(self)  # to the screen that opened this one
+        self.app.pop_screen()
 
     # --- marks -----------------------------------------------------------------------------
 
