@@ -3,6 +3,7 @@ shown only while it is wanted, and a failure is reported, not lost."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 
@@ -96,3 +97,43 @@ async def test_an_exception_in_the_job_is_reported_and_then_not_called(sample_co
         assert [str(e) for e in app.reported_errors] == ["disk gone"]
         app.reported_errors.clear()
         assert app.is_running  # reported, and the app carries on
+
+
+async def test_an_exclusive_step_runs_alone_and_busy_lasts_until_its_result_is_shown(
+    sample_copy: Path,
+) -> None:
+    app = make_app(sample_copy)
+    async with app.run_test() as pilot:
+        await wait_loaded(pilot)
+        screen = Probe()
+        await app.push_screen(screen)
+        gate = threading.Event()
+        busy_while_shown: list[bool] = []
+
+        async def show_slowly(result: str) -> None:
+            await asyncio.sleep(0.05)  # a `then` that awaits (the rater draws the next pair so)
+            busy_while_shown.append(screen.busy)
+            screen.show(result)
+
+        assert not screen.busy
+        first = screen.run_in_thread(lambda: _waiting(gate, "one"), show_slowly, exclusive=True)
+        assert first is not None and screen.busy
+        refused = screen.run_in_thread(lambda: "two", screen.show, exclusive=True)
+        assert refused is None  # one step at a time: the second is refused, not queued
+        screen.run_in_thread(lambda: "free", screen.show)  # not exclusive: runs meanwhile
+        await wait_until(pilot, lambda: screen.shown == ["free"])
+        assert screen.busy
+        gate.set()
+        await wait_until(pilot, lambda: not screen.busy)
+        assert screen.shown == ["free", "one"] and busy_while_shown == [True]
+        assert screen.working == 0
+
+        def broken() -> str:
+            raise OSError("disk gone")
+
+        assert screen.run_in_thread(broken, screen.show, exclusive=True) is not None
+        await wait_until(pilot, lambda: not screen.busy)  # a failed step frees the screen too
+        assert [str(e) for e in app.reported_errors] == ["disk gone"]
+        app.reported_errors.clear()
+        assert screen.run_in_thread(lambda: "three", screen.show, exclusive=True) is not None
+        await wait_until(pilot, lambda: not screen.busy and screen.shown[-1] == "three")

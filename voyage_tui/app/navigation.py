@@ -2,10 +2,10 @@
 
 The areas are the browser (the bottom of the stack, always there), the triage queue and the
 rater session; one of each is open at most. Going to an area that is open closes what sits
-above it; going to the triage queue when it is not open opens it on top of what is open, and a
-rater session opens on top of the browser (from the queue too: `escape` then returns to the
-browser). Closing a rater session ends it first, so its rater's lock goes at once. (Why not Textual's modes:
-docs/decisions.md, "Navigation".) Screens push their own dialogs and detail screens; what
+above it; going to one that is not open opens it on top of what is open, so `escape` returns
+to the screen that opened it (the rater session opened from the queue, the results or the
+agreement goes back there). Closing a rater session ends it first, so its rater's lock goes at
+once. (Why not Textual's modes: docs/decisions.md, "Navigation".) Screens push their own dialogs and detail screens; what
 changes the area goes through here.
 
 A rater-only session (`voyage-tui rate`, `serve --rate`) has one area, the rater session, with
@@ -54,8 +54,8 @@ class Navigation:
         )
 
     def leave_session(self, session: RateScreen, *, unsaved: bool) -> None:
-        """`escape` in the rater session: back to the browser, ending the session; in a
-        rater-only session, a question first, and yes ends the app."""
+        """`escape` in the rater session: back to the screen that opened it, ending the
+        session; in a rater-only session, a question first, and yes ends the app."""
         if not self.rater_only:
             if unsaved:
                 self.app.notify(
@@ -122,21 +122,26 @@ class Navigation:
         self.app.push_screen(TriageScreen())
 
     def rate(self, rater: str | None, blind: bool) -> None:
-        """The rater session: the one already open, else a new one on top of the browser."""
+        """The rater session: the one already open, else a new one on top of what is open
+        (`escape` returns there)."""
         session = self.open_screen(RateScreen)
         if session is not None:
             self.back_to(session)
             return
-        self.back_to_browser()
         self.app.push_screen(RateScreen(rater, blind=blind))
 
     def rate_run(self, rater: str | None, blind: bool, fixture_id: str, run_id: str) -> None:
         """A rater session opened on one agent run (triage's `enter` on an unrated run), on top
-        of the browser, as `rate`'s. (A rater-only session stays on its own.)"""
+        of what is open, so `escape` returns to the queue; a session open below ends first,
+        with what sits above it. (A rater-only session stays on its own.)"""
         if self.rater_only:
             self.rate(rater, blind)
             return
-        self.back_to_browser()
+        session = self.open_screen(RateScreen)
+        if isinstance(session, RateScreen):
+            self.close_above(session)
+            session.end_session()
+            self.app.pop_screen()
         self.app.push_screen(RateScreen(rater, blind=blind, start_at=(fixture_id, run_id)))
 
     def back_to(self, screen: Screen[Any]) -> None:

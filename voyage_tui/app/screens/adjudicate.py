@@ -102,7 +102,6 @@ starts its scores again, `{adjudicate.reload}` reads the files again.
         self.draft: ScoreDraft | None = None
         self.selected: PairKey | None = None
         self.status = ""
-        self.busy = False
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Adjudication", style="bold"), id="adjudicate-title")
@@ -296,7 +295,6 @@ starts its scores again, `{adjudicate.reload}` reads the files again.
 
     def _write(self, record: Adjudication, done: str) -> None:
         ws = self.app.ws
-        self.busy = True
 
         def job() -> str:
             try:
@@ -306,9 +304,9 @@ starts its scores again, `{adjudicate.reload}` reads the files again.
             return ""
 
         def then(problem: str) -> None:
-            self.busy = False
             fixture_id, run_id = record.pair
             self.status = problem or f"{fixture_id} / {run_id} {done}"
             self.load()
 
-        self.run_in_thread(job, then, key="write")
+        # One write at a time: the screen is `busy` (keys refused) until it is read back.
+        self.run_in_thread(job, then, key="write", exclusive=True)

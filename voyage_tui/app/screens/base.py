@@ -15,6 +15,7 @@ follow.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
@@ -45,6 +46,7 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         self._working = 0
         self._latest: dict[str, int] = {}
         self._out: dict[str, int] = {}
+        self._busy = False
 
     if TYPE_CHECKING:
         # For the type checker only, as Textual itself declares `app`: these screens run in
@@ -77,6 +79,15 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         out of date (the wizard is not settled until its newest check is shown)."""
         return self._out.get(key, 0) > 0
 
+    @property
+    def busy(self) -> bool:
+        """An exclusive step (`run_in_thread(..., exclusive=True)`) is under way: from the
+        call until its result is shown (its `then` has returned, awaited when it is a
+        coroutine), dropped, or its job failed. A screen whose steps build on what the one
+        before left on screen (the rater's keys, an adjudication's write) refuses keys
+        meanwhile rather than apply them to something the person has not seen."""
+        return self._busy
+
     def run_in_thread(
         self,
         job: Callable[[], JobResult],
@@ -84,7 +95,8 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         *,
         key: str | None = None,
         stale: Callable[[], bool] | None = None,
-    ) -> Worker[None]:
+        exclusive: bool = False,
+    ) -> Worker[None] | None:
         """Run `job` in a thread worker (file and git I/O, validation: never on the UI thread),
         then `then(result)` on the UI thread, unless the result has nowhere to go or is out of
         date by then:
@@ -95,7 +107,16 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
         - `stale()`, asked on the UI thread just before, says the result no longer applies.
 
         An exception from `job` is reported as the app reports any failed background task (the
-        app carries on); `then` is not called. Call from the UI thread."""
+        app carries on); `then` is not called. Call from the UI thread.
+
+        `exclusive`: one step at a time. The screen is `busy` until this step's result is
+        shown (`then` may be a coroutine function: until it has run; it runs in the screen's
+        own queue, as a message handler would); another exclusive call meanwhile is refused
+        (None is returned, nothing runs), so the caller need keep no flag of its own."""
+        if exclusive:
+            if self._busy:
+                return None
+            self._busy = True
         ticket = 0
         if key is not None:
             ticket = self._latest[key] = self._latest.get(key, 0) + 1
@@ -106,14 +127,32 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
             self._working -= 1
             if key is not None:
                 self._out[key] -= 1
+            if exclusive:
+                self._busy = False
+
+        def wanted() -> bool:
+            if self.gone or (key is not None and self._latest.get(key) != ticket):
+                return False
+            return stale is None or not stale()
 
         def deliver(result: JobResult) -> None:
-            back()
-            if self.gone or (key is not None and self._latest.get(key) != ticket):
-                return
-            if stale is not None and stale():
-                return
-            then(result)
+            if exclusive and self.call_later(show, result):
+                return  # `working` and `busy` count until it is shown
+            back()  # (exclusive: the screen is closing, nothing to show)
+            if wanted():
+                then(result)
+
+        async def show(result: JobResult) -> None:
+            """An exclusive step's result, shown in the screen's own queue, as a message's
+            handler would be: keys pressed while it is drawn wait behind it (and find the
+            screen ready) instead of being refused, and `busy` lasts until it is drawn."""
+            try:
+                if wanted():
+                    shown = then(result)
+                    if inspect.isawaitable(shown):
+                        await shown
+            finally:
+                back()
 
         def failed(error: Exception) -> None:
             back()

@@ -2,9 +2,9 @@
 below (or beside, on a wide terminal), one key per dimension.
 
 Every call into the engine's RaterSession runs in a worker, one at a time (the session is not
-shared between threads: a lock guards it, and `busy` keeps a second step from starting); the
-result comes back as a message and only then does the screen show the next pair, so a rating is
-on disk (appended and fsync'd) before the screen moves on. Keys pressed while a step is in
+shared between threads: a lock guards it, and each step is an exclusive `run_in_thread`, so the
+screen is `busy` until its result is shown); only then does the screen show the next pair, so a
+rating is on disk (appended and fsync'd) before the screen moves on. Keys pressed while a step is in
 flight are refused with a bell rather than applied to a pair the rater has not seen.
 """
 
@@ -82,20 +82,18 @@ class NotOpened(Message):
         self.reason = reason
 
 
-class Stepped(Message):
+@dataclass(frozen=True)
+class Stepped:
     """A step (submit, undo, redo, skip) is done: on disk, and the session has moved."""
 
-    def __init__(self, state: SessionState, said: str) -> None:
-        super().__init__()
-        self.state = state
-        self.said = said
+    state: SessionState
+    said: str
 
 
-class StepFailed(Message):
-    def __init__(self, action: str, error: str) -> None:
-        super().__init__()
-        self.action = action
-        self.error = error
+@dataclass(frozen=True)
+class StepFailed:
+    action: str
+    error: str
 
 
 _FAILED = {
@@ -162,8 +160,6 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         self.session: RaterSession | None = None
         self.state: SessionState | None = None
         self.draft = ScoreDraft([])
-        self.busy = False
-        """A step is in flight: no key may change the draft or start another step."""
         self.problem: str | None = None
         """Why there is no session (no rater name, an unreadable ratings file, no rubric)."""
         self.status = ""
@@ -392,12 +388,14 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             where = self._header(width - 4 - text.cell_len)
             self.query_one("#rate-where", Static).update(where)
 
-    def _show_rubric(self) -> None:
+    def _show_rubric(self, *, step_shown: bool = False) -> None:
+        """`step_shown`: drawn from a step's result, whose end (`busy` over) follows at once."""
         state = self.state
         notes = state.content.task.scoring_notes if state and state.content else {}
         in_force = state.in_force if state else None
+        busy = self.busy and not step_shown
         self.query_one(RubricPanel).show(
-            self.draft, notes, in_force, busy=self.busy, room=self._rubric_room()
+            self.draft, notes, in_force, busy=busy, room=self._rubric_room()
         )
 
     def _rubric_room(self) -> int:
@@ -561,7 +559,6 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         state = self.state
         if state is None or state.current is None:
             return
-        self._start()
         self.step("submit", dict(self.draft.scores), self.draft.note)
 
     def action_undo(self) -> None:
@@ -576,7 +573,6 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             return
         if self.draft.scores:
             self._say("The scores on screen were dropped (nothing of them was saved).")
-        self._start()
         self.step("undo")
 
     def action_redo(self) -> None:
@@ -585,61 +581,59 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         if not self.state.can_redo:
             self._say("Nothing to redo.", "yellow")
             return
-        self._start()
         self.step("redo")
 
     def action_skip(self) -> None:
         if not self._ready() or self.state is None or self.state.current is None:
             return
-        self._start()
         self.step("skip")
 
-    def _start(self) -> None:
-        self.busy = True
-        self._show_rubric()
-
-    @work(thread=True, group="rate-session")
     def step(self, action: str, scores: dict[str, int] | None = None, note: str = "") -> None:
-        session = self.session
-        if session is None:  # the screen closed before the step began: nothing to write to
+        """Take a step on the session in a worker; the screen is `busy` until its result is
+        shown (the next pair drawn), and keys meanwhile are refused (`_ready`)."""
+        session, lock = self.session, self._lock
+        if session is None:  # the session ended: nothing to write to
             return
-        with self._lock:
-            before = session.current
-            label = session.label(before) if before is not None else ""
-            try:
-                said = _do(session, action, scores or {}, note, label)
-            except (OSError, SessionError, ValueError) as exc:
-                self.post_message(StepFailed(action, str(exc)))
-                return
-            state = _state_of(session)
-        self.post_message(Stepped(state, said))
 
-    @on(Stepped)
-    async def _stepped(self, message: Stepped) -> None:
+        def job() -> Stepped | StepFailed:
+            with lock:
+                before = session.current
+                label = session.label(before) if before is not None else ""
+                try:
+                    said = _do(session, action, scores or {}, note, label)
+                except (OSError, SessionError, ValueError) as exc:
+                    return StepFailed(action, str(exc))
+                return Stepped(_state_of(session), said)
+
+        if self.run_in_thread(job, self._step_done, exclusive=True) is None:
+            self.app.bell()  # (a step under way: `_ready` refuses before this)
+            return
+        self._show_rubric()  # drawn busy
+
+    async def _step_done(self, result: Stepped | StepFailed) -> None:
         if self.session is None:  # the session ended (the screen closed) while the step ran
             return
-        said = message.said
+        if isinstance(result, StepFailed):
+            self._step_failed(result)
+            return
+        said = result.said
         before = self.state
-        if before is not None and not _assigned_done(before) and _assigned_done(message.state):
+        if before is not None and not _assigned_done(before) and _assigned_done(result.state):
             said = f"{said}. {ASSIGNED_DONE}"
-        try:
-            # Every step starts the scores afresh, an undo that reopens the pair on screen too.
-            await self._show_state(message.state)
-        finally:
-            self.busy = False
+        # Every step starts the scores afresh, an undo that reopens the pair on screen too.
+        # (Still busy while the pair is drawn: a key now would act on the pair going away.)
+        await self._show_state(result.state)
         self._say(said)
-        self._show_rubric()
+        self._show_rubric(step_shown=True)
 
-    @on(StepFailed)
     def _step_failed(self, message: StepFailed) -> None:
-        self.busy = False
         what, again = _FAILED.get(message.action, ("Not done", ""))
         # The key as the keymap names it (`enter`, `ctrl+r`): words read better in a sentence
         # than the footer's signs.
         keys = keys_after(self.app.user_keymap, again) if again else []
         retry = f" — {keys[0]} tries again" if keys else ""
         self._say(f"{what}: {message.error}{retry}", "bold red")
-        self._show_rubric()
+        self._show_rubric(step_shown=True)
 
 
 def _do(session: RaterSession, action: str, scores: dict[str, int], note: str, label: str) -> str:
