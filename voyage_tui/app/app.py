@@ -53,6 +53,7 @@ from voyage_tui.engine.validation.live import (
     WatchFailed,
 )
 from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
 STYLES = Path(__file__).parent / "styles"
@@ -320,7 +321,7 @@ class VoyageApp(KeymappedApp, Resilient):
         if self.view is not None:
             return False
         done, total = self.load_done
-        count = f" ({done:,} / {total:,} files)" if total else ""
+        count = f" ({done:,} / {plural(total, 'file')})" if total else ""
         self.notify(
             f"Checking the suite{count}: this needs every file checked; try again in a moment",
             timeout=3,
