@@ -62,13 +62,8 @@ def _changes_seen(root: Path, make_changes: Any) -> set[str]:
     return seen
 
 
-def test_a_change_in_venv_git_or_another_folder_is_not_seen(
-    sample_copy: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    config = sample_copy / "voyage.toml"  # gold files under fixtures/ only, as the sample has
-    assert 'gold = ["fixtures"]' in config.read_text()
-    for folder in (".venv/lib/site", ".git/refs", "notes"):
-        (sample_copy / folder).mkdir(parents=True)
+def _record_opened(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The paths each notifier the watcher opens is given, in order."""
     opened: list[list[str]] = []
     real_open = watcher_module.open_notifier
 
@@ -77,6 +72,17 @@ def test_a_change_in_venv_git_or_another_folder_is_not_seen(
         return real_open(paths, force_polling)
 
     monkeypatch.setattr(watcher_module, "open_notifier", open_notifier)
+    return opened
+
+
+def test_a_change_in_venv_git_or_another_folder_is_not_seen(
+    sample_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = sample_copy / "voyage.toml"  # gold files under fixtures/ only, as the sample has
+    assert 'gold = ["fixtures"]' in config.read_text()
+    for folder in (".venv/lib/site", ".git/refs", "notes"):
+        (sample_copy / folder).mkdir(parents=True)
+    opened = _record_opened(monkeypatch)
 
     def changes() -> None:
         (sample_copy / ".venv/lib/site/mod.py").write_text("x = 1\n")
@@ -108,14 +114,7 @@ def test_with_the_default_gold_folder_the_root_folders_are_watched_but_venv_and_
     config.write_text(config.read_text().replace('gold = ["fixtures"]', 'gold = ["."]'))
     for folder in (".venv/lib", ".git/refs", "notes"):
         (sample_copy / folder).mkdir(parents=True)
-    opened: list[list[str]] = []
-    real_open = watcher_module.open_notifier
-
-    def open_notifier(paths: list[str], force_polling: bool) -> Any:
-        opened.append(list(paths))
-        return real_open(paths, force_polling)
-
-    monkeypatch.setattr(watcher_module, "open_notifier", open_notifier)
+    opened = _record_opened(monkeypatch)
 
     def changes() -> None:
         (sample_copy / ".venv/lib/mod.py").write_text("x = 1\n")

@@ -4,6 +4,7 @@ comes last, which were quit and help."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,8 +21,6 @@ PALETTE_FRAME = 2
 def key_cells(key_display: str, description: str) -> int:
     """The cells a key takes in the (not compact) footer: Textual's FooterKey pads the key with
     a cell each side and the description with one after it."""
-    from rich.cells import cell_len
-
     if not description:
         return cell_len(key_display)
     return cell_len(key_display) + 2 + cell_len(description) + 1
