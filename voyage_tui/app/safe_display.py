@@ -39,7 +39,8 @@ class ControlFilter(LineFilter):
     """Drops from each drawn line what a terminal would take as a command (see above)."""
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        if not any(_ANY.search(segment.text) for segment in segments):
+        # One search over the joined line: Textual calls this for every line it draws.
+        if _ANY.search("".join([segment.text for segment in segments])) is None:
             return segments
         return [
             Segment(_clean(text), style, control) if _ANY.search(text) else segment

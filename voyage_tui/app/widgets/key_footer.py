@@ -4,10 +4,13 @@ comes last, which were quit and help."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Footer
 
 from voyage_tui.app.actions import fit_footer
@@ -26,16 +29,31 @@ def key_cells(key_display: str, description: str) -> int:
     return cell_len(key_display) + 2 + cell_len(description) + 1
 
 
+@dataclass(frozen=True)
+class _Key:
+    """One key as the footer draws it: what decides whether a recompose changes anything."""
+
+    key: str
+    display: str
+    description: str
+    action: str
+    disabled: bool
+    tooltip: str
+    classes: str = ""
+
+
 class KeyFooter(Footer):
-    """Textual's footer, fitted to its width by importance (`actions.fit_footer`)."""
+    """Textual's footer, fitted to its width by importance (`actions.fit_footer`).
+
+    Textual recomposes its footer whenever the screen's bindings may have changed, which is
+    every focus change: a few dozen widgets styled and mounted for the same keys. This footer
+    recomposes only when the keys it would show differ from those mounted."""
 
     def __init__(self) -> None:
         super().__init__()
         self._fitted_width = 0
 
-    def compose(self) -> ComposeResult:
-        if not footer_bindings_ready(self):
-            return
+    def _plan(self) -> tuple[_Key, ...]:
         active = self.screen.active_bindings
         shown: dict[str, tuple[Binding, bool, str]] = {}
         for _, binding, enabled, tooltip in active.values():
@@ -47,7 +65,6 @@ class KeyFooter(Footer):
             palette = active.get(self.app.COMMAND_PALETTE_BINDING)
         rows = list(shown.values())
         width = self.size.width
-        self._fitted_width = width
         if palette is not None:
             width -= PALETTE_FRAME + key_cells(
                 self.app.get_key_display(palette.binding), palette.binding.description
@@ -56,28 +73,86 @@ class KeyFooter(Footer):
             [(b.id, key_cells(self.app.get_key_display(b), b.description)) for b, _, _ in rows],
             width,
         )
-        for (binding, enabled, tooltip), keep in zip(rows, kept, strict=True):
-            if keep:
-                yield FooterKey(
-                    binding.key,
-                    self.app.get_key_display(binding),
-                    binding.description,
-                    binding.action,
-                    disabled=not enabled,
-                    tooltip=tooltip,
-                ).data_bind(compact=Footer.compact)
-        if palette is not None:
-            _, binding, enabled, tooltip = palette
-            yield FooterKey(
+        plan = [
+            _Key(
                 binding.key,
                 self.app.get_key_display(binding),
                 binding.description,
                 binding.action,
-                classes="-command-palette",
-                disabled=not enabled,
-                tooltip=binding.tooltip or binding.description,
+                not enabled,
+                str(tooltip or ""),
             )
+            for (binding, enabled, tooltip), keep in zip(rows, kept, strict=True)
+            if keep
+        ]
+        if palette is not None:
+            _, binding, enabled, _ = palette
+            plan.append(
+                _Key(
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    binding.description,
+                    binding.action,
+                    not enabled,
+                    binding.tooltip or binding.description,
+                    "-command-palette",
+                )
+            )
+        return tuple(plan)
+
+    def compose(self) -> ComposeResult:
+        if not footer_bindings_ready(self):
+            return
+        self._fitted_width = self.size.width
+        for key in self._plan():
+            footer_key = FooterKey(
+                key.key,
+                key.display,
+                key.description,
+                key.action,
+                classes=key.classes,
+                disabled=key.disabled,
+                tooltip=key.tooltip,
+            )
+            yield footer_key if key.classes else footer_key.data_bind(compact=Footer.compact)
+
+    def _on_screen(self) -> tuple[_Key, ...]:
+        return tuple(
+            _Key(
+                child.key,
+                child.key_display,
+                child.description,
+                child.action,
+                child.disabled,
+                str(child.tooltip or ""),
+                "-command-palette" if child.has_class("-command-palette") else "",
+            )
+            for child in self.children
+            if isinstance(child, FooterKey)
+        )
+
+    async def recompose(self) -> None:
+        # Compared with the keys mounted, not with the last plan: two recomposes can overlap
+        # (a resize during a bindings change), and the one that mounts last must be right.
+        if footer_bindings_ready(self) and self.is_attached and self._plan() == self._on_screen():
+            return
+        await super().recompose()
+
+    def on_mount(self) -> None:
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._laid_out)
+
+    def on_unmount(self) -> None:
+        self.screen.screen_layout_refresh_signal.unsubscribe(self)
+
+    def _laid_out(self, screen: Screen[object]) -> None:
+        # Not on Resize alone: a panel docked beside the footer (help) can narrow it in a
+        # layout that sends the footer no Resize event.
+        self._refit(self.size.width)
 
     def on_resize(self, event: events.Resize) -> None:
-        if footer_bindings_ready(self) and event.size.width != self._fitted_width:
+        self._refit(event.size.width)
+
+    def _refit(self, width: int) -> None:
+        if footer_bindings_ready(self) and width != self._fitted_width:
+            self._fitted_width = width
             self.call_after_refresh(self.recompose)
