@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import inspect
+import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
+from tests import fast_textual
 from tests.budget import examples
 from tests.sample import REPO, SAMPLE_FIXTURES, SAMPLE_ROOT, copy_sample_into
 
@@ -19,6 +21,7 @@ __all__ = ["REPO", "SAMPLE_FIXTURES", "SAMPLE_ROOT"]
 # (tests/budget.py); no deadline: on a loaded machine a slow example is not a wrong one.
 settings.register_profile("voyage", max_examples=examples(100), deadline=None)
 settings.load_profile("voyage")
+fast_textual.install()
 YAML_TEST_SUITE = REPO.parent / "shared" / "yaml-test-suite"
 
 VALID_TASK = textwrap.dedent(
@@ -93,6 +96,13 @@ def private_cache_home(
     return home
 
 
+@pytest.fixture(autouse=True)
+def frames_of_snapshots(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A snapshot test's app draws every frame (tests/fast_textual.py says why)."""
+    with fast_textual.every_frame("snap_compare" in request.fixturenames):
+        yield
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Compile the project's bytecode once, before any worker starts: the tests run
     `voyage-tui` as a process a hundred times, and where `PYTHONDONTWRITEBYTECODE` is set (CI's
@@ -103,6 +113,27 @@ def pytest_configure(config: pytest.Config) -> None:
     import compileall
 
     compileall.compile_dir(REPO / "voyage_tui", quiet=1)
+    _rewrite_test_modules_once(config)
+
+
+def _rewrite_test_modules_once(config: pytest.Config) -> None:
+    """Rewrite the asserts of every test module once, before any worker starts. pytest rewrites
+    each test module's asserts as it imports it and caches the result, unless
+    `PYTHONDONTWRITEBYTECODE` is set: then every worker rewrote every module again (it collects
+    them all), 8 CPU seconds a worker. pytest reads a cached rewrite whatever that variable
+    says, so the controller writes one. (pytest's private API, pinned by constraints.txt.)"""
+    if not sys.dont_write_bytecode or config.getoption("assertmode") != "rewrite":
+        return
+    from _pytest.assertion import rewrite
+
+    state = config.stash[rewrite.assertstate_key]
+    here = Path(__file__).parent
+    for source in sorted([*here.rglob("test_*.py"), *here.rglob("conftest.py")]):
+        cache_dir = rewrite.get_cache_dir(source)
+        pyc = cache_dir / (source.name[:-3] + rewrite.PYC_TAIL)
+        if rewrite._read_pyc(source, pyc) is None and rewrite.try_makedirs(cache_dir):
+            source_stat, code = rewrite._rewrite_test(source, config)
+            rewrite._write_pyc(state, code, source_stat, pyc)
 
 
 _APP_TESTS = ("app/", "test_serve.py", "test_serve_raters.py")

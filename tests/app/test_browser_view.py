@@ -12,6 +12,7 @@ from textual import events
 from tests.app.scenarios import GOLD, TRAJECTORY, copy_sample
 from tests.app.support import make_app, wait_loaded, wait_until
 from tests.conftest import task_yaml
+from tests.fast_textual import draw_screen
 from voyage_tui.app.settings import AppSettings
 from voyage_tui.app.widgets.detail_pane import DetailPane, gold_widgets
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
@@ -291,6 +292,7 @@ async def test_a_label_fits_beside_the_tree_scrollbar_at_80x24(tmp_path: Path) -
         await pilot.pause()
         visible = tree.scrollable_content_region.width
         assert visible < tree.size.width
+        draw_screen(app)  # the tests skip the frames a headless app throws away
         line = tree.render_line(tree.cursor_line - tree.scroll_offset.y).text
         assert line[:visible].rstrip().endswith("…"), line
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.strip import Strip
-
 from tests.app.support import make_app, wait_loaded
+from tests.fast_textual import screen_text
 from tests.sample import copy_sample_into
-from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.widgets.suite_tree import SuiteTree
 
 ESC_YAML = r"\e]52;c;cHduZWQ=\a\e[31mRED\e[0m \u202eevil"
@@ -53,11 +51,6 @@ def hostile_workspace(tmp_path: Path) -> Path:
     return root
 
 
-def drawn(app: VoyageApp) -> str:
-    strips: list[Strip] = app.screen._compositor.render_strips()
-    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
-
-
 async def test_no_line_the_browser_draws_holds_a_control_sequence(tmp_path: Path) -> None:
     app = make_app(hostile_workspace(tmp_path))
     async with app.run_test(size=(140, 50)) as pilot:
@@ -69,7 +62,7 @@ async def test_no_line_the_browser_draws_holds_a_control_sequence(tmp_path: Path
         for _ in range(tree.last_line + 1):  # every line of the tree, each item's detail with it
             await pilot.press("down")
             await pilot.pause()
-            screen = drawn(app)
+            screen = screen_text(app)
             seen.add(screen)
             bad = [c for c in FORBIDDEN if c in screen]
             assert not bad, (bad, screen)
@@ -100,7 +93,7 @@ async def test_no_line_the_other_screens_draw_holds_a_control_sequence(tmp_path:
             await app.push_screen(make())
             for _ in range(12):  # move through what the screen lists
                 await pilot.pause(0.05)
-                screen = drawn(app)
+                screen = screen_text(app)
                 bad = [c for c in FORBIDDEN if c in screen]
                 assert not bad, (type(app.screen).__name__, bad, screen)
                 await pilot.press("down")
@@ -126,6 +119,6 @@ async def test_the_editor_keeps_an_escape_in_the_document_and_never_draws_it(
         await app.push_screen(editor)
         await pilot.pause(0.2)
         assert ESC_TEXT in editor.text_area.text
-        screen = drawn(app)
+        screen = screen_text(app)
         assert "[31mRED" in screen
         assert not [c for c in FORBIDDEN if c in screen], screen

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 from textual.geometry import Region
-from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Markdown
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import make_app, wait_loaded, wait_until
-from voyage_tui.app.app import VoyageApp
+from tests.fast_textual import screen_text
 from voyage_tui.app.screens.rate import PaneScroll, RateScreen
 from voyage_tui.app.widgets.detail_pane import DetailPane
 from voyage_tui.app.widgets.readable import Wide, markdown_widgets
@@ -28,11 +27,6 @@ FILES_RUN = ("pagination-last-page-dropped", "run-a1")
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
     return copy_sample(tmp_path)
-
-
-def drawn(app: VoyageApp) -> str:
-    strips: list[Strip] = app.screen._compositor.render_strips()
-    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
 
 
 def lines_of(widget: Widget) -> str:
@@ -74,11 +68,11 @@ async def test_a_wide_table_keeps_its_cells_and_the_pane_scrolls_to_its_last_col
         pane.scroll_to_widget(table, animate=False, immediate=True)
         await pilot.pause()
         # The last column's text is off to the right, then scrolled to.
-        assert "password hashes" not in drawn(app)
+        assert "password hashes" not in screen_text(app)
         pane.scroll_to(x=pane.max_scroll_x, animate=False, immediate=True)
         await pilot.pause()
         assert table.region.right <= pane.scrollable_content_region.right
-        assert "password hashes" in drawn(app)
+        assert "password hashes" in screen_text(app)
 
 
 async def test_the_panes_scroll_sideways_by_key(root: Path) -> None:
@@ -100,25 +94,25 @@ async def test_z_maximises_the_focused_pane_and_restores_it(root: Path) -> None:
         task = screen.query_one("#rate-task", PaneScroll)
         run = screen.query_one("#rate-run", PaneScroll)
         narrow = run.size.width
-        assert "Prompt" in drawn(app)
+        assert "Prompt" in screen_text(app)
         await pilot.press("z")
         await wait_until(pilot, lambda: screen.maximized is run)
         await pilot.pause()
         assert run.size.width > narrow and run.outer_size.width == 80
-        shown = drawn(app)
+        shown = screen_text(app)
         assert "Prompt" not in shown and "correctness" not in shown  # the task, the rubric
         assert "Output" in shown
         await pilot.press("z")
         await wait_until(pilot, lambda: screen.maximized is None)
         await pilot.pause()
-        assert run.size.width == narrow and "Prompt" in drawn(app)
+        assert run.size.width == narrow and "Prompt" in screen_text(app)
         # The other pane, and escape restores it without leaving the session.
         await pilot.press("o")
         assert screen.focused is task
         await pilot.press("z")
         await wait_until(pilot, lambda: screen.maximized is task)
         await pilot.pause()
-        assert "Prompt" in drawn(app) and "Output" not in drawn(app)
+        assert "Prompt" in screen_text(app) and "Output" not in screen_text(app)
         await pilot.press("escape")
         await wait_until(pilot, lambda: screen.maximized is None)
         assert app.screen is screen

@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import wait_until
+from tests.fast_textual import screen_text
 from voyage_tui.app import rater_only
 from voyage_tui.app.actions import REGISTRY, split_keys
 from voyage_tui.app.app import VoyageApp
@@ -83,7 +84,7 @@ def check(app: VoyageApp, secrets: set[str], after: str) -> None:
     assert app.is_running, f"the app ended after {after}"
     assert only_rating_views(app) == [], after
     shown = "\n".join(
-        [app.export_screenshot(), app.title, app.sub_title, app.screen.title or ""]
+        [screen_text(app), app.title, app.sub_title, app.screen.title or ""]
         + [n.message for n in app._notifications]
     )
     leaked = sorted(s for s in secrets if s in shown)

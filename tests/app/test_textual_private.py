@@ -12,6 +12,7 @@ from textual.app import App
 from textual.screen import Screen
 from textual.widgets import Tree
 
+from tests import fast_textual
 from voyage_tui.app import textual_private
 from voyage_tui.app.textual_private import OVERRIDDEN_HOOKS, PRIVATE_NAMES
 
@@ -24,7 +25,7 @@ def _owner(dotted: str) -> object:
         return getattr(importlib.import_module(module), attr)
 
 
-@pytest.mark.parametrize(("owner", "name"), PRIVATE_NAMES)
+@pytest.mark.parametrize(("owner", "name"), PRIVATE_NAMES + fast_textual.PRIVATE_NAMES)
 def test_each_private_name_exists(owner: str, name: str) -> None:
     holder = _owner(owner)
     found = hasattr(holder, name)
@@ -33,7 +34,8 @@ def test_each_private_name_exists(owner: str, name: str) -> None:
         found = name in inspect.getsource(holder.__init__)
     assert found, (
         f"Textual {textual.__version__} has no {owner}.{name}: "
-        "voyage_tui/app/textual_private.py must be adapted to this Textual"
+        "voyage_tui/app/textual_private.py (or the tests' tests/fast_textual.py) must be "
+        "adapted to this Textual"
     )
 
 
