@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -101,6 +102,20 @@ def frames_of_snapshots(request: pytest.FixtureRequest) -> Iterator[None]:
     """A snapshot test's app draws every frame (tests/fast_textual.py says why)."""
     with fast_textual.every_frame("snap_compare" in request.fixturenames):
         yield
+
+
+WORKERS_PER_CORE = 2
+"""`-n auto` starts two test workers a core: an app test waits a third of its time (the pilot's
+pauses, a worker thread's result) and the git-hang tests wait on their limits, so one worker a
+core left the cores idle a third of the run (measured in docs/development.md)."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """The workers `-n auto` starts: two a usable core (PYTEST_XDIST_AUTO_NUM_WORKERS still
+    decides when it is set, as pytest-xdist documents)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
 
 
 def pytest_configure(config: pytest.Config) -> None:
