@@ -110,6 +110,7 @@ pauses, a worker thread's result) and the git-hang tests wait on their limits, s
 core left the cores idle a third of the run (measured in docs/development.md)."""
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: pytest -p no:xdist still runs
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """The workers `-n auto` starts: two a usable core (PYTEST_XDIST_AUTO_NUM_WORKERS still
     decides when it is set, as pytest-xdist documents)."""
