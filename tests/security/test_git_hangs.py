@@ -100,6 +100,17 @@ def hanging_workspace(tmp_path: Path, *, with_json: bool = True) -> Repo:
     return repo
 
 
+def at_most_one_limit(took: float, tmp_path: Path) -> None:
+    """`took` holds one wait of the limit, not two: measured over the same command on the same
+    workspace without the hang, run just now, so a loaded machine's slower start-up (4 test
+    workers on 2 cores, other jobs) counts on both sides rather than against the limit."""
+    calm = hanging_workspace(tmp_path / "calm")
+    (calm.root / ".git" / "hang").unlink()
+    calm.git("config", "--unset", "include.path")
+    *_, baseline = voyage_limited(str(ONE_LIMIT), "validate", str(calm.root))
+    assert took - baseline < 2 * ONE_LIMIT - 1, (took, baseline)
+
+
 def voyage_limited(limit: str, *args: str) -> tuple[int, str, str, float]:
     env = dict(os.environ, VOYAGE_GIT_TIMEOUT=limit)
     started = time.monotonic()
@@ -123,7 +134,7 @@ def test_check_ignore_keeps_the_limit_and_its_failure_is_a_diagnostic(tmp_path: 
         str(ONE_LIMIT), "validate", str(repo.root), "--format", "json"
     )
     assert "Traceback" not in err
-    assert took < 2 * ONE_LIMIT, took  # was 30 s + 2 x the limit
+    at_most_one_limit(took, tmp_path)  # was 30 s + 2 x the limit
     report = json.loads(out)
     ignored = [
         d
@@ -145,7 +156,7 @@ def test_a_hanging_repository_costs_validate_one_limit_not_one_per_call(
     repo = hanging_workspace(tmp_path, with_json=with_json)
     code, out, err, took = voyage_limited(str(ONE_LIMIT), "validate", str(repo.root))
     assert "Traceback" not in err
-    assert took < 2 * ONE_LIMIT, took
+    at_most_one_limit(took, tmp_path)
     assert out.count(f"did not finish within {ONE_LIMIT} s") == 1, out
     assert "not run" in out, out
     assert code == 0
