@@ -23,7 +23,7 @@ from tests.engine.workspaces import RULES, materialize
 from tests.sample import copy_sample_into
 from voyage_tui.cli import main
 from voyage_tui.engine.validation import result_cache
-from voyage_tui.engine.validation.cache import MAGIC, cache_file_name, read_cache_file
+from voyage_tui.engine.validation.cache import MAGIC, cache_file_name, read_cache_file, unseal
 from voyage_tui.engine.validation.cache_store import cache_root
 
 FORMATS = ("text", "json", "github")
@@ -320,7 +320,9 @@ def test_the_cache_is_one_file_in_the_user_cache_dir(runs: Runs, tmp_path: Path)
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
     files = list(cache_root().iterdir())
     assert files == [_cache_path(root)]
-    assert msgpack.unpackb(files[0].read_bytes()[:-4])[0] == MAGIC
+    parts = unseal(files[0].read_bytes())
+    assert parts is not None
+    assert msgpack.unpackb(parts[0])[0] == MAGIC
     assert cache_root().parent == Path(os.environ["XDG_CACHE_HOME"])
 
 

@@ -374,7 +374,12 @@ def test_the_cache_file_is_not_a_pickle(root: Path) -> None:
     _load(root)
     ws = Workspace.load(root)
     data = ItemCache(ws).path.read_bytes()
-    assert msgpack.unpackb(data[:-4])[0] == "voyage-tui item cache"
+    from voyage_tui.engine.validation.cache import unseal
+
+    parts = unseal(data)
+    assert parts is not None
+    assert msgpack.unpackb(parts[0])[0] == "voyage-tui item cache"
+    assert type(msgpack.unpackb(parts[1])) is dict
 
 
 # --- the key: by content, every reference it may use -------------------------------------------
@@ -461,7 +466,8 @@ def test_the_oldest_caches_go_when_all_of_them_pass_the_total_bound(tmp_path: Pa
 
 def test_the_file_written_in_pieces_is_the_file_packed_whole() -> None:
     # ItemCache.write streams the file (cache.pack_chunks) so that a big suite's cache is never
-    # in memory whole: the pieces are exactly msgpack.packb of the whole list, sealed.
+    # in memory whole: the pieces are exactly msgpack.packb of the head and of the details,
+    # sealed.
     import msgpack
 
     from voyage_tui.engine.validation.cache import (
@@ -478,31 +484,72 @@ def test_the_file_written_in_pieces_is_the_file_packed_whole() -> None:
             *[[1, 2], [[None, 1, 1, "error", "code", "x" * (i % 300)]]],
             *["prompt " * (i % 50), "truth", None, None, None, None, None],
         ]
-        for i in range(3000)  # past a megabyte: several pieces
+        for i in range(8000)  # past a megabyte in each section: several pieces of each
     }
     listing = {"format": 1, "files": list(entries)}
     pieces = list(pack_chunks("key", entries, ["rubric.md"], 7, listing))
-    assert len(pieces) > 2
-    details = msgpack.packb({rel: e[SUMMARY_FIELDS:] for rel, e in entries.items()})
-    whole = msgpack.packb(
+    assert len(pieces) > 3
+    assert max(len(piece) for piece in pieces) < 2 << 20, "a piece held a whole section"
+    head = msgpack.packb(
         [
             MAGIC,
             CACHE_FORMAT,
             "key",
             {rel: e[:SUMMARY_FIELDS] for rel, e in entries.items()},
-            details,
             [["rubric.md"], 7],
             listing,
         ]
     )
-    assert b"".join(pieces) == seal(whole)
-    for size in (0, 200, 300, 70_000):  # each width of a bin's header
+    details = msgpack.packb({rel: e[SUMMARY_FIELDS:] for rel, e in entries.items()})
+    assert b"".join(pieces) == seal(head, details)
+    for size in (0, 200, 300, 70_000):
         small = {"a": [b"s"] + ["x" * size] * 16}
+        summary = {"a": small["a"][:SUMMARY_FIELDS]}
         assert b"".join(pack_chunks("k", small)) == seal(
-            msgpack.packb(
-                [
-                    *[MAGIC, CACHE_FORMAT, "k", {"a": small["a"][:SUMMARY_FIELDS]}],
-                    *[msgpack.packb({"a": small["a"][SUMMARY_FIELDS:]}), [[], 0], None],
-                ]
-            )
+            msgpack.packb([MAGIC, CACHE_FORMAT, "k", summary, [[], 0], None]),
+            msgpack.packb({"a": small["a"][SUMMARY_FIELDS:]}),
         )
+
+
+def test_the_head_is_read_without_the_details(tmp_path: Path, monkeypatch) -> None:
+    """validate's replay reads the head of the file alone (issue 23: at 100,000 fixtures the
+    details are a hundred megabytes it never uses), yet refuses a file whose details are torn."""
+    from voyage_tui.engine.validation import cache_store
+    from voyage_tui.engine.validation.cache import pack, read_cache_file, read_head
+
+    folder = tmp_path / "cache"
+    entries = {
+        f"f{i}": [
+            *[b"stamp", [], None, "task", f"f{i}", "c", None, None, None, []],
+            *["prompt " * 200, "truth", None, None, None, None, None],
+        ]
+        for i in range(200)
+    }
+    data = pack("key", entries, ["rubric.md"], 7, {"format": 1})
+    assert cache_store.write_private(folder, "c.msgpack", data)
+    read_sizes: list[int] = []
+    real = cache_store.read_private
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        got = real(*args, **kwargs)
+        read_sizes.append(-1 if got is None else len(got))
+        return got
+
+    monkeypatch.setattr("voyage_tui.engine.validation.cache.read_private", recording)
+    head = read_head(folder, "c.msgpack")
+    assert head is not None and head.packed_details is None
+    whole = read_cache_file(data)
+    assert whole is not None
+    assert (head.key, head.summaries, head.listing) == (whole.key, whole.summaries, whole.listing)
+    assert (head.references, head.max_bytes) == (["rubric.md"], 7)
+    assert 0 < read_sizes[0] < len(data) // 10, "the details were read into memory"
+    # Every byte of the details (their seal) and of the trailer is still checked.
+    for at in (len(data) // 2, len(data) - 30, len(data) - 10, len(data) - 1):
+        torn = bytearray(data)
+        torn[at] ^= 0xFF
+        (folder / "c.msgpack").unlink()
+        assert cache_store.write_private(folder, "c.msgpack", bytes(torn))
+        assert read_head(folder, "c.msgpack") is None, at
+    (folder / "c.msgpack").unlink()
+    assert cache_store.write_private(folder, "c.msgpack", data[:-1])
+    assert read_head(folder, "c.msgpack") is None

@@ -258,20 +258,22 @@ def test_a_corrupt_cache_is_ignored_and_rebuilt(root: Path, damage: str) -> None
     from voyage_tui.engine.validation.cache import seal, unseal
 
     good = _valid_cache_bytes(root)
-    body = unseal(good)
-    assert body is not None
-    header = msgpack.unpackb(body, raw=False, strict_map_key=False)
-    # Sealed (a CRC that matches): what the format checks must refuse on their own.
+    parts = unseal(good)
+    assert parts is not None
+    header = msgpack.unpackb(parts[0], raw=False, strict_map_key=False)
+    details = bytes(parts[1])
+    # Sealed (CRCs that match): what the format checks must refuse on their own.
     data = {
         "truncated": good[: len(good) // 2],
         "garbage": os.urandom(4096),
         "empty": b"",
-        "wrong-version": seal(msgpack.packb([header[0], header[1] + 1, *header[2:]])),
-        "wrong-shape": seal(msgpack.packb({"entries": 1})),
+        "wrong-version": seal(msgpack.packb([header[0], header[1] + 1, *header[2:]]), details),
+        "wrong-shape": seal(msgpack.packb({"entries": 1}), details),
         "bad-entries": seal(
-            msgpack.packb([*header[:3], {rel: [1, "x", None, 2.5] for rel in header[3]}])
+            msgpack.packb([*header[:3], {rel: [1, "x", None, 2.5] for rel in header[3]}]),
+            details,
         ),
-        "deep": seal(b"\x91" * 100_000),
+        "deep": seal(b"\x91" * 100_000, details),
     }[damage]
     path = _cache_of(root).path
     path.write_bytes(data)

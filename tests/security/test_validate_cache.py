@@ -142,17 +142,21 @@ def test_a_cache_torn_by_a_crash_is_ignored(root: Path, capsys, replays, where: 
 
 
 def _top(good: bytes) -> list[Any]:
-    body = unseal(good)
-    assert body is not None
-    return msgpack.unpackb(body, raw=False, strict_map_key=False)
+    """The file's parts in one list: the head's, with the packed details at index 4."""
+    parts = unseal(good)
+    assert parts is not None
+    head = msgpack.unpackb(parts[0], raw=False, strict_map_key=False)
+    return [*head[:4], bytes(parts[1]), *head[4:]]
 
 
 def _repacked(top: list[Any]) -> bytes:
-    """A damaged cache that passes the CRC: what the type checks must refuse on their own."""
-    return seal(msgpack.packb(top))
+    """A damaged cache that passes the seals: what the type checks must refuse on their own."""
+    return seal(msgpack.packb([*top[:4], *top[5:]]), top[4] if len(top) > 4 else b"")
 
 
-# The file: [MAGIC, FORMAT, key, summaries, packed details, [references, max_bytes], listing]
+# The file: a head [MAGIC, FORMAT, key, summaries, [references, max_bytes], listing] and the
+# packed details, each sealed; _top gives [MAGIC, FORMAT, key, summaries, packed details,
+# [references, max_bytes], listing].
 
 
 def _listing(damage: Callable[[dict[str, Any]], None]) -> Callable[[list[Any]], None]:
@@ -209,7 +213,6 @@ DAMAGES: dict[str, Callable[[list[Any]], None]] = {
     "format-is-a-string": lambda top: top.__setitem__(1, "3"),
     "key-is-a-list": lambda top: top.__setitem__(2, [top[2]]),
     "summaries-a-list": lambda top: top.__setitem__(3, [1, 2]),
-    "details-not-bytes": lambda top: top.__setitem__(4, {"x": 1}),
     "references-not-strings": lambda top: top.__setitem__(5, [[1, 2], 0]),
     "max-bytes-a-string": lambda top: top.__setitem__(5, [top[5][0], "big"]),
     "listing-a-list": lambda top: top.__setitem__(6, [1, 2, 3]),
@@ -276,7 +279,8 @@ def test_a_damaged_item_is_checked_again(root: Path, capsys, replays, damage: st
 
 
 @pytest.mark.parametrize(
-    "details", [b"", b"\xc1\xc1\xc1", msgpack.packb([1, 2]), b"\x91" * 100_000]
+    "details",
+    [b"", b"\xc1\xc1\xc1", msgpack.packb([1, 2]), msgpack.packb({"x": 1}), b"\x91" * 100_000],
 )
 def test_damaged_details_are_never_used(root: Path, capsys, replays, details: bytes) -> None:
     """The items' details are packed apart and read only when a file changed: then the damage

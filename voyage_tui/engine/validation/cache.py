@@ -14,14 +14,17 @@ checked, each with the identity of every folder on the way to it from the worksp
 (PathStamper: a folder moved and linked back changes what is found below it, not the files). The whole cache is dropped when anything global changes (cache_key.py): voyage-tui's
 code, voyage.toml, journey.md, the rubric, the rule catalogue, the routing table.
 
-The file: [MAGIC, CACHE_FORMAT, key, summaries, details, [references, max_bytes], listing]:
-each file's item in two parts (below): the summary, in the file's top level, and the details,
-packed on their own and unpacked only by a reader of whole items; the reference paths and the
-size limit the key was computed from (so a reader can recompute it without parsing
-voyage.toml); validate's listing (result_cache.py) or None. The packed list is followed by the
-CRC-32 of its bytes (`seal`): the file is written without fsync (a cache is rebuilt, never
-lost), so a crash may leave it torn or zero-filled, and the check turns any such file into
-"no cache" before a byte of it is unpacked.
+The file has two sections, each followed by the CRC-32 of its bytes (its seal), then the
+length of each (eight bytes each, big-endian):
+- the head, [MAGIC, CACHE_FORMAT, key, summaries, [references, max_bytes], listing]: each
+  file's item in two parts (below), the summary here; the reference paths and the size limit
+  the key was computed from (so a reader can recompute it without parsing voyage.toml);
+  validate's listing (result_cache.py) or None;
+- the details: the rest of each file's item, {rel: details}, unpacked only by a reader of
+  whole items. validate's replay reads the head alone (and checks the details' seal a piece at
+  a time), so an unchanged suite's answer never holds the details in memory.
+The file is written without fsync (a cache is rebuilt, never lost), so a crash may leave it torn
+or zero-filled: the seals turn any such file into "no cache" before a byte of it is unpacked.
 """
 
 from __future__ import annotations
@@ -58,9 +61,11 @@ if TYPE_CHECKING:
 __all__ = ["CACHE_FORMAT", "ItemCache", "cache_root", "decode_item", "encode_item", "stamp"]
 
 MAGIC = "voyage-tui item cache"
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
 """4: a stamp ends with the chain of the folders above the file (PathStamper). 5: an item's
-per-kind facts are the list of its typed facts' fields (items.FACTS), no longer a dict."""
+per-kind facts are the list of its typed facts' fields (items.FACTS), no longer a dict. 7: the
+head and the details are sections of their own, each sealed, their lengths last (issue 23: at
+100,000 fixtures the details, packed as a bin inside one list, were copied when it was read)."""
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """One workspace's cache file at most: a bigger one is neither written (the old one is removed)
 nor read. 12,100 files take about 14 MB."""
@@ -261,9 +266,10 @@ class CacheFile(NamedTuple):
     key: str
     summaries: dict[str, list[Any]]
     """Each file's entry up to SUMMARY_FIELDS, unchecked."""
-    packed_details: bytes
-    """The rest of each entry, packed on their own: a reader of the summaries alone (validate's
-    replay) never unpacks them."""
+    packed_details: memoryview | None
+    """The rest of each entry, packed on their own (a view of the file read, not a copy): a
+    reader of the summaries alone (validate's replay) never unpacks them, nor reads them (None
+    then)."""
     references: list[str]
     max_bytes: int
     listing: object
@@ -271,6 +277,8 @@ class CacheFile(NamedTuple):
 
     def entries(self) -> dict[str, list[Any]] | None:
         """Whole entries: each summary with its details; None when the details are damaged."""
+        if self.packed_details is None:
+            return None
         try:
             with gc_paused():  # twice as fast on a big suite's hundred thousand small lists
                 details = msgpack.unpackb(
@@ -295,20 +303,15 @@ def pack(
     max_bytes: int = 0,
     listing: object = None,
 ) -> bytes:
-    """The cache file's bytes, sealed: pack_chunks joined."""
+    """The cache file's bytes: pack_chunks joined."""
     return b"".join(pack_chunks(key, entries, references, max_bytes, listing))
 
 
 _FLUSH_BYTES = 1 << 20
-
-
-def _bin_header(size: int) -> bytes:
-    """msgpack's header of a bin of `size` bytes (bin 8, 16 or 32), as packb writes it."""
-    if size < 1 << 8:
-        return b"\xc4" + size.to_bytes(1, "big")
-    if size < 1 << 16:
-        return b"\xc5" + size.to_bytes(2, "big")
-    return b"\xc6" + size.to_bytes(4, "big")
+_CRC_BYTES = 4
+_LENGTH_BYTES = 8
+TRAILER_BYTES = 2 * _LENGTH_BYTES
+"""The lengths of the two sections, at the end of the file."""
 
 
 def pack_chunks(
@@ -318,87 +321,171 @@ def pack_chunks(
     max_bytes: int = 0,
     listing: object = None,
 ) -> Iterator[bytes | bytearray]:
-    """The cache file in pieces of about a megabyte, the CRC-32 last (`seal`): the same bytes as
-    msgpack.packb of the whole list, sealed, without the whole file (or each entry's summary
-    and details as lists of their own) in memory at once. At 100,000 fixtures the file is over
-    a hundred megabytes, and packing it whole held it three times over (issue 23)."""
+    """The cache file in pieces of about a megabyte: the same bytes as `seal` of msgpack.packb
+    of the head and of the details, without the whole file, either section, or each entry's
+    summary and details as lists of their own in memory at once. At 100,000 fixtures the file
+    is over a hundred megabytes, and packing it whole held it three times over (issue 23)."""
     cut = SUMMARY_FIELDS
     packer = msgpack.Packer(unicode_errors=_TEXT)
     pack_one = packer.pack
-    # The details are a bin inside the file (a reader of summaries never unpacks them), and a
-    # bin's length comes first: they are packed on their own, then written whole.
-    details = bytearray(packer.pack_map_header(len(entries)))
-    for rel, entry in entries.items():
-        details += pack_one(rel)
-        details += pack_one(entry[cut:])
-    crc = 0
-    buffer = bytearray(packer.pack_array_header(7))
-    for part in (MAGIC, CACHE_FORMAT, key):
-        buffer += pack_one(part)
-    buffer += packer.pack_map_header(len(entries))
-    for rel, entry in entries.items():
-        buffer += pack_one(rel)
-        buffer += pack_one(entry[:cut])
-        if len(buffer) >= _FLUSH_BYTES:
-            crc = zlib.crc32(buffer, crc)
-            yield buffer
-            buffer = bytearray()
-    buffer += _bin_header(len(details))
-    crc = zlib.crc32(buffer, crc)
-    yield buffer
-    crc = zlib.crc32(details, crc)
-    yield details
-    tail = pack_one([references or [], max_bytes]) + pack_one(listing)
-    crc = zlib.crc32(tail, crc)
-    yield tail + crc.to_bytes(_CRC_BYTES, "big")
+    lengths = []
+    for details in (False, True):
+        crc = size = 0
+        buffer = bytearray()
+        if not details:
+            buffer += packer.pack_array_header(6)
+            for part in (MAGIC, CACHE_FORMAT, key):
+                buffer += pack_one(part)
+        buffer += packer.pack_map_header(len(entries))
+        for rel, entry in entries.items():
+            buffer += pack_one(rel)
+            buffer += pack_one(entry[cut:] if details else entry[:cut])
+            if len(buffer) >= _FLUSH_BYTES:
+                crc = zlib.crc32(buffer, crc)
+                size += len(buffer)
+                yield buffer
+                buffer = bytearray()
+        if not details:
+            buffer += pack_one([references or [], max_bytes])
+            buffer += pack_one(listing)
+        crc = zlib.crc32(buffer, crc)
+        size += len(buffer)
+        lengths.append(size)
+        buffer += crc.to_bytes(_CRC_BYTES, "big")
+        if details:
+            for length in lengths:
+                buffer += length.to_bytes(_LENGTH_BYTES, "big")
+        yield buffer
 
 
-_CRC_BYTES = 4
+def seal(head: bytes | bytearray, details: bytes | bytearray) -> bytes:
+    """A cache file of these sections: each followed by its CRC-32 (big-endian), then the
+    length of each."""
+    return b"".join(
+        [
+            head,
+            zlib.crc32(head).to_bytes(_CRC_BYTES, "big"),
+            details,
+            zlib.crc32(details).to_bytes(_CRC_BYTES, "big"),
+            len(head).to_bytes(_LENGTH_BYTES, "big"),
+            len(details).to_bytes(_LENGTH_BYTES, "big"),
+        ]
+    )
 
 
-def seal(body: bytes) -> bytes:
-    """`body` followed by its CRC-32 (big-endian): what a cache file holds."""
-    return body + zlib.crc32(body).to_bytes(_CRC_BYTES, "big")
-
-
-def unseal(data: bytes | bytearray) -> memoryview | None:
-    """The body of a sealed file (a view of `data`, not a copy), or None when its CRC-32 does
-    not match (torn, zero-filled or otherwise damaged since it was written)."""
-    if len(data) <= _CRC_BYTES:
+def _lengths(size: int, trailer: bytes | memoryview) -> tuple[int, int] | None:
+    """The lengths of the head and the details in a file of `size` bytes ending with
+    `trailer`; None when they do not add up to it."""
+    head = int.from_bytes(trailer[:_LENGTH_BYTES], "big")
+    details = int.from_bytes(trailer[_LENGTH_BYTES:], "big")
+    if head + details + 2 * _CRC_BYTES + TRAILER_BYTES != size:
         return None
-    body = memoryview(data)[:-_CRC_BYTES]
-    if zlib.crc32(body).to_bytes(_CRC_BYTES, "big") != data[-_CRC_BYTES:]:
+    return head, details
+
+
+def _sealed(part: memoryview) -> memoryview | None:
+    """`part` without its last four bytes when they are the CRC-32 of the others."""
+    body = part[:-_CRC_BYTES]
+    if zlib.crc32(body).to_bytes(_CRC_BYTES, "big") != part[-_CRC_BYTES:]:
         return None
     return body
+
+
+def unseal(data: bytes | bytearray) -> tuple[memoryview, memoryview] | None:
+    """The head and the details of a whole file (views of `data`, not copies), or None when a
+    length or a CRC-32 does not match (torn, zero-filled or otherwise damaged since it was
+    written)."""
+    if len(data) < TRAILER_BYTES + 2 * _CRC_BYTES:
+        return None
+    view = memoryview(data)
+    lengths = _lengths(len(data), view[-TRAILER_BYTES:])
+    if lengths is None:
+        return None
+    cut = lengths[0] + _CRC_BYTES
+    head = _sealed(view[:cut])
+    details = _sealed(view[cut : cut + lengths[1] + _CRC_BYTES])
+    if head is None or details is None:
+        return None
+    return head, details
+
+
+class HeadReader:
+    """Reads a cache file's head alone with read_private: `length` says how much of the file
+    to read, `rest` checks the seal of the details as they go by, and `head` is the head, once
+    both seals are good."""
+
+    def __init__(self) -> None:
+        self._details = -1
+        self._crc = 0
+        self._tail = bytearray()
+
+    def length(self, size: int, trailer: bytes) -> int | None:
+        lengths = _lengths(size, trailer)
+        if lengths is None:
+            return None
+        self._details = lengths[1]
+        return lengths[0] + _CRC_BYTES
+
+    def rest(self, piece: memoryview) -> None:
+        take = max(min(self._details, len(piece)), 0)
+        self._crc = zlib.crc32(piece[:take], self._crc)
+        self._details -= take
+        self._tail += piece[take:]
+
+    def head(self, data: bytearray | None) -> memoryview | None:
+        """The head of `data` (what read_private gave), or None when a seal does not match."""
+        if data is None or self._details != 0 or len(data) < _CRC_BYTES:
+            return None
+        if self._tail[:_CRC_BYTES] != self._crc.to_bytes(_CRC_BYTES, "big"):
+            return None
+        return _sealed(memoryview(data))
+
+
+def read_head(folder: Path, name: str) -> CacheFile | None:
+    """The head of the cache file `folder/name` (read_cache_file's, without the details),
+    read without keeping the details in memory; None for anything but a sound file of this
+    format."""
+    reader = HeadReader()
+    data = read_private(
+        folder,
+        name,
+        MAX_CACHE_BYTES,
+        head=reader.length,
+        trailer=TRAILER_BYTES,
+        rest=reader.rest,
+    )
+    head = reader.head(data)
+    return None if head is None else _read_head(head, None)
 
 
 def read_cache_file(data: bytes | bytearray) -> CacheFile | None:
     """A cache file of this format, the types of its parts checked (of the entries, when they
     are used); None for anything else (another format, a truncated or damaged file, any bytes)."""
-    body = unseal(data)
-    if body is None:
-        return None
+    parts = unseal(data)
+    return None if parts is None else _read_head(*parts)
+
+
+def _read_head(head: memoryview, details: memoryview | None) -> CacheFile | None:
     try:
         with gc_paused():
-            top = msgpack.unpackb(body, raw=False, unicode_errors=_TEXT, strict_map_key=True)
+            top = msgpack.unpackb(head, raw=False, unicode_errors=_TEXT, strict_map_key=True)
     except Exception:  # msgpack reports damage with several exception types; all mean "none"
         return None
     if (
         type(top) is not list
-        or len(top) != 7
+        or len(top) != 6
         or top[0] != MAGIC
         or top[1] != CACHE_FORMAT
         or type(top[2]) is not str
         or type(top[3]) is not dict
-        or type(top[4]) is not bytes
-        or type(top[5]) is not list
-        or len(top[5]) != 2
-        or type(top[5][0]) is not list
-        or not all(type(rel) is str for rel in top[5][0])
-        or type(top[5][1]) is not int
+        or type(top[4]) is not list
+        or len(top[4]) != 2
+        or type(top[4][0]) is not list
+        or not all(type(rel) is str for rel in top[4][0])
+        or type(top[4][1]) is not int
     ):
         return None
-    return CacheFile(top[2], top[3], top[4], top[5][0], top[5][1], top[6])
+    return CacheFile(top[2], top[3], details, top[4][0], top[4][1], top[5])
 
 
 def unpack(data: bytes | bytearray, key: str) -> dict[str, list[Any]] | None:

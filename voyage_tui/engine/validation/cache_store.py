@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 _DIR_FLAGS = (
@@ -104,9 +104,23 @@ def _open_folder(folder: Path, *, create: bool) -> int | None:
     return fd
 
 
-def read_private(folder: Path, name: str, limit: int) -> bytearray | None:
+def read_private(
+    folder: Path,
+    name: str,
+    limit: int,
+    *,
+    head: Callable[[int, bytes], int | None] | None = None,
+    trailer: int = 0,
+    rest: Callable[[memoryview], object] | None = None,
+) -> bytearray | None:
     """The bytes of `folder/name` when this user wrote it and it holds at most `limit` bytes
-    (see the module's docstring), else None. Never raises for what is found on disk."""
+    (see the module's docstring), else None. Never raises for what is found on disk.
+
+    `head`: read only the start of the file. It is given the file's size and its last
+    `trailer` bytes, and says how many bytes from the start to read (None: the file is not
+    what the caller wants, and None is returned). A cache file's reader that needs only its
+    first section then never holds the rest in memory. `rest`, with `head`: given the rest of
+    the file after the head, a piece at a time (to check its seal without keeping it)."""
     dir_fd = _open_folder(folder, create=False)
     if dir_fd is None:
         return None
@@ -126,9 +140,18 @@ def read_private(folder: Path, name: str, limit: int) -> bytearray | None:
             or st.st_size > limit
         ):
             return None
-        # Read into one buffer of the size fstat gave (and a byte more, to see growth): a cache
-        # file of a big suite is a hundred megabytes, and chunks joined would hold it twice.
-        buffer = bytearray(st.st_size + 1)
+        size = st.st_size + 1  # a byte more, to see growth
+        if head is not None:
+            if st.st_size < trailer:
+                return None
+            end = os.pread(fd, trailer, st.st_size - trailer) if trailer else b""
+            wanted = head(st.st_size, end) if len(end) == trailer else None
+            if wanted is None or not 0 <= wanted <= st.st_size:
+                return None
+            size = wanted
+        # Read into one buffer of the size fstat gave: a cache file of a big suite is a hundred
+        # megabytes, and chunks joined would hold it twice.
+        buffer = bytearray(size)
         view = memoryview(buffer)
         total = 0
         while total < len(buffer):
@@ -136,15 +159,37 @@ def read_private(folder: Path, name: str, limit: int) -> bytearray | None:
             if not got:
                 break
             total += got
+        del view
+        if head is not None:
+            # The file is replaced by a rename, never rewritten in place: a short read is damage.
+            if total != size or (rest is not None and not _read_rest(fd, st.st_size - size, rest)):
+                return None
+            return buffer
         if total > st.st_size:
             return None  # it grew since the fstat: being written now; the next run reads it
-        del view
         del buffer[total:]
         return buffer
     except OSError:
         return None
     finally:
         os.close(fd)
+
+
+_PIECE = 1 << 20
+
+
+def _read_rest(fd: int, left: int, rest: Callable[[memoryview], object]) -> bool:
+    """Give `rest` the next `left` bytes of `fd` in pieces of one reused buffer; False when the
+    file ends before."""
+    piece = bytearray(min(left, _PIECE))
+    view = memoryview(piece)
+    while left > 0:
+        got = os.readv(fd, [view[: min(left, _PIECE)]])
+        if not got:
+            return False
+        rest(view[:got])
+        left -= got
+    return True
 
 
 class _Refused(Exception):

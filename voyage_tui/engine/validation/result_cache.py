@@ -42,15 +42,15 @@ from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS
 from voyage_tui.engine.loading.stamps import PathStamper, Stamp, pack_stat, same_stamp, stamp_of
 from voyage_tui.engine.validation.cache import (
-    MAX_CACHE_BYTES,
+    CacheFile,
     ItemCache,
     cache_file_name,
     decode_diagnostics,
     encode_diagnostics,
-    read_cache_file,
+    read_head,
 )
 from voyage_tui.engine.validation.cache_key import config_digest, workspace_key
-from voyage_tui.engine.validation.cache_store import cache_root, read_private, touch_private
+from voyage_tui.engine.validation.cache_store import cache_root, touch_private
 
 if TYPE_CHECKING:
     from voyage_tui.engine.validation.suite import Suite
@@ -190,12 +190,13 @@ def replay(root: Path) -> ValidationResult | None:
     trusted) and stats the workspace; never raises for what it finds there."""
     root_real = os.path.realpath(root)
     name = cache_file_name(root_real)
-    data = read_private(cache_root(), name, MAX_CACHE_BYTES)
-    if data is None:
+    # The head alone: the details (the texts the app shows) are checked, never kept (issue 23).
+    read = read_head(cache_root(), name)
+    if read is None:
         return None
     try:
         with gc_paused():  # a hundred thousand small lists, none of them in a cycle
-            result = _replay(root, root_real, data)
+            result = _replay(root, root_real, read)
     except Exception:  # a damaged cache file, whatever the damage: the suite is checked instead
         return None
     if result is not None:
@@ -220,9 +221,8 @@ def _coverage(value: object) -> dict[str, dict[str, int]]:
     return value
 
 
-def _replay(root: Path, root_real: str, data: bytearray) -> ValidationResult | None:
-    read = read_cache_file(data)
-    if read is None or type(read.listing) is not dict:
+def _replay(root: Path, root_real: str, read: CacheFile) -> ValidationResult | None:
+    if type(read.listing) is not dict:
         return None
     listing: dict[str, Any] = read.listing
     if listing.get("format") != LISTING_FORMAT:
