@@ -25,11 +25,13 @@ from enum import Enum
 from typing import Protocol
 
 from voyage_tui.engine.git.exposure import ExposureReport
+from voyage_tui.engine.loading.stamps import Stamp
 from voyage_tui.engine.validation.first_screen import (
     FirstScreen,
     first_screen_of,
     save_first_screen,
 )
+from voyage_tui.engine.validation.layout_replay import ListingParts, listing_parts
 from voyage_tui.engine.validation.listed import filled, listed_view
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, changed_paths, view_of
@@ -338,6 +340,8 @@ class LiveSuite:
                 # Checking holds the interpreter lock the paint of that screen needs, and a
                 # forked child (cli/common.py) checks its share meanwhile: paint first.
                 self._listing_painted.wait(timeout=PAINT_WAIT)
+            # Stamped before they are read, for the listing the cache keeps (layout_replay.py).
+            ratings = self._stamp_after_runs(suite, prepared)
             suite.validate_all(progress=progress, prepared=prepared, git=False)
             with self._lock:
                 if token != self._load_token:
@@ -345,9 +349,11 @@ class LiveSuite:
                 pending, self._pending = self._pending or set(), None
                 if pending:
                     suite.revalidate(pending)
+                    ratings = None  # the suite is no longer what the stamps describe
                 self._suite = suite
                 view = self._new_view(suite)
                 items = dict(suite.items)
+                listing = None if ratings is None else self._listing(suite, prepared, ratings, view)
         except _Superseded:
             if prepared is not None:
                 prepared.cancel()
@@ -363,7 +369,7 @@ class LiveSuite:
         self._publish(Loaded(view))
         # Encoding every item for the cache holds the interpreter lock: after the first paint.
         self._painted.wait(timeout=PAINT_WAIT)
-        suite.save_cache(items)
+        suite.save_cache(items, listing)
         if self._arm_after_load:
             self._arm_after_load = False
             self._watch_after_load()
@@ -375,6 +381,32 @@ class LiveSuite:
                 suite.run_git_checks()
                 view = self._new_view(suite)
             self._publish(Changed(view, frozenset(view.items)))
+
+    def _stamp_after_runs(self, suite: Suite, prepared: Prepared) -> dict[str, Stamp] | None:
+        """Without git, a load with the cache leaves the walk's listing in it for the next start
+        (as `validate` does): the stamps of the ratings files and the adjudications file are
+        taken before they are read. None: no listing (git decides what is listed)."""
+        cache = prepared.cache
+        if cache is None or self.use_git or not cache.listing:
+            return None
+        adjudications = self.ws.adjudications_rel
+        after_runs = [*prepared.layout.ratings, *([adjudications] if adjudications else [])]
+        return {rel: cache.stamper.stamp(rel) for rel in after_runs}
+
+    @staticmethod
+    def _listing(
+        suite: Suite, prepared: Prepared, ratings: dict[str, Stamp], view: SuiteView
+    ) -> ListingParts:
+        """The listing's parts as the suite is now (under the lock; the cache is written later)."""
+        return listing_parts(
+            prepared.layout,
+            suite.items,
+            ratings,
+            [*suite.ws.config_diagnostics, *suite.refs.diagnostics],
+            suite.layout_problems,
+            suite.suite_diagnostics,
+            view.coverage,
+        )
 
     def _load_failed(self, token: int) -> None:
         """The changes that waited for a load that failed are checked on the suite shown."""
