@@ -18,7 +18,7 @@ import pytest
 from tests.engine.test_live_suite import FakeWatcher, Front, add_fixture, break_a_task, live_suite
 from voyage_tui.engine.validation import suite as suite_module
 from voyage_tui.engine.validation.first_screen import load_first_screen
-from voyage_tui.engine.validation.live import LiveStart, Loaded, Start
+from voyage_tui.engine.validation.live import Listed, LiveStart, Loaded, Start
 from voyage_tui.engine.validation.result_cache import validate
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
@@ -29,6 +29,8 @@ from voyage_tui.engine.workspace.model import Workspace
 class Counts:
     walks: int = 0
     checked: list[str] = field(default_factory=list)
+    listed: int = 0
+    """Listed events of the last start (app_start): a listing drawn before the loaded suite."""
 
 
 @pytest.fixture
@@ -65,6 +67,8 @@ def app_start(root: Path, counts: Counts | None = None) -> SuiteView:
         assert live.painted()
         live.after_first_screen()
     [loaded] = front.of(Loaded)
+    if counts is not None:
+        counts.listed = len(front.of(Listed))
     live.close()
     live.record_first_screen()
     return loaded.view
@@ -87,6 +91,7 @@ def test_a_warm_start_of_an_unchanged_workspace_neither_walks_nor_checks(
     view = app_start(sample_copy, counts)
     assert counts.walks == 0  # the folders' stamps replayed, as validate does
     assert counts.checked == []
+    assert counts.listed == 0  # nothing to check: no listing drawn before the loaded suite
     same_suite(view, sample_copy)
     # And again: a warm start leaves what the next one replays.
     view = app_start(sample_copy, counts)
@@ -107,6 +112,7 @@ def test_a_file_changed_since_the_cache_is_checked_again(sample_copy: Path, coun
     changed = break_a_task(sample_copy)
     view = app_start(sample_copy, counts)
     assert counts.checked == [changed]  # only it
+    assert counts.listed == 1  # the listing to act on while it is checked
     assert view.summary.errors == 1
     assert [d.path for d in view.items[changed].diagnostics] == [changed]
     same_suite(view, sample_copy)

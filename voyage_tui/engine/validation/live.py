@@ -329,7 +329,9 @@ class LiveSuite:
                 prepared = suite.prepare(fork=False, cache=cached)
             with self._lock:
                 first = self._suite is None
-            if first:
+            # Nothing to check (every file from the cache, warm): the loaded suite comes next,
+            # and a listing drawn before it would only be drawn again.
+            if first and prepared.tasks.work:
                 # Nothing shown yet: the listing is a screen to act on while the files are
                 # checked (listed.py), filled in batch by batch.
                 layout = prepared.layout
