@@ -18,7 +18,7 @@ import pytest
 from tests.engine.test_live_suite import FakeWatcher, Front, add_fixture, break_a_task, live_suite
 from voyage_tui.engine.validation import suite as suite_module
 from voyage_tui.engine.validation.first_screen import load_first_screen
-from voyage_tui.engine.validation.live import Listed, LiveStart, Loaded, Start
+from voyage_tui.engine.validation.live import Listed, LiveEvent, LiveStart, Loaded, Start
 from voyage_tui.engine.validation.result_cache import validate
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.validation.view import SuiteView, view_of
@@ -129,3 +129,34 @@ def test_a_fixture_added_since_the_cache_is_found(sample_copy: Path, counts: Cou
     same_suite(view, sample_copy)
     app_start(sample_copy, counts)  # and the next start replays the new listing
     assert counts.walks == 0 and counts.checked == []
+
+
+def test_a_warm_start_arms_the_watcher_after_the_load_and_checks_the_gap(
+    sample_copy: Path, counts: Counts
+) -> None:
+    app_start(sample_copy)
+    app_start(sample_copy)
+    ws = Workspace.load(sample_copy)
+    first = load_first_screen(ws, use_git=False)
+    log: list[str] = []
+    front = Front()
+    start = LiveStart(Start.FROM_CACHE, first_screen=first)
+    live = live_suite(sample_copy, front, start, cache=True, watcher=FakeWatcher(log))
+    gap: list[str] = []
+
+    def change_before_arming(event: LiveEvent) -> None:
+        if isinstance(event, Loaded) and not gap:
+            assert not log  # not armed, not watching while the load ran
+            gap.append(break_a_task(sample_copy))  # no watcher sees this one
+            gap.append(add_fixture(sample_copy))
+
+    front.hook = change_before_arming
+    live.begin()
+    counts.walks, counts.checked = 0, []
+    live.after_first_screen()
+    assert log == ["arm", "run"]
+    # What changed between the load's stamps and the arming is checked after it.
+    assert live.view is not None and gap[1] in live.view.items
+    assert live.view.fixture_count == 26 and live.view.summary.errors == 1
+    assert sorted(counts.checked) == sorted(gap)
+    same_suite(live.view, sample_copy)

@@ -581,6 +581,7 @@ class ItemCache:
         if written is None:
             remove_private(self.folder, self.path.name)
         elif written:
+            self.recorded_listing = listing  # what the file holds now (Suite.changed_since_load)
             # voyage-tui before msgpack left a pickle (readable by others) beside it.
             remove_private(self.folder, self._legacy_name)
             prune(self.folder, keep=self.path.name)

@@ -84,8 +84,9 @@ class Start(Enum):
     only after that load is on screen, and what changed since it stamped the files is checked
     then (arming walks every folder, holding the interpreter lock the first paint needs)."""
     FROM_CACHE = "from_cache"
-    """The first screen the last run recorded is drawn at once; the watcher is armed and the
-    load starts once it is on the terminal (`after_first_screen`)."""
+    """The first screen the last run recorded is drawn at once; the load starts once it is on
+    the terminal (`after_first_screen`), and the watcher is armed once the loaded suite is
+    (then what changed since the load stamped the files is checked, as for PREPARED)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +201,13 @@ class LiveSuite:
         self._publish = publish
         self._watcher = watcher
         self._first_load_cached = cache and self.start is not Start.PREPARED
-        self._arm_after_load = cache and self.start is Start.PREPARED and watcher is not None
-        """A first load prepared with the cache: the watcher is armed once the loaded suite is
-        on screen, and whatever changed since the load stamped the files is checked then."""
+        self._arm_after_load = (
+            cache and self.start in (Start.PREPARED, Start.FROM_CACHE) and watcher is not None
+        )
+        """A first load with the cache (prepared, or after the recorded first screen): the
+        watcher is armed once the loaded suite is on screen, and whatever changed since the load
+        stamped the files is checked then. Arming puts a watch on every folder (4 s of the
+        interpreter lock at 100,000 fixtures): before the load, the checked suite waited for it."""
         self._watching = False  # one watching thread for the suite's lifetime
         self._stop = threading.Event()
         self._painted = threading.Event()
@@ -235,8 +240,10 @@ class LiveSuite:
         self.load()
 
     def after_first_screen(self) -> None:
-        """The recorded first screen is on the terminal (FROM_CACHE): watch, and load."""
-        self._start_watching()
+        """The recorded first screen is on the terminal (FROM_CACHE): load (and watch once it is
+        on screen; without the cache, watch first)."""
+        if not self._arm_after_load:
+            self._start_watching()
         self.load()
 
     def painted(self) -> bool:

@@ -321,12 +321,19 @@ class Suite:
         cache = self._cache
         if cache is None:
             return None
-        layout = scan(self.ws, use_git=self.use_git)
+        cache.new_run()  # the folders as they are now, not as the load saw them
+        # Every folder as the load's listing recorded it: the load's layout (it replayed that
+        # listing; one it walked moved a stamp of it), without a walk.
+        replayed = None if self.use_git else replay_layout(self.ws, cache)
+        if replayed is not None:
+            layout = replayed.layout
+        else:
+            cache.new_run()
+            layout = scan(self.ws, use_git=self.use_git)
         if layout.problems != self.layout_problems:
             return None
         listed = {*layout.tasks, *layout.agent_runs, *layout.json_candidates}
         checked = {p for p, i in self.items.items() if i.kind not in AFTER_RUNS_KINDS}
-        cache.new_run()  # the folders as they are now, not as the load saw them
         changed = listed ^ checked
         changed.update(p for p in listed & checked if not cache.unchanged(p))
         changed.update(layout.ratings)
