@@ -27,9 +27,9 @@ async def test_the_cache_is_written_after_the_loaded_suite_is_painted(
     shown_at_save: list[str] = []
     real_save = Suite.save_cache
 
-    def save(self: Suite, items: object = None) -> None:
+    def save(self: Suite, items: object = None, listing: object = None) -> None:
         shown_at_save.append(header_text(app))
-        real_save(self, items)  # type: ignore[arg-type]
+        real_save(self, items, listing)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Suite, "save_cache", save)
     app = VoyageApp(

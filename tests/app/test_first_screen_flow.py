@@ -138,7 +138,7 @@ async def test_a_record_from_the_last_run_starts_the_app_on_it(sample_copy: Path
             await wait_loaded(pilot)
             await wait_until(pilot, load.watcher.armed.is_set)
             assert "25 fixtures" in header_text(app)
-            # A change after the load is seen: the watcher was armed before the files were listed.
+            # A change after the load is seen: the watcher was armed once it was on screen.
             task = next((sample_copy / "fixtures/refactor").glob("*/task.yaml"))
             text = re.sub(
                 r"(?m)^expected_boundary: .*$", "expected_boundary: nowhere", task.read_text()

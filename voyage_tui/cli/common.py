@@ -162,10 +162,9 @@ def start_first_load(ws: Workspace, *, use_git: bool, watch: bool, cache: bool) 
     the last run recorded (drawn at once; the files are checked after it is on screen), or,
     without one, checked before the first screen by this process and a forked child (its
     `close()` after the app). Before Textual is imported. Arming the watcher walks every folder (0.17 s at 11,000
-    fixtures, holding the interpreter lock), so the app arms it after its first screen: with a
-    recorded first screen, before its load lists the files; without one, after a load that
-    stamped every file it checked, then re-checking what changed since (LiveSuite
-    _watch_after_load). Only without the cache (no stamps) is it armed here, before the files
+    fixtures, 4 s at 100,000, holding the interpreter lock), so the app arms it after the loaded
+    suite is on screen (with a recorded first screen or without), after a load that stamped
+    every file it checked, then re-checks what changed since (LiveSuite _watch_after_load). Only without the cache (no stamps) is it armed here, before the files
     are listed."""
     from voyage_tui.engine.validation.first_screen import load_first_screen
     from voyage_tui.engine.validation.live import LiveStart, Start

@@ -56,6 +56,7 @@ from voyage_tui.engine.validation.cache_store import (
 )
 
 if TYPE_CHECKING:
+    from voyage_tui.engine.validation.layout_replay import ListingParts
     from voyage_tui.engine.workspace.model import Workspace
 
 __all__ = ["CACHE_FORMAT", "ItemCache", "cache_root", "decode_item", "encode_item", "stamp"]
@@ -528,13 +529,24 @@ class ItemCache:
         """A file with no entry is not stamped by fresh(): its check keeps the fstat of its
         read here (Suite.prepare, safe_read.recording_stats), taken before its bytes were read,
         and record() makes its stamp of it (with the chain of the folders above it)."""
+        self.recorded_listing: object = None
+        """validate's listing (result_cache.py) in the file `load()` read, unchecked; None when
+        it held none (layout_replay.py replays it)."""
 
     def load(self) -> None:
+        """Read the file: its entries, and validate's listing (`recorded_listing`)."""
+        self.recorded_listing = None
         if not self.reuse:
             self.entries = {}
             return
         data = read_private(self.folder, self.path.name, MAX_CACHE_BYTES)
-        self.entries = (unpack(data, self.key) if data is not None else None) or {}
+        read = read_cache_file(data) if data is not None else None
+        if read is None or read.key != self.key:
+            self.entries = {}
+            return
+        self.entries = read.entries() or {}
+        # A listing goes with the entries it was written with (its files' stamps are theirs).
+        self.recorded_listing = read.listing if self.entries or not read.summaries else None
 
     def fresh(self, rel: str) -> Item | None:
         """The cached item for `rel` if nothing it depends on changed since it was checked."""
@@ -632,10 +644,11 @@ class ItemCache:
         """The file was used but not rewritten: mark it recent for the size bound's pruning."""
         touch_private(self.folder, self.path.name)
 
-    def save(self, items: dict[str, Item]) -> None:
-        """Record `items` and write them (the app)."""
+    def save(self, items: dict[str, Item], listing: ListingParts | None = None) -> None:
+        """Record `items` and write them (the app), with the listing `listing` makes of them
+        (layout_replay.py) for the next start to replay."""
         self.record(items)
-        self.write()
+        self.write(None if listing is None else listing.finish(self))
 
     def write(self, listing: object = None) -> None:
         """Write the recorded entries, with validate's `listing` (result_cache.py) or none."""
@@ -655,6 +668,7 @@ class ItemCache:
         if written is None:
             remove_private(self.folder, self.path.name)
         elif written:
+            self.recorded_listing = listing  # what the file holds now (Suite.changed_since_load)
             # voyage-tui before msgpack left a pickle (readable by others) beside it.
             remove_private(self.folder, self._legacy_name)
             prune(self.folder, keep=self.path.name)

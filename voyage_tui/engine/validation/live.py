@@ -25,11 +25,13 @@ from enum import Enum
 from typing import Protocol
 
 from voyage_tui.engine.git.exposure import ExposureReport
+from voyage_tui.engine.loading.stamps import Stamp
 from voyage_tui.engine.validation.first_screen import (
     FirstScreen,
     first_screen_of,
     save_first_screen,
 )
+from voyage_tui.engine.validation.layout_replay import ListingParts, listing_parts
 from voyage_tui.engine.validation.listed import filled, listed_view
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, changed_paths, view_of
@@ -82,8 +84,9 @@ class Start(Enum):
     only after that load is on screen, and what changed since it stamped the files is checked
     then (arming walks every folder, holding the interpreter lock the first paint needs)."""
     FROM_CACHE = "from_cache"
-    """The first screen the last run recorded is drawn at once; the watcher is armed and the
-    load starts once it is on the terminal (`after_first_screen`)."""
+    """The first screen the last run recorded is drawn at once; the load starts once it is on
+    the terminal (`after_first_screen`), and the watcher is armed once the loaded suite is
+    (then what changed since the load stamped the files is checked, as for PREPARED)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,9 +201,13 @@ class LiveSuite:
         self._publish = publish
         self._watcher = watcher
         self._first_load_cached = cache and self.start is not Start.PREPARED
-        self._arm_after_load = cache and self.start is Start.PREPARED and watcher is not None
-        """A first load prepared with the cache: the watcher is armed once the loaded suite is
-        on screen, and whatever changed since the load stamped the files is checked then."""
+        self._arm_after_load = (
+            cache and self.start in (Start.PREPARED, Start.FROM_CACHE) and watcher is not None
+        )
+        """A first load with the cache (prepared, or after the recorded first screen): the
+        watcher is armed once the loaded suite is on screen, and whatever changed since the load
+        stamped the files is checked then. Arming puts a watch on every folder (4 s of the
+        interpreter lock at 100,000 fixtures): before the load, the checked suite waited for it."""
         self._watching = False  # one watching thread for the suite's lifetime
         self._stop = threading.Event()
         self._painted = threading.Event()
@@ -233,8 +240,10 @@ class LiveSuite:
         self.load()
 
     def after_first_screen(self) -> None:
-        """The recorded first screen is on the terminal (FROM_CACHE): watch, and load."""
-        self._start_watching()
+        """The recorded first screen is on the terminal (FROM_CACHE): load (and watch once it is
+        on screen; without the cache, watch first)."""
+        if not self._arm_after_load:
+            self._start_watching()
         self.load()
 
     def painted(self) -> bool:
@@ -327,7 +336,9 @@ class LiveSuite:
                 prepared = suite.prepare(fork=False, cache=cached)
             with self._lock:
                 first = self._suite is None
-            if first:
+            # Nothing to check (every file from the cache, warm): the loaded suite comes next,
+            # and a listing drawn before it would only be drawn again.
+            if first and prepared.tasks.work:
                 # Nothing shown yet: the listing is a screen to act on while the files are
                 # checked (listed.py), filled in batch by batch.
                 layout = prepared.layout
@@ -338,6 +349,8 @@ class LiveSuite:
                 # Checking holds the interpreter lock the paint of that screen needs, and a
                 # forked child (cli/common.py) checks its share meanwhile: paint first.
                 self._listing_painted.wait(timeout=PAINT_WAIT)
+            # Stamped before they are read, for the listing the cache keeps (layout_replay.py).
+            ratings = self._stamp_after_runs(suite, prepared)
             suite.validate_all(progress=progress, prepared=prepared, git=False)
             with self._lock:
                 if token != self._load_token:
@@ -345,9 +358,11 @@ class LiveSuite:
                 pending, self._pending = self._pending or set(), None
                 if pending:
                     suite.revalidate(pending)
+                    ratings = None  # the suite is no longer what the stamps describe
                 self._suite = suite
                 view = self._new_view(suite)
                 items = dict(suite.items)
+                listing = None if ratings is None else self._listing(suite, prepared, ratings, view)
         except _Superseded:
             if prepared is not None:
                 prepared.cancel()
@@ -363,7 +378,7 @@ class LiveSuite:
         self._publish(Loaded(view))
         # Encoding every item for the cache holds the interpreter lock: after the first paint.
         self._painted.wait(timeout=PAINT_WAIT)
-        suite.save_cache(items)
+        suite.save_cache(items, listing)
         if self._arm_after_load:
             self._arm_after_load = False
             self._watch_after_load()
@@ -375,6 +390,32 @@ class LiveSuite:
                 suite.run_git_checks()
                 view = self._new_view(suite)
             self._publish(Changed(view, frozenset(view.items)))
+
+    def _stamp_after_runs(self, suite: Suite, prepared: Prepared) -> dict[str, Stamp] | None:
+        """Without git, a load with the cache leaves the walk's listing in it for the next start
+        (as `validate` does): the stamps of the ratings files and the adjudications file are
+        taken before they are read. None: no listing (git decides what is listed)."""
+        cache = prepared.cache
+        if cache is None or self.use_git or not cache.listing:
+            return None
+        adjudications = self.ws.adjudications_rel
+        after_runs = [*prepared.layout.ratings, *([adjudications] if adjudications else [])]
+        return {rel: cache.stamper.stamp(rel) for rel in after_runs}
+
+    @staticmethod
+    def _listing(
+        suite: Suite, prepared: Prepared, ratings: dict[str, Stamp], view: SuiteView
+    ) -> ListingParts:
+        """The listing's parts as the suite is now (under the lock; the cache is written later)."""
+        return listing_parts(
+            prepared.layout,
+            suite.items,
+            ratings,
+            [*suite.ws.config_diagnostics, *suite.refs.diagnostics],
+            suite.layout_problems,
+            suite.suite_diagnostics,
+            view.coverage,
+        )
 
     def _load_failed(self, token: int) -> None:
         """The changes that waited for a load that failed are checked on the suite shown."""

@@ -46,17 +46,15 @@ from voyage_tui.engine.validation.cache import (
     ItemCache,
     cache_file_name,
     decode_diagnostics,
-    encode_diagnostics,
     read_head,
 )
 from voyage_tui.engine.validation.cache_key import config_digest, workspace_key
 from voyage_tui.engine.validation.cache_store import cache_root, touch_private
+from voyage_tui.engine.validation.layout_replay import LISTING_FORMAT, listing_parts
 
 if TYPE_CHECKING:
     from voyage_tui.engine.validation.suite import Suite
     from voyage_tui.engine.workspace.layout import Layout
-
-LISTING_FORMAT = 1
 
 
 @dataclass(slots=True)
@@ -152,33 +150,16 @@ def _adjudications(suite: Suite) -> list[str]:
 def _listing(
     suite: Suite, layout: Layout, cache: ItemCache, ratings: dict[str, Stamp]
 ) -> dict[str, Any] | None:
-    files = [*layout.tasks, *layout.agent_runs, *layout.json_candidates]
-    others = []
-    for rel in files:
-        if rel in cache.entries:
-            continue
-        if rel in suite.items:
-            return None  # an item the cache could not store: no answer can be replayed
-        own, _ = cache.stamps_of(rel, ())
-        others.append([rel, own])
-    rated = []
-    # The adjudications file too, present or not: one made since has a stamp where None was.
-    for rel in [*layout.ratings, *_adjudications(suite)]:
-        item = suite.items.get(rel)
-        diagnostics = None if item is None else encode_diagnostics(item.diagnostics, rel)
-        rated.append([rel, ratings.get(rel), diagnostics])
-    ws = suite.ws
-    return {
-        "format": LISTING_FORMAT,
-        "folders": [[rel, folder] for rel, folder in layout.folder_stamps],
-        "files": files,
-        "others": others,
-        "ratings": rated,
-        "workspace": encode_diagnostics([*ws.config_diagnostics, *suite.refs.diagnostics]),
-        "layout": encode_diagnostics(suite.layout_problems),
-        "suite": encode_diagnostics(suite.suite_diagnostics),
-        "coverage": suite.coverage(),
-    }
+    parts = listing_parts(
+        layout,
+        suite.items,
+        ratings,
+        [*suite.ws.config_diagnostics, *suite.refs.diagnostics],
+        suite.layout_problems,
+        suite.suite_diagnostics,
+        suite.coverage(),
+    )
+    return parts.finish(cache)
 
 
 # --- replay: the answer from the cache file -------------------------------------------------------

@@ -32,6 +32,12 @@ from voyage_tui.engine.references.loaded import (
 )
 from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.checkers import check_job
+from voyage_tui.engine.validation.layout_replay import (
+    ListingParts,
+    Replayed,
+    replay_layout,
+    unchanged_without_item,
+)
 from voyage_tui.engine.validation.parallel import ForkedMap
 from voyage_tui.engine.validation.suite_rules import (
     adversarial_coverage,
@@ -99,6 +105,8 @@ class Prepared:
     cache: ItemCache | None = None
     reused: dict[str, Item] = field(default_factory=dict)
     """Fixtures unchanged since the cache recorded them."""
+    listing_current: bool = False
+    """The cache's listing was replayed (no walk) and holds as it is (layout_replay.py)."""
 
     def cancel(self) -> None:
         self.tasks.cancel()
@@ -154,6 +162,7 @@ class Suite:
         self.git_results = GitResults()
         self._cache: ItemCache | None = None
         self._reused: dict[str, Item] = {}
+        self._listing_current = False
         self._dependents_index: dict[str, set[str]] | None = None
         """Workspace file -> the items that depend on it; built when first needed, then kept
         up to date by _set_item."""
@@ -190,19 +199,29 @@ class Suite:
         The app calls this before Textual starts any thread, so its first load uses two cores.
         With `cache`, files unchanged since the last run are taken from the item cache."""
         ws = self.ws
-        # The cache's key first: a reference edited after it was read misses next time.
-        item_cache = ItemCache(ws) if cache is True else (cache or None)
+        # The cache's key first: a reference edited after it was read misses next time. Without
+        # git, the walk's folders are stamped, for a listing the next load replays.
+        item_cache = ItemCache(ws, listing=not self.use_git) if cache is True else (cache or None)
         refs = load_references(ws)
-        listing = item_cache is not None and item_cache.listing
-        # The cache's stamps take each folder's identity from the walk's own lstat.
-        seen = item_cache.stamper.seen_folder if item_cache is not None else None
-        layout = scan(ws, use_git=self.use_git, stamp_folders=listing, seen=seen)
-        if item_cache is not None:
-            item_cache.load()
+        replayed = self._replay_layout(item_cache)
+        if replayed is not None:
+            layout, no_item = replayed.layout, replayed.no_item
+        else:
+            listing = item_cache is not None and item_cache.listing
+            # The cache's stamps take each folder's identity from the walk's own lstat.
+            seen = item_cache.stamper.seen_folder if item_cache is not None else None
+            layout = scan(ws, use_git=self.use_git, stamp_folders=listing, seen=seen)
+            no_item = frozenset()
+            if item_cache is not None and self.use_git:
+                item_cache.load()
+            elif item_cache is not None:
+                no_item = unchanged_without_item(item_cache)
         reused: dict[str, Item] = {}
         work: list[Job] = []
         with gc_paused():  # the items decoded here are kept: validate_all freezes them
             for kind, rel in _work_list(layout, ws.classifier):
+                if rel in no_item:
+                    continue  # gave no item, and has not changed since
                 cached = item_cache.fresh(rel) if item_cache is not None else None
                 if cached is not None:
                     reused[rel] = cached
@@ -234,7 +253,20 @@ class Suite:
             child_share=child_share,
             child_extra=None if item_cache is None else lambda: item_cache.read_stamps,
         )
-        return Prepared(refs, layout, jobs, item_cache, reused)
+        current = replayed is not None and replayed.current
+        return Prepared(refs, layout, jobs, item_cache, reused, current)
+
+    def _replay_layout(self, cache: ItemCache | None) -> Replayed | None:
+        """Without git, the cache file is read before the walk: while the folders' stamps in
+        its listing hold, the listing is the walk's answer (layout_replay.py), and the files
+        are stamped below the folders just looked at."""
+        if cache is None or self.use_git:
+            return None
+        cache.load()
+        replayed = replay_layout(self.ws, cache)
+        if replayed is None:
+            cache.new_run()  # the walk looks at every folder afresh
+        return replayed
 
     def validate_all(
         self,
@@ -253,6 +285,7 @@ class Suite:
             self.layout_problems = layout.problems
             self._cache = prepared.cache
             self._reused = prepared.reused
+            self._listing_current = prepared.listing_current
             self.items = self._check_layout(layout, progress, prepared)
             self._dependents_index = None
             self._history_asked = False
@@ -263,15 +296,19 @@ class Suite:
             if git:
                 self.run_git_checks()
 
-    def save_cache(self, items: dict[str, Item] | None = None) -> None:
+    def save_cache(
+        self, items: dict[str, Item] | None = None, listing: ListingParts | None = None
+    ) -> None:
         """Record the items (or `items`, a copy taken while no worker changed them) for the next
-        start; only when the load used a cache."""
+        start; only when the load used a cache. `listing`: the listing to write beside them
+        (layout_replay.py), so the next start (or `validate`) replays it rather than walk."""
         if self._cache is not None:
             # Ratings depend on every agent run: they are checked afresh each time.
             items = self.items if items is None else items
             kept = {p: i for p, i in items.items() if i.kind not in AFTER_RUNS_KINDS}
-            if not self._same_as_cached(kept):
-                self._cache.save(kept)
+            stale = listing is not None and not self._listing_current
+            if stale or not self._same_as_cached(kept):
+                self._cache.save(kept, listing)
             else:
                 self._cache.touch()
 
@@ -284,12 +321,19 @@ class Suite:
         cache = self._cache
         if cache is None:
             return None
-        layout = scan(self.ws, use_git=self.use_git)
+        cache.new_run()  # the folders as they are now, not as the load saw them
+        # Every folder as the load's listing recorded it: the load's layout (it replayed that
+        # listing; one it walked moved a stamp of it), without a walk.
+        replayed = None if self.use_git else replay_layout(self.ws, cache)
+        if replayed is not None:
+            layout = replayed.layout
+        else:
+            cache.new_run()
+            layout = scan(self.ws, use_git=self.use_git)
         if layout.problems != self.layout_problems:
             return None
         listed = {*layout.tasks, *layout.agent_runs, *layout.json_candidates}
         checked = {p for p, i in self.items.items() if i.kind not in AFTER_RUNS_KINDS}
-        cache.new_run()  # the folders as they are now, not as the load saw them
         changed = listed ^ checked
         changed.update(p for p in listed & checked if not cache.unchanged(p))
         changed.update(layout.ratings)
@@ -363,14 +407,18 @@ class Suite:
     def _as_run(self, rel: str, item: Item | None, gold: str | None) -> Item | None:
         """The item of a `runs/*.json` file checked unattached (or taken from the cache), made a
         run of `gold`; with no gold file beside its folder, a gold candidate instead."""
-        from voyage_tui.engine.validation.file_check import check_gold_run, check_json_candidate
-
+        # Imported only to check one: a warm load takes every run from the cache (and the
+        # module imports every rule).
         ws, refs = self.ws, self.refs
         if gold is None:
             if item is None or item.kind is FileKind.GOLD_RUN:
+                from voyage_tui.engine.validation.file_check import check_json_candidate
+
                 return check_json_candidate(ws, refs, rel)
             return item
         if item is None or item.kind is not FileKind.GOLD_RUN:
+            from voyage_tui.engine.validation.file_check import check_gold_run
+
             return check_gold_run(ws, refs, rel, gold)
         if item.parent != gold:
             return dataclasses.replace(item, parent=gold, deps=(gold,))
