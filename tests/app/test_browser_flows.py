@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import warnings
 from pathlib import Path
 
 import pytest
@@ -152,3 +154,21 @@ def test_opening_a_path_without_a_workspace_exits_2(tmp_path: Path) -> None:
     )
     assert out.returncode == 2
     assert "no workspace found" in out.stderr
+
+
+async def test_a_detail_render_replaced_before_it_starts_leaves_no_coroutine_behind(
+    suite_root: Path,
+) -> None:
+    # Each render runs in an exclusive worker: one replaced before it started was a coroutine
+    # never awaited (a RuntimeWarning in CI's log), now it is never created.
+    app = make_app(suite_root)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        async with app.run_test(size=(120, 40)) as pilot:
+            browser = await wait_loaded(pilot)
+            for path in ("not-an-item-1", "not-an-item-2", "not-an-item-3"):
+                browser.show_item(path)
+            await pilot.pause()
+            gc.collect()
+        gc.collect()
+    assert [str(w.message) for w in caught if "never awaited" in str(w.message)] == []

@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Input, LoadingIndicator, Static, Tree
+from textual.worker import Worker
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
@@ -202,11 +203,23 @@ wizard) · `ctrl+p` every action.
         self._no_match_shown = False
         self._note = note
         self.query_one(DiagnosticsList).show([])
-        self.run_worker(
-            self.query_one(DetailPane).show_detail(None, empty=note),
-            exclusive=True,
-            group="detail-render",
-        )
+        self._render_in_worker(None, empty=note)
+
+    def _render_in_worker(
+        self, detail: Detail | None, routing_table: str = "", *, empty: str | None = None
+    ) -> None:
+        pane = self.query_one(DetailPane)
+
+        async def render() -> None:
+            if empty is None:
+                await pane.show_detail(detail, routing_table)
+            else:
+                await pane.show_detail(detail, routing_table, empty=empty)
+
+        # A coroutine function, not a coroutine: a render superseded before it starts
+        # (exclusive) is then never created, rather than left as a coroutine never awaited.
+        worker: Worker[None] = self.run_worker(render, exclusive=True, group="detail-render")
+        del worker  # typed, so mypy binds the worker's result to None
 
     # --- selection and detail -------------------------------------------------------------
 
@@ -252,11 +265,7 @@ wizard) · `ctrl+p` every action.
                 else self.select_note()
             )
             self._note = note
-            self.run_worker(
-                self.query_one(DetailPane).show_detail(None, empty=note),
-                exclusive=True,
-                group="detail-render",
-            )
+            self._render_in_worker(None, empty=note)
             return
         self.load_detail(item.path)
 
@@ -276,11 +285,7 @@ wizard) · `ctrl+p` every action.
         )
 
     def _render_detail(self, detail: Detail, routing_table: str) -> None:
-        self.run_worker(
-            self.query_one(DetailPane).show_detail(detail, routing_table),
-            exclusive=True,
-            group="detail-render",
-        )
+        self._render_in_worker(detail, routing_table)
 
     # --- actions -------------------------------------------------------------------------
 
