@@ -206,15 +206,13 @@ wizard) · `ctrl+p` every action.
         self._render_in_worker(None, empty=note)
 
     def _render_in_worker(
-        self, detail: Detail | None, routing_table: str = "", *, empty: str | None = None
+        self, detail: Detail | None, routing_table: str = "", *, empty: str = ""
     ) -> None:
+        """`empty`: the line shown when `detail` is None (every such caller gives its own)."""
         pane = self.query_one(DetailPane)
 
         async def render() -> None:
-            if empty is None:
-                await pane.show_detail(detail, routing_table)
-            else:
-                await pane.show_detail(detail, routing_table, empty=empty)
+            await pane.show_detail(detail, routing_table, empty=empty)
 
         # A coroutine function, not a coroutine: a render superseded before it starts
         # (exclusive) is then never created, rather than left as a coroutine never awaited.

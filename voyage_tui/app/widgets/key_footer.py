@@ -73,31 +73,28 @@ class KeyFooter(Footer):
             [(b.id, key_cells(self.app.get_key_display(b), b.description)) for b, _, _ in rows],
             width,
         )
-        plan = [
-            _Key(
+
+        def key(binding: Binding, enabled: bool, tooltip: object, classes: str = "") -> _Key:
+            display = self.app.get_key_display(binding)
+            return _Key(
                 binding.key,
-                self.app.get_key_display(binding),
+                display,
                 binding.description,
                 binding.action,
                 not enabled,
                 str(tooltip or ""),
+                classes,
             )
+
+        plan = [
+            key(binding, enabled, tooltip)
             for (binding, enabled, tooltip), keep in zip(rows, kept, strict=True)
             if keep
         ]
         if palette is not None:
             _, binding, enabled, _ = palette
-            plan.append(
-                _Key(
-                    binding.key,
-                    self.app.get_key_display(binding),
-                    binding.description,
-                    binding.action,
-                    not enabled,
-                    binding.tooltip or binding.description,
-                    "-command-palette",
-                )
-            )
+            tooltip = binding.tooltip or binding.description
+            plan.append(key(binding, enabled, tooltip, "-command-palette"))
         return tuple(plan)
 
     def compose(self) -> ComposeResult:
