@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import gc
 import inspect
 import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
 
 from tests import fast_textual
-from tests.budget import examples
+from tests.budget import THOROUGH, examples
 from tests.sample import REPO, SAMPLE_FIXTURES, SAMPLE_ROOT, copy_sample_into
 
 __all__ = ["REPO", "SAMPLE_FIXTURES", "SAMPLE_ROOT"]
@@ -119,13 +121,30 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
 
 
+TESTS_HANDED_OUT_AT_ONCE = 4
+"""pytest-xdist's `--maxschedchunk` unless given: its first hand-out was a quarter of each
+worker's share in one run of consecutive tests (a worker never gives tests back), so the worker
+dealt the slow rating walks ran them alone for half a minute at the end."""
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook
+def pytest_configure_node(node: Any) -> None:
+    """Tell each worker what the controller hands out at once (tests/test_test_session.py
+    checks it from a worker, which parses the command line again and never sees the
+    controller's option)."""
+    node.workerinput["maxschedchunk"] = node.config.getoption("maxschedchunk")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Compile the project's bytecode once, before any worker starts: the tests run
     `voyage-tui` as a process a hundred times, and where `PYTHONDONTWRITEBYTECODE` is set (CI's
     machine sets it) an editable install has no bytecode, so each process compiled every module
-    it imported again (uv compiles the installed packages, not the project's source)."""
+    it imported again (uv compiles the installed packages, not the project's source). And hand
+    the tests out to the workers a few at a time (`TESTS_HANDED_OUT_AT_ONCE`)."""
     if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
         return
+    if config.pluginmanager.hasplugin("xdist") and config.getoption("maxschedchunk") is None:
+        config.option.maxschedchunk = TESTS_HANDED_OUT_AT_ONCE
     import compileall
 
     compileall.compile_dir(REPO / "voyage_tui", quiet=1)
@@ -159,10 +178,39 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the tests that drive the app (`app`), so `pytest -m "not app"` runs the engine and
     command-line tests alone: every test under tests/app/ and tests/test_serve.py, and every
     async test elsewhere (the engine and the command line are synchronous: an async test is a
-    pilot driving the app, as the security and git folders have a few)."""
+    pilot driving the app, as the security and git folders have a few). Then they are
+    handed out first (`app_tests_first`)."""
     here = Path(__file__).parent
     for item in items:
         rel = Path(str(item.path)).relative_to(here).as_posix()
         function = getattr(item, "function", None)
         if rel.startswith(_APP_TESTS) or inspect.iscoroutinefunction(function):
             item.add_marker(pytest.mark.app)
+    app_tests_first(items)
+
+
+def app_tests_first(items: list[pytest.Item]) -> None:
+    """The app tests first, each group in the order collected. pytest-xdist hands tests out in
+    that order: with the app tests (about a second each, some 10-20 s) at the end, one worker
+    ran the last of them alone for half a minute after the others had finished; the engine's
+    short tests now fill the end instead."""
+    items.sort(key=lambda item: item.get_closest_marker("app") is None)
+
+
+GC_YOUNG_OBJECTS = 10_000
+"""Objects allocated before Python's youngest collection, in a test process (Python's: 700)."""
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Take what the collection imported out of the cyclic collector's sight. A worker that has
+    collected the whole suite holds every object of Textual, SciPy, Hypothesis and the test
+    modules, and Python's older-generation collections walked them all again and again: a
+    third of the app tests' CPU (measured in docs/development.md). Frozen, they are never
+    collected (they live as long as the process anyway); what the tests allocate is collected
+    as before, in fewer and larger young collections. A thorough run keeps Python's
+    settings."""
+    if THOROUGH:
+        return
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG_OBJECTS, 10, 10)

@@ -1,0 +1,61 @@
+"""How the test session itself runs (tests/conftest.py): what it does to fit the CI budget on
+two cores must hold, or the budget is lost without a test saying so."""
+
+from __future__ import annotations
+
+import gc
+from dataclasses import dataclass, field
+
+import pytest
+
+from tests import conftest
+from tests.budget import THOROUGH
+
+
+def test_after_collection_the_collector_leaves_what_the_session_imported_alone() -> None:
+    """Python's full collections walked every object of every imported module (Textual, SciPy,
+    Hypothesis, the test modules) again and again: a third of an app test's CPU in a worker
+    that has collected the whole suite. A thorough run keeps Python's own settings."""
+    if THOROUGH:
+        assert gc.get_freeze_count() == 0
+        return
+    assert gc.get_freeze_count() > 10_000, "the objects of the collection are frozen"
+    assert gc.get_threshold()[0] == conftest.GC_YOUNG_OBJECTS
+
+
+@dataclass
+class FakeItem:
+    name: str
+    markers: set[str] = field(default_factory=set)
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return name if name in self.markers else None
+
+
+def test_the_app_tests_are_handed_out_first_in_their_own_order() -> None:
+    """pytest-xdist hands tests out in the order collected: the app tests (a second or more each)
+    go first, and the many short tests fill the end, so no worker runs alone at the end."""
+    items = [
+        FakeItem("engine-1"),
+        FakeItem("app-1", {"app"}),
+        FakeItem("engine-2"),
+        FakeItem("app-2", {"app"}),
+        FakeItem("engine-3", {"other"}),
+    ]
+    conftest.app_tests_first(items)  # type: ignore[arg-type]
+    assert [i.name for i in items] == ["app-1", "app-2", "engine-1", "engine-2", "engine-3"]
+
+
+def test_this_session_hands_out_the_app_tests_first(request: pytest.FixtureRequest) -> None:
+    marked = [item.get_closest_marker("app") is not None for item in request.session.items]
+    assert marked == sorted(marked, reverse=True), "every app test before every other test"
+
+
+def test_the_workers_take_a_few_tests_at_a_time(pytestconfig: pytest.Config) -> None:
+    """pytest-xdist's first hand-out gave each worker a quarter of its share in one run of
+    consecutive tests, and a worker never gives tests back: the worker dealt the slow rating
+    walks ran them alone at the end. A few at a time, a slow worker takes fewer."""
+    workerinput = getattr(pytestconfig, "workerinput", None)
+    if workerinput is None:
+        pytest.skip("not run by pytest-xdist's workers (-n)")
+    assert workerinput["maxschedchunk"] == conftest.TESTS_HANDED_OUT_AT_ONCE
