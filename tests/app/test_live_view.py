@@ -54,9 +54,18 @@ async def test_one_watcher_after_revalidating_everything_twice_and_one_check_per
         checks.append(set(paths))
         return real_revalidate(self, paths)
 
+    # The first re-check waits until the second request has come (as a suite large enough to
+    # press the key twice meanwhile would), whatever the machine's load.
+    gate = {"on": False}
+    entered: list[int] = []
+    released = threading.Event()
+
     def slow_load(self: Suite, *args, **kwargs):  # type: ignore[no-untyped-def]
+        gated, gate["on"] = gate["on"], False
+        entered.append(1)
         real_load(self, *args, **kwargs)
-        threading.Event().wait(0.3)  # a suite large enough to press the key twice meanwhile
+        if gated:
+            released.wait(15)
 
     monkeypatch.setattr(Suite, "revalidate", counting)
     monkeypatch.setattr(Suite, "validate_all", slow_load)
@@ -72,9 +81,13 @@ async def test_one_watcher_after_revalidating_everything_twice_and_one_check_per
     monkeypatch.setattr(app, "post_message", post)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_loaded(pilot)
+        entered.clear()
+        gate["on"] = True
         app.action_revalidate_all()
-        await pilot.pause(0.1)  # that load is under way when the second request comes
+        await wait_until(pilot, lambda: len(entered) == 1)  # under way when the second comes
         app.action_revalidate_all()
+        await wait_until(pilot, lambda: len(entered) == 2)  # the second is checking too
+        released.set()
         await pilot.pause(0.1)
         await wait_until(pilot, lambda: not _running(app, "suite"))
         await pilot.pause(0.3)
