@@ -42,6 +42,7 @@ from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS
 from voyage_tui.engine.loading.stamps import PathStamper, Stamp, pack_stat, same_stamp, stamp_of
 from voyage_tui.engine.validation.cache import (
+    LISTING_FORMAT,
     CacheFile,
     ItemCache,
     cache_file_name,
@@ -50,7 +51,6 @@ from voyage_tui.engine.validation.cache import (
 )
 from voyage_tui.engine.validation.cache_key import config_digest, workspace_key
 from voyage_tui.engine.validation.cache_store import cache_root, touch_private
-from voyage_tui.engine.validation.layout_replay import LISTING_FORMAT, listing_parts
 
 if TYPE_CHECKING:
     from voyage_tui.engine.validation.suite import Suite
@@ -150,6 +150,10 @@ def _adjudications(suite: Suite) -> list[str]:
 def _listing(
     suite: Suite, layout: Layout, cache: ItemCache, ratings: dict[str, Stamp]
 ) -> dict[str, Any] | None:
+    # Imported by the check alone: with the workspace's classifier and configuration, it is
+    # half of what a replay would import otherwise (the start-up of `validate`, issue 23).
+    from voyage_tui.engine.validation.layout_replay import listing_parts
+
     parts = listing_parts(
         layout,
         suite.items,
