@@ -78,6 +78,9 @@ STARTUP_FORBIDDEN = (
     "git",
     "textual",
     "rich",
+    # what only some outputs use: JSON (--format json), did-you-mean (a misspelt key)
+    "json",
+    "difflib",
     # the engine's readers of files an empty workspace does not have
     "voyage_tui.engine.formats.task",
     "voyage_tui.engine.formats.gold",
@@ -135,6 +138,10 @@ def test_the_start_up_of_validate_imports_only_what_it_uses(tmp_path: Path) -> N
     proc, imported = _modules(empty, "--no-git")
     assert "config-invalid" in proc.stdout
     assert {"pydantic", "voyage_tui.engine.formats.config"} <= imported
+    (empty / "voyage.toml").write_text("[limits]\nmax_file_byte = 5\n")
+    proc, imported = _modules(empty, "--no-git", "--format", "json")
+    assert "did you mean `max_file_bytes`" in proc.stdout
+    assert {"json", "difflib"} <= imported
 
 
 REPLAY_FORBIDDEN = (

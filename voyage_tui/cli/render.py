@@ -6,7 +6,6 @@ would steer the terminal (engine/safe_text.py decides which characters, for the 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from itertools import groupby
 from typing import Any
@@ -118,4 +117,6 @@ def json_safe(text: str) -> str:
 
 
 def dumps(payload: Any) -> str:
+    import json  # only for --format json: not on every command's start-up (issue 23)
+
     return json_safe(json.dumps(payload, indent=2, ensure_ascii=False))
