@@ -155,6 +155,10 @@ REPLAY_FORBIDDEN = (
     "voyage_tui.engine.workspace.layout",
     "voyage_tui.engine.validation.layout_replay",
     "voyage_tui.engine.validation.suite",
+    # no dataclass is made (Diagnostic and ValidationResult are written out): `dataclasses`
+    # imports inspect, ast and dis
+    "dataclasses",
+    "inspect",
 )
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,22 +56,46 @@ if TYPE_CHECKING:
     from voyage_tui.engine.workspace.layout import Layout
 
 
-@dataclass(slots=True)
 class ValidationResult:
-    """What `validate` reports, however it was found."""
+    """What `validate` reports, however it was found. (A plain class, not a dataclass: a replay
+    imports no `dataclasses` at all, issue 23; engine/diagnostics.py says why.)"""
 
-    root: Path
-    diagnostics: list[Diagnostic]
-    """Sorted, as Suite.diagnostics() gives them."""
-    files: int
-    errors: int
-    warnings: int
-    infos: int
-    coverage: dict[str, dict[str, int]]
-    replayed: bool = False
-    """Answered from the listing and the summaries in the cache: no file was checked."""
-    pending_write: Callable[[], None] | None = None
-    """With `defer_write`: the cache write, for the caller to run once its output is out."""
+    __slots__ = (
+        "coverage",
+        "diagnostics",
+        "errors",
+        "files",
+        "infos",
+        "pending_write",
+        "replayed",
+        "root",
+        "warnings",
+    )
+
+    def __init__(
+        self,
+        root: Path,
+        diagnostics: list[Diagnostic],
+        files: int,
+        errors: int,
+        warnings: int,
+        infos: int,
+        coverage: dict[str, dict[str, int]],
+        replayed: bool = False,
+        pending_write: Callable[[], None] | None = None,
+    ) -> None:
+        self.root = root
+        self.diagnostics = diagnostics
+        """Sorted, as Suite.diagnostics() gives them."""
+        self.files = files
+        self.errors = errors
+        self.warnings = warnings
+        self.infos = infos
+        self.coverage = coverage
+        self.replayed = replayed
+        """Answered from the listing and the summaries in the cache: no file was checked."""
+        self.pending_write = pending_write
+        """With `defer_write`: the cache write, for the caller to run once its output is out."""
 
     def finish(self) -> None:
         """Write the cache, if that was deferred (at most once)."""
