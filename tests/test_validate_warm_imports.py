@@ -159,6 +159,8 @@ REPLAY_FORBIDDEN = (
     # imports inspect, ast and dis
     "dataclasses",
     "inspect",
+    # nor typing: the modules of the replay's path import it only for mypy (TYPE_CHECKING)
+    "typing",
 )
 
 

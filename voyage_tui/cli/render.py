@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from itertools import groupby
-from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.safe_text import json_text, one_line
 from voyage_tui.engine.wording import plural
+
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
+if TYPE_CHECKING:
+    from typing import Any
 
 shown = one_line
 """Workspace text as the command line prints it: on one line, each control character, bidi

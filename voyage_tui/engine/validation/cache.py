@@ -35,7 +35,6 @@ import os
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgpack
 
@@ -52,7 +51,10 @@ from voyage_tui.engine.validation.cache_store import (
     write_private,
 )
 
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
 if TYPE_CHECKING:
+    from typing import Any
+
     from voyage_tui.engine.items import Item
     from voyage_tui.engine.validation.layout_replay import ListingParts
     from voyage_tui.engine.workspace.model import Workspace
@@ -136,18 +138,31 @@ def decode_diagnostics(path: str | None, raw: list[Any]) -> list[Diagnostic]:
     return diagnostics
 
 
-class CacheFile(NamedTuple):
-    key: str
-    summaries: dict[str, list[Any]]
-    """Each file's entry up to SUMMARY_FIELDS, unchecked."""
-    packed_details: memoryview | None
-    """The rest of each entry, packed on their own (a view of the file read, not a copy): a
-    reader of the summaries alone (validate's replay) never unpacks them, nor reads them (None
-    then)."""
-    references: list[str]
-    max_bytes: int
-    listing: object
-    """validate's listing (result_cache.py) as read, unchecked; None when there is none."""
+class CacheFile:
+    """What a cache file holds. (A plain class: a NamedTuple would import typing, issue 23.)"""
+
+    __slots__ = ("key", "listing", "max_bytes", "packed_details", "references", "summaries")
+
+    def __init__(
+        self,
+        key: str,
+        summaries: dict[str, list[Any]],
+        packed_details: memoryview | None,
+        references: list[str],
+        max_bytes: int,
+        listing: object,
+    ) -> None:
+        self.key = key
+        self.summaries = summaries
+        """Each file's entry up to SUMMARY_FIELDS, unchecked."""
+        self.packed_details = packed_details
+        """The rest of each entry, packed on their own (a view of the file read, not a copy):
+        a reader of the summaries alone (validate's replay) never unpacks them, nor reads them
+        (None then)."""
+        self.references = references
+        self.max_bytes = max_bytes
+        self.listing = listing
+        """validate's listing (result_cache.py) as read, unchecked; None when there is none."""
 
     def entries(self) -> dict[str, list[Any]] | None:
         """Whole entries: each summary with its details; None when the details are damaged."""

@@ -23,13 +23,13 @@ import importlib.util
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from voyage_tui import __version__
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.loading.stamps import content_digest, stamp
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME, read_config_bytes
 
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
 if TYPE_CHECKING:
     from voyage_tui.engine.workspace.model import Workspace
 

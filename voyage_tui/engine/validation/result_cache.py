@@ -34,7 +34,6 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
@@ -51,7 +50,10 @@ from voyage_tui.engine.validation.cache import (
 from voyage_tui.engine.validation.cache_key import config_digest, workspace_key
 from voyage_tui.engine.validation.cache_store import cache_root, touch_private
 
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
 if TYPE_CHECKING:
+    from typing import Any
+
     from voyage_tui.engine.validation.suite import Suite
     from voyage_tui.engine.workspace.layout import Layout
 
