@@ -9,9 +9,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+import re
+from pathlib import Path
 
 import pytest
 
+import voyage_tui
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 
 
@@ -90,3 +93,18 @@ def test_matched_by_position() -> None:
             assert (path, line, column, severity, code, message) == FIELDS
         case _:
             pytest.fail("no match")
+
+
+def test_no_class_derives_from_it() -> None:
+    # __eq__ compares `type(other) is Diagnostic`: a subclass would need the dataclass's
+    # `other.__class__ is self.__class__` instead
+    package = Path(voyage_tui.__file__).parent
+    base = re.compile(r"^\s*class \w+\([^)]*\bDiagnostic\b", re.MULTILINE)
+    derived = [
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if base.search(path.read_text(encoding="utf-8"))
+    ]
+    assert derived == []
+    # the search finds one
+    assert base.search("class Located(dg.Diagnostic):\n")

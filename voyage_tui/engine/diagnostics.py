@@ -55,17 +55,21 @@ class Diagnostic:
         init(self, "code", code)
         init(self, "message", message)
 
-    def _fields(self) -> tuple[str, int | None, int | None, Severity, str, str]:
-        return (self.path, self.line, self.column, self.severity, self.code, self.message)
-
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Diagnostic)
-        return self._fields() == other._fields()
+        if type(other) is Diagnostic:  # no class derives from it
+            # the tuples written out, as the dataclass's __eq__ does: no call per comparison
+            return (self.path, self.line, self.column, self.severity, self.code, self.message) == (
+                other.path,
+                other.line,
+                other.column,
+                other.severity,
+                other.code,
+                other.message,
+            )
+        return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._fields())
+        return hash((self.path, self.line, self.column, self.severity, self.code, self.message))
 
     def __repr__(self) -> str:
         return (
@@ -81,7 +85,10 @@ class Diagnostic:
 
     def __reduce__(self) -> tuple[type[Diagnostic], tuple[object, ...]]:
         # pickle (the forked check's results) and copy: made again through __init__
-        return (Diagnostic, self._fields())
+        return (
+            Diagnostic,
+            (self.path, self.line, self.column, self.severity, self.code, self.message),
+        )
 
     def sort_key(self) -> tuple[str, int, int, int, str]:
         return (self.path, self.line or 0, self.column or 0, self.severity.rank, self.code)
