@@ -78,6 +78,9 @@ STARTUP_FORBIDDEN = (
     "git",
     "textual",
     "rich",
+    # what only some outputs use: JSON (--format json), did-you-mean (a misspelt key)
+    "json",
+    "difflib",
     # the engine's readers of files an empty workspace does not have
     "voyage_tui.engine.formats.task",
     "voyage_tui.engine.formats.gold",
@@ -135,3 +138,44 @@ def test_the_start_up_of_validate_imports_only_what_it_uses(tmp_path: Path) -> N
     proc, imported = _modules(empty, "--no-git")
     assert "config-invalid" in proc.stdout
     assert {"pydantic", "voyage_tui.engine.formats.config"} <= imported
+    (empty / "voyage.toml").write_text("[limits]\nmax_file_byte = 5\n")
+    proc, imported = _modules(empty, "--no-git", "--format", "json")
+    assert "did you mean `max_file_bytes`" in proc.stdout
+    assert {"json", "difflib"} <= imported
+
+
+REPLAY_FORBIDDEN = (
+    # what only a check needs: the Item and its facts (the replay keeps summaries), the parsed
+    # voyage.toml (the key holds its digest), the walk's classifier and layout
+    "voyage_tui.engine.items",
+    "voyage_tui.engine.validation.item_entry",
+    "voyage_tui.engine.workspace.config",
+    "tomllib",
+    "voyage_tui.engine.workspace.classify",
+    "voyage_tui.engine.workspace.layout",
+    "voyage_tui.engine.validation.layout_replay",
+    "voyage_tui.engine.validation.suite",
+    # no dataclass is made (Diagnostic and ValidationResult are written out): `dataclasses`
+    # imports inspect, ast and dis
+    "dataclasses",
+    "inspect",
+    # nor typing: the modules of the replay's path import it only for mypy (TYPE_CHECKING)
+    "typing",
+)
+
+
+def test_a_replay_imports_no_item_configuration_or_walk(sample_copy: Path, tmp_path: Path) -> None:
+    # issue 23: the start-up of an answer from the cache; a first run (which checks) imports all
+    # of these, so the probe sees them where they are used.
+    empty = tmp_path / "empty"
+    (empty / "fixtures").mkdir(parents=True)
+    for root in (empty, sample_copy):
+        cold, cold_imports = _modules(root, "--no-git")
+        assert "Traceback" not in cold.stderr, cold.stderr[-2000:]
+        assert set(REPLAY_FORBIDDEN) <= cold_imports, sorted(set(REPLAY_FORBIDDEN) - cold_imports)
+        warm, warm_imports = _modules(root, "--no-git")
+        assert warm.stdout == cold.stdout
+        assert not warm_imports & set(REPLAY_FORBIDDEN), (
+            root.name,
+            sorted(warm_imports & set(REPLAY_FORBIDDEN)),
+        )

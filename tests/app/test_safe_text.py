@@ -44,3 +44,18 @@ def test_an_osc_52_clipboard_write_is_shown_not_sent() -> None:
         "a\\x1b]52;c;cHduZWQ=\\x07b\n\\u202e"
     )
     assert printable("x\ny\t\udcff", lines=False) == "x\\x0ay\\x09\\udcff"
+
+
+def test_a_load_problem_is_shown_printable_with_its_place() -> None:
+    from voyage_tui.app.widgets.detail_pane import printable_detail
+    from voyage_tui.engine.details import Detail
+    from voyage_tui.engine.diagnostics import Diagnostic, Severity
+    from voyage_tui.engine.items import Item
+    from voyage_tui.engine.kinds import FileKind
+
+    rel = "fixtures/a/t1/task.yaml"
+    problem = Diagnostic(rel, 2, 5, Severity.ERROR, "yaml-syntax", "bad \x1b]52;c;x\x07 here")
+    shown = printable_detail(Detail(Item(rel, FileKind.TASK), load_problem=problem))
+    assert shown.load_problem == Diagnostic(
+        rel, 2, 5, Severity.ERROR, "yaml-syntax", "bad \\x1b]52;c;x\\x07 here"
+    )

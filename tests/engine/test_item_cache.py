@@ -28,14 +28,8 @@ from voyage_tui.engine.items import (
     TaskFacts,
 )
 from voyage_tui.engine.kinds import ITEM_KINDS, FileKind
-from voyage_tui.engine.validation.cache import (
-    ItemCache,
-    cache_root,
-    decode_item,
-    encode_item,
-    pack,
-    unpack,
-)
+from voyage_tui.engine.validation.cache import ItemCache, cache_root, pack, unpack
+from voyage_tui.engine.validation.item_entry import decode_item, encode_item
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.model import Workspace
 

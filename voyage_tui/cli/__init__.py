@@ -10,7 +10,10 @@ import contextlib
 import os
 import sys
 from importlib import import_module
-from typing import Any, TextIO
+
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {

@@ -7,13 +7,15 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
 
 from voyage_tui.cli.render import shown
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
 if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
     from voyage_tui.app.watcher import WorkspaceWatcher
     from voyage_tui.engine.validation.live import LiveStart
     from voyage_tui.engine.validation.suite import Prepared

@@ -6,14 +6,16 @@ would steer the terminal (engine/safe_text.py decides which characters, for the 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from itertools import groupby
-from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.safe_text import json_text, one_line
 from voyage_tui.engine.wording import plural
+
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
+if TYPE_CHECKING:
+    from typing import Any
 
 shown = one_line
 """Workspace text as the command line prints it: on one line, each control character, bidi
@@ -118,4 +120,6 @@ def json_safe(text: str) -> str:
 
 
 def dumps(payload: Any) -> str:
+    import json  # only for --format json: not on every command's start-up (issue 23)
+
     return json_safe(json.dumps(payload, indent=2, ensure_ascii=False))

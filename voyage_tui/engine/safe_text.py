@@ -13,19 +13,25 @@ JSON is data for programs: its values stay exact, but no such character is writt
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Control characters (Cc), lone surrogates (Cs), the line and paragraph separators (Zl, Zp) and
 # the bidi overrides and isolates; in prose, newlines and tabs stay.
-_UNSAFE_IN_LINE = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
-_UNSAFE_IN_PROSE = re.compile(
+_UNSAFE_IN_LINE = r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+_UNSAFE_IN_PROSE = (
     r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 )
 # The same set, but C0: json.dumps already writes those as `\u001b` (and its own indentation
 # is made of newlines and spaces, which must stay).
-_UNSAFE_IN_JSON = re.compile(r"[\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_IN_JSON = r"[\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+
+
+@functools.cache
+def _unsafe(chars: str) -> re.Pattern[str]:
+    """The pattern of `chars`, compiled when first needed: most text is printable and never
+    asks, and every command's start-up paid for the three (issue 23)."""
+    return re.compile(chars)
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -40,8 +46,8 @@ def printable(text: str, *, lines: bool = True) -> str:
     if text.isprintable():
         return text
     if lines:
-        return _UNSAFE_IN_PROSE.sub(_escape, text.replace("\r\n", "\n"))
-    return _UNSAFE_IN_LINE.sub(_escape, text)
+        return _unsafe(_UNSAFE_IN_PROSE).sub(_escape, text.replace("\r\n", "\n"))
+    return _unsafe(_UNSAFE_IN_LINE).sub(_escape, text)
 
 
 def one_line(text: str) -> str:
@@ -56,4 +62,4 @@ def json_text(text: str) -> str:
     only stand inside a string, where the escape is the same value: a program reads back
     exactly what was written, and a terminal shown the text sees no control character. (A lone
     surrogate could not be encoded at all.)"""
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _unsafe(_UNSAFE_IN_JSON).sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -14,6 +13,8 @@ def closest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | 
     folded = {c.casefold(): c for c in options}
     if word.casefold() in folded:
         return folded[word.casefold()]
+    import difflib  # only for a near miss: not on every command's start-up (issue 23)
+
     match = difflib.get_close_matches(word.casefold(), list(folded), n=1, cutoff=cutoff)
     return folded[match[0]] if match else None
 

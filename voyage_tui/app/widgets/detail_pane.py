@@ -21,6 +21,7 @@ from textual.widgets import Markdown, Static
 from voyage_tui.app.widgets.readable import context_widgets
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.details import MISSING, RECORDED, SKIPPED, TRAVERSED, Detail
+from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import AgentRunFacts, Facts, GoldFacts
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.wording import plural
@@ -395,7 +396,16 @@ def printable_detail(detail: Detail) -> Detail:
             )
             for g in detail.gates
         ],
-        dataclasses.replace(problem, message=printable(problem.message)) if problem else None,
+        Diagnostic(
+            problem.path,
+            problem.line,
+            problem.column,
+            problem.severity,
+            problem.code,
+            printable(problem.message),
+        )
+        if problem
+        else None,
         detail.context,  # context_widgets makes its text printable
     )
 

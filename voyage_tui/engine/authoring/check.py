@@ -182,7 +182,7 @@ def worded(d: Diagnostic) -> Diagnostic:
     answer with no place (the file has no lines yet: its step, or its flag, says where it
     goes). Otherwise what `validate` would say of the written file."""
     line, column = (None, None) if d.code == MISSING_FIELD else (d.line, d.column)
-    return replace(d, line=line, column=column, message=sentence(d.message))
+    return Diagnostic(d.path, line, column, d.severity, d.code, sentence(d.message))
 
 
 def _worded(finding: Finding) -> Finding:

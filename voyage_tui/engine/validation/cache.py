@@ -30,20 +30,16 @@ or zero-filled: the seals turn any such file into "no cache" before a byte of it
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import os
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgpack
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.items import FACTS, Facts, Item
-from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.stamps import PathStamper, Stamp, same_stamp, stamp
 from voyage_tui.engine.validation.cache_key import key_of
 from voyage_tui.engine.validation.cache_store import (
@@ -55,11 +51,15 @@ from voyage_tui.engine.validation.cache_store import (
     write_private,
 )
 
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
 if TYPE_CHECKING:
+    from typing import Any
+
+    from voyage_tui.engine.items import Item
     from voyage_tui.engine.validation.layout_replay import ListingParts
     from voyage_tui.engine.workspace.model import Workspace
 
-__all__ = ["CACHE_FORMAT", "ItemCache", "cache_root", "decode_item", "encode_item", "stamp"]
+__all__ = ["CACHE_FORMAT", "ItemCache", "cache_root", "stamp"]
 
 MAGIC = "voyage-tui item cache"
 CACHE_FORMAT = 7
@@ -67,6 +67,9 @@ CACHE_FORMAT = 7
 per-kind facts are the list of its typed facts' fields (items.FACTS), no longer a dict. 7: the
 head and the details are sections of their own, each sealed, their lengths last (issue 23: at
 100,000 fixtures the details, packed as a bin inside one list, were copied when it was read)."""
+LISTING_FORMAT = 1
+"""The format of validate's listing in the file (result_cache.py writes and replays it,
+layout_replay.py lists a Layout from it)."""
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 """One workspace's cache file at most: a bigger one is neither written (the old one is removed)
 nor read. 12,100 files take about 14 MB."""
@@ -97,142 +100,14 @@ def cache_file_name(root_real: str) -> str:
 SUMMARY_FIELDS = 10
 
 _SEVERITY = {s.value: s for s in Severity}
-
-
-def _plain_facts(facts: Facts | None) -> list[Any] | None:
-    """Facts as stored: their fields, plain data (bool, int, str, None) msgpack gives back."""
-    return None if facts is None else facts.plain()
-
-
-_KINDS = {kind.value: kind for kind in FileKind}
-
-
-def _decode_facts(kind: FileKind, raw: object) -> Facts | None:
-    if raw is None:
-        return None
-    facts = FACTS[kind]
-    if facts is None or type(raw) is not list:
-        raise TypeError("not the facts of this kind")
-    return facts.from_plain(raw)
-
-
-def encode_item(rel: str, own: Stamp, deps: list[list[Any]], item: Item) -> list[Any] | None:
-    """The entry for `item`, or None when it cannot be stored exactly (then it is checked again
-    next time, which is only slower)."""
-    facts = item.facts
-    if facts is not None and type(facts) is not FACTS[item.kind]:
-        return None
-    path = item.path
-    return [
-        own,
-        deps,
-        None if path == rel else path,
-        item.kind.value,
-        item.id,
-        item.fixture_class,
-        item.boundary,
-        item.visibility,
-        item.id_position,
-        [
-            [
-                None if d.path == path else d.path,
-                d.line,
-                d.column,
-                d.severity.value,
-                d.code,
-                d.message,
-            ]
-            for d in item.diagnostics
-        ],
-        item.prompt,
-        item.ground_truth,
-        item.canary,
-        item.final_head_sha,
-        item.sha_position,
-        item.parent,
-        _plain_facts(facts),
-    ]
-
-
-def _text(value: object) -> str:
-    if type(value) is not str:
-        raise TypeError("not a str")
-    return value
-
-
-_OPT_TEXT = (str, type(None))
 _OPT_INT = (int, type(None))
 
 
-def decode_position(value: Any) -> tuple[int, int] | None:
-    if value is None:
-        return None
-    line, column = value
-    if type(line) is not int or type(column) is not int:
-        raise TypeError("not a position")
-    return (line, column)
-
-
-def decode_item(rel: str, raw: list[Any]) -> Item:
-    """The Item of an entry. Raises TypeError or ValueError (KeyError for a severity or a kind) on
-    anything encode_item did not write, so a damaged entry is checked again rather than shown.
-    Runs once per reused item at every start: checks are inline and the Item positional."""
-    (
-        _,
-        deps,
-        path,
-        kind,
-        id_,
-        fixture_class,
-        boundary,
-        visibility,
-        id_position,
-        raw_diagnostics,
-        prompt,
-        ground_truth,
-        canary,
-        final_head_sha,
-        sha_position,
-        parent,
-        raw_facts,
-    ) = raw
-    if path is None:
-        path = rel
-    if (
-        type(path) is not str
-        or type(kind) is not str
-        or type(prompt) is not str
-        or type(ground_truth) is not str
-        or type(id_) not in _OPT_TEXT
-        or type(fixture_class) not in _OPT_TEXT
-        or type(boundary) not in _OPT_TEXT
-        or type(visibility) not in _OPT_TEXT
-        or type(canary) not in _OPT_TEXT
-        or type(final_head_sha) not in _OPT_TEXT
-        or type(parent) not in _OPT_TEXT
-    ):
-        raise TypeError("not an entry of this format")
-    file_kind = _KINDS[kind]  # KeyError for a kind this version does not know
-    facts = _decode_facts(file_kind, raw_facts)
-    diagnostics = decode_diagnostics(path, raw_diagnostics)
-    return Item(
-        path,
-        file_kind,
-        id_,
-        fixture_class,
-        boundary,
-        visibility,
-        prompt,
-        ground_truth,
-        canary,
-        final_head_sha,
-        decode_position(sha_position),
-        decode_position(id_position),
-        parent,
-        facts,
-        tuple(diagnostics),
-        tuple(_text(dep) for dep, _ in deps) if deps else (),
-    )
+def as_text(value: object) -> str:
+    """`value`, a str from the file; TypeError for anything else (a damaged entry)."""
+    if type(value) is not str:
+        raise TypeError("not a str")
+    return value
 
 
 def encode_diagnostics(diagnostics: Iterable[Diagnostic], own: str | None = None) -> list[Any]:
@@ -263,18 +138,31 @@ def decode_diagnostics(path: str | None, raw: list[Any]) -> list[Diagnostic]:
     return diagnostics
 
 
-class CacheFile(NamedTuple):
-    key: str
-    summaries: dict[str, list[Any]]
-    """Each file's entry up to SUMMARY_FIELDS, unchecked."""
-    packed_details: memoryview | None
-    """The rest of each entry, packed on their own (a view of the file read, not a copy): a
-    reader of the summaries alone (validate's replay) never unpacks them, nor reads them (None
-    then)."""
-    references: list[str]
-    max_bytes: int
-    listing: object
-    """validate's listing (result_cache.py) as read, unchecked; None when there is none."""
+class CacheFile:
+    """What a cache file holds. (A plain class: a NamedTuple would import typing, issue 23.)"""
+
+    __slots__ = ("key", "listing", "max_bytes", "packed_details", "references", "summaries")
+
+    def __init__(
+        self,
+        key: str,
+        summaries: dict[str, list[Any]],
+        packed_details: memoryview | None,
+        references: list[str],
+        max_bytes: int,
+        listing: object,
+    ) -> None:
+        self.key = key
+        self.summaries = summaries
+        """Each file's entry up to SUMMARY_FIELDS, unchecked."""
+        self.packed_details = packed_details
+        """The rest of each entry, packed on their own (a view of the file read, not a copy):
+        a reader of the summaries alone (validate's replay) never unpacks them, nor reads them
+        (None then)."""
+        self.references = references
+        self.max_bytes = max_bytes
+        self.listing = listing
+        """validate's listing (result_cache.py) as read, unchecked; None when there is none."""
 
     def entries(self) -> dict[str, list[Any]] | None:
         """Whole entries: each summary with its details; None when the details are damaged."""
@@ -511,6 +399,12 @@ class ItemCache:
         that follows stamps the folders it lists, for validate's listing. `reuse=False`
         (`validate --no-cache`): nothing is read, every file is checked, and what was found is
         written, so the next run with the cache starts from it."""
+        # The items' codec, imported here: validate's replay reads the cache file without
+        # making an Item, and so without importing items.py (its start-up, issue 23).
+        from voyage_tui.engine.validation.item_entry import decode_item, encode_item
+
+        self._decode = decode_item
+        self._encode = encode_item
         self.ws = ws
         self.reuse = reuse
         self.stamper = PathStamper(str(ws.root))
@@ -554,7 +448,7 @@ class ItemCache:
         if raw is None:
             return None
         try:
-            return decode_item(rel, raw)
+            return self._decode(rel, raw)
         except (TypeError, ValueError, KeyError, IndexError):
             return None
 
@@ -582,7 +476,7 @@ class ItemCache:
             if deps:
                 seen: dict[str, Stamp] = {}
                 for dep, dep_stamp in deps:
-                    now = stamp_of(_text(dep))
+                    now = stamp_of(as_text(dep))
                     if not same_stamp(dep_stamp, now):
                         return None
                     seen[dep] = now
@@ -628,6 +522,8 @@ class ItemCache:
     def record(self, items: dict[str, Item]) -> None:
         """Make `items` the entries to save, as checked now. Git diagnostics are left out: they
         are recomputed."""
+        from voyage_tui.engine.validation.item_entry import without_git
+
         entries: dict[str, list[Any]] = {}
         self._stamp_reads()
         self.new_run()
@@ -635,7 +531,7 @@ class ItemCache:
             own, deps = self.stamps_of(rel, item.deps)
             if own is None:
                 continue
-            entry = encode_item(rel, own, deps, _without_git(item))
+            entry = self._encode(rel, own, deps, without_git(item))
             if entry is not None:
                 entries[rel] = entry
         self.entries = entries
@@ -686,13 +582,3 @@ def prune(folder: Path, keep: str, limit: int = MAX_TOTAL_BYTES) -> None:
             with contextlib.suppress(OSError):
                 remove_private(folder, name)
             total -= size
-
-
-def _without_git(item: Item) -> Item:
-    from voyage_tui.engine.git.checks import GIT_CODES
-
-    if not any(d.code in GIT_CODES for d in item.diagnostics):
-        return item
-    return dataclasses.replace(
-        item, diagnostics=tuple(d for d in item.diagnostics if d.code not in GIT_CODES)
-    )

@@ -23,18 +23,19 @@ import importlib.util
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from voyage_tui import __version__
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.loading.stamps import content_digest, stamp
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME, read_config_bytes
 
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
 if TYPE_CHECKING:
     from voyage_tui.engine.workspace.model import Workspace
 
 _PACKAGE = Path(__file__).resolve().parents[2]
-_SOURCES = (_PACKAGE / "engine", _PACKAGE / "defaults")
+_SOURCES = (str(_PACKAGE / "engine"), str(_PACKAGE / "defaults"))
+_SOURCE_SUFFIXES = (".py", ".md", ".yaml")
 _LIBRARIES = ("pydantic", "pydantic_core", "yaml", "markdown_it")
 # Paths are str with surrogate escapes where a name is not UTF-8.
 _TEXT = "surrogatepass"
@@ -45,12 +46,8 @@ def code_fingerprint() -> str:
     """The code part of the key, computed once per process: the code that runs is the code that
     was there when it started."""
     digest = hashlib.sha256(f"{__version__}\0{sys.version}\0".encode())
-    for folder in _SOURCES:
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in (".py", ".md", ".yaml") and path.is_file():
-                st = path.stat()
-                line = f"{path.relative_to(_PACKAGE)}:{st.st_size}:{st.st_mtime_ns}\n"
-                digest.update(line.encode("utf-8", _TEXT))
+    for line in source_stamps(str(_PACKAGE), _SOURCES):
+        digest.update(line.encode("utf-8", _TEXT))
     for name in _LIBRARIES:
         try:
             spec = importlib.util.find_spec(name)  # finds the package without importing it
@@ -60,6 +57,32 @@ def code_fingerprint() -> str:
         line = f"{name}:{origin}:{stamp(origin) if origin else None!r}\n"
         digest.update(line.encode("utf-8", _TEXT))
     return digest.hexdigest()
+
+
+def source_stamps(package: str, folders: tuple[str, ...]) -> list[str]:
+    """`path:size:mtime_ns` of every source and default reference below `folders` (paths
+    relative to `package`), sorted. os.scandir rather than Path.rglob: every `validate` pays
+    for this walk at start-up (issue 23), and bytecode caches are not descended into."""
+    lines = []
+    start = len(package) + 1
+    stack = list(folders)
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:  # a folder that is not there has no sources
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    stack.append(entry.path)
+            elif entry.name.endswith(_SOURCE_SUFFIXES) and entry.is_file():
+                try:
+                    st = entry.stat()
+                except OSError:  # gone since it was listed
+                    continue
+                lines.append(f"{entry.path[start:]}:{st.st_size}:{st.st_mtime_ns}\n")
+    lines.sort()
+    return lines
 
 
 def reference_paths(ws: Workspace) -> list[str]:

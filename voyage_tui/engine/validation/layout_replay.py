@@ -24,16 +24,17 @@ from typing import TYPE_CHECKING, Any
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.stamps import Stamp, pack_stat, same_stamp, stamp_of
-from voyage_tui.engine.validation.cache import decode_diagnostics, encode_diagnostics
+from voyage_tui.engine.validation.cache import (
+    LISTING_FORMAT,
+    decode_diagnostics,
+    encode_diagnostics,
+)
 from voyage_tui.engine.workspace.classify import WALK, Walk
 from voyage_tui.engine.workspace.layout import Layout
 
 if TYPE_CHECKING:
     from voyage_tui.engine.validation.cache import ItemCache
     from voyage_tui.engine.workspace.model import Workspace
-
-LISTING_FORMAT = 1
-"""result_cache.py's listing format (the one it writes and replays)."""
 
 
 @dataclass(frozen=True, slots=True)

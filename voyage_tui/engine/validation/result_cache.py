@@ -33,15 +33,14 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS
 from voyage_tui.engine.loading.stamps import PathStamper, Stamp, pack_stat, same_stamp, stamp_of
 from voyage_tui.engine.validation.cache import (
+    LISTING_FORMAT,
     CacheFile,
     ItemCache,
     cache_file_name,
@@ -50,29 +49,55 @@ from voyage_tui.engine.validation.cache import (
 )
 from voyage_tui.engine.validation.cache_key import config_digest, workspace_key
 from voyage_tui.engine.validation.cache_store import cache_root, touch_private
-from voyage_tui.engine.validation.layout_replay import LISTING_FORMAT, listing_parts
 
+TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up (issue 23)
 if TYPE_CHECKING:
+    from typing import Any
+
     from voyage_tui.engine.validation.suite import Suite
     from voyage_tui.engine.workspace.layout import Layout
 
 
-@dataclass(slots=True)
 class ValidationResult:
-    """What `validate` reports, however it was found."""
+    """What `validate` reports, however it was found. (A plain class, not a dataclass: a replay
+    imports no `dataclasses` at all, issue 23; engine/diagnostics.py says why.)"""
 
-    root: Path
-    diagnostics: list[Diagnostic]
-    """Sorted, as Suite.diagnostics() gives them."""
-    files: int
-    errors: int
-    warnings: int
-    infos: int
-    coverage: dict[str, dict[str, int]]
-    replayed: bool = False
-    """Answered from the listing and the summaries in the cache: no file was checked."""
-    pending_write: Callable[[], None] | None = None
-    """With `defer_write`: the cache write, for the caller to run once its output is out."""
+    __slots__ = (
+        "coverage",
+        "diagnostics",
+        "errors",
+        "files",
+        "infos",
+        "pending_write",
+        "replayed",
+        "root",
+        "warnings",
+    )
+
+    def __init__(
+        self,
+        root: Path,
+        diagnostics: list[Diagnostic],
+        files: int,
+        errors: int,
+        warnings: int,
+        infos: int,
+        coverage: dict[str, dict[str, int]],
+        replayed: bool = False,
+        pending_write: Callable[[], None] | None = None,
+    ) -> None:
+        self.root = root
+        self.diagnostics = diagnostics
+        """Sorted, as Suite.diagnostics() gives them."""
+        self.files = files
+        self.errors = errors
+        self.warnings = warnings
+        self.infos = infos
+        self.coverage = coverage
+        self.replayed = replayed
+        """Answered from the listing and the summaries in the cache: no file was checked."""
+        self.pending_write = pending_write
+        """With `defer_write`: the cache write, for the caller to run once its output is out."""
 
     def finish(self) -> None:
         """Write the cache, if that was deferred (at most once)."""
@@ -150,6 +175,10 @@ def _adjudications(suite: Suite) -> list[str]:
 def _listing(
     suite: Suite, layout: Layout, cache: ItemCache, ratings: dict[str, Stamp]
 ) -> dict[str, Any] | None:
+    # Imported by the check alone: with the workspace's classifier and configuration, it is
+    # half of what a replay would import otherwise (the start-up of `validate`, issue 23).
+    from voyage_tui.engine.validation.layout_replay import listing_parts
+
     parts = listing_parts(
         layout,
         suite.items,

@@ -16,7 +16,7 @@ from enum import StrEnum
 
 from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER
 from voyage_tui.engine.kinds import FileKind
-from voyage_tui.engine.workspace.config import CONFIG_NAME
+from voyage_tui.engine.workspace.config_file import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
 
 TASK_FILE = "task.yaml"
