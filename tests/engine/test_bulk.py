@@ -17,9 +17,16 @@ from voyage_tui.engine.workspace.model import Workspace
 
 @pytest.fixture(autouse=True)
 def _unfrozen() -> Iterator[None]:
+    """Each test starts with nothing frozen; after it, the session's freeze is made again
+    (tests/conftest.py freezes what the collection imported: left unfrozen, the rest of the
+    worker's tests paid for it)."""
+    session_froze = gc.get_freeze_count() > 0
     gc.unfreeze()
     yield
     gc.unfreeze()  # what a test froze goes back to the collector
+    if session_froze:
+        gc.collect()
+        gc.freeze()
 
 
 def test_the_pause_restores_the_collector_and_freezes_only_when_asked() -> None:
