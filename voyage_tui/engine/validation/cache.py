@@ -43,7 +43,7 @@ import msgpack
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.items import FACTS, Facts, Item
+from voyage_tui.engine.items import FACTS, Facts, Item, stored_item
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.stamps import PathStamper, Stamp, same_stamp, stamp
 from voyage_tui.engine.validation.cache_key import key_of
@@ -224,7 +224,7 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
     file_kind = _KINDS[kind]  # KeyError for a kind this version does not know
     facts = _decode_facts(file_kind, raw_facts)
     diagnostics = decode_diagnostics(path, raw_diagnostics)
-    return Item(
+    return stored_item(
         path,
         file_kind,
         id_,
