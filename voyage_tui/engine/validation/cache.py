@@ -33,7 +33,6 @@ import contextlib
 import dataclasses
 import hashlib
 import os
-import threading
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -60,15 +59,7 @@ if TYPE_CHECKING:
     from voyage_tui.engine.validation.layout_replay import ListingParts
     from voyage_tui.engine.workspace.model import Workspace
 
-__all__ = [
-    "CACHE_FORMAT",
-    "CacheRead",
-    "ItemCache",
-    "cache_root",
-    "decode_item",
-    "encode_item",
-    "stamp",
-]
+__all__ = ["CACHE_FORMAT", "ItemCache", "cache_root", "decode_item", "encode_item", "stamp"]
 
 MAGIC = "voyage-tui item cache"
 CACHE_FORMAT = 7
@@ -507,34 +498,6 @@ def unpack(data: bytes | bytearray, key: str) -> dict[str, list[Any]] | None:
     return read.entries() if read is not None and read.key == key else None
 
 
-class CacheRead:
-    """A workspace's cache file read, and its seals checked, on a thread of its own: started
-    before the app imports Textual, so the 140 MB of a 100,000-fixture suite are in memory by
-    the time its first screen is drawn and the load begins (the read and the CRC-32 let go of
-    the interpreter lock; the unpacking, which would hold it, waits for the load). What is read
-    is only ever the file as another load could have read it: every item in it is still
-    compared with the files on disk (ItemCache.fresh)."""
-
-    def __init__(self, folder: Path, name: str) -> None:
-        self.folder, self.name = folder, name
-        self._parts: tuple[memoryview, memoryview] | None = None
-        self._thread = threading.Thread(target=self._read, name="voyage-cache-read", daemon=True)
-        self._thread.start()
-
-    @classmethod
-    def of(cls, ws: Workspace, root: Path | None = None) -> CacheRead:
-        return cls(root or cache_root(), cache_file_name(ws.root_real))
-
-    def _read(self) -> None:
-        data = read_private(self.folder, self.name, MAX_CACHE_BYTES)
-        self._parts = None if data is None else unseal(data)
-
-    def parts(self) -> tuple[memoryview, memoryview] | None:
-        """The head and the details (unseal's), once read; None: no sound file."""
-        self._thread.join()
-        return self._parts
-
-
 class ItemCache:
     def __init__(
         self,
@@ -543,15 +506,13 @@ class ItemCache:
         root: Path | None = None,
         listing: bool = False,
         reuse: bool = True,
-        read: CacheRead | None = None,
     ) -> None:
         """The cache of `ws` in `root` (the user's cache dir by default). The key is computed
         here, before the references are read for the check: a reference edited in between then
         changes the key of the next run instead of being recorded as seen. `listing`: the walk
         that follows stamps the folders it lists, for validate's listing. `reuse=False`
         (`validate --no-cache`): nothing is read, every file is checked, and what was found is
-        written, so the next run with the cache starts from it. `read`: the file as read
-        already (CacheRead), for the first `load()`, when it is this cache's file."""
+        written, so the next run with the cache starts from it."""
         self.ws = ws
         self.reuse = reuse
         self.stamper = PathStamper(str(ws.root))
@@ -573,7 +534,6 @@ class ItemCache:
         self.recorded_listing: object = None
         """validate's listing (result_cache.py) in the file `load()` read, unchecked; None when
         it held none (layout_replay.py replays it)."""
-        self._read = read if read is not None and read.name == self.path.name else None
 
     def load(self) -> None:
         """Read the file: its entries, and validate's listing (`recorded_listing`)."""
@@ -581,13 +541,8 @@ class ItemCache:
         if not self.reuse:
             self.entries = {}
             return
-        early, self._read = self._read, None
-        if early is not None and early.folder == self.folder:
-            parts = early.parts()
-        else:
-            data = read_private(self.folder, self.path.name, MAX_CACHE_BYTES)
-            parts = unseal(data) if data is not None else None
-        read = _read_head(*parts) if parts is not None else None
+        data = read_private(self.folder, self.path.name, MAX_CACHE_BYTES)
+        read = read_cache_file(data) if data is not None else None
         if read is None or read.key != self.key:
             self.entries = {}
             return

@@ -26,7 +26,6 @@ from typing import Protocol
 
 from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.loading.stamps import Stamp
-from voyage_tui.engine.validation.cache import CacheRead, ItemCache
 from voyage_tui.engine.validation.first_screen import (
     FirstScreen,
     first_screen_of,
@@ -198,9 +197,6 @@ class LiveSuite:
         self.start = start.start
         self.first_screen = start.first_screen
         self._prepared = start.prepared
-        # A start from the recorded first screen: the cache file is read (and its seals checked)
-        # while the front end draws it; the first load takes it rather than read it then.
-        self._cache_read = CacheRead.of(ws) if cache and self.start is Start.FROM_CACHE else None
         self._run = run
         self._publish = publish
         self._watcher = watcher
@@ -337,9 +333,7 @@ class LiveSuite:
                 # The files unchanged since the cache recorded them are taken from it (for a
                 # FROM_CACHE start, here, after the recorded screen is on the terminal).
                 cached, self._first_load_cached = self._first_load_cached, False
-                read, self._cache_read = self._cache_read, None
-                cache = ItemCache(self.ws, listing=not self.use_git, read=read) if cached else None
-                prepared = suite.prepare(fork=False, cache=cache or False)
+                prepared = suite.prepare(fork=False, cache=cached)
             with self._lock:
                 first = self._suite is None
             # Nothing to check (every file from the cache, warm): the loaded suite comes next,
