@@ -17,6 +17,7 @@ import pytest
 
 from tests.engine.test_live_suite import FakeWatcher, Front, add_fixture, break_a_task, live_suite
 from voyage_tui.engine.validation import suite as suite_module
+from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.first_screen import load_first_screen
 from voyage_tui.engine.validation.live import Listed, LiveEvent, LiveStart, Loaded, Start
 from voyage_tui.engine.validation.result_cache import validate
@@ -115,6 +116,21 @@ def test_a_file_changed_since_the_cache_is_checked_again(sample_copy: Path, coun
     assert counts.listed == 1  # the listing to act on while it is checked
     assert view.summary.errors == 1
     assert [d.path for d in view.items[changed].diagnostics] == [changed]
+    same_suite(view, sample_copy)
+
+
+def test_a_torn_cache_is_refused_and_rebuilt(sample_copy: Path, counts: Counts) -> None:
+    app_start(sample_copy, counts)
+    every_file = sorted(counts.checked)
+    app_start(sample_copy)
+    path = ItemCache(Workspace.load(sample_copy)).path
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])  # a crash while it was written (no fsync)
+    view = app_start(sample_copy, counts)
+    assert counts.walks == 1 and sorted(counts.checked) == every_file  # nothing taken from it
+    same_suite(view, sample_copy)
+    view = app_start(sample_copy, counts)  # the load wrote it again
+    assert counts.walks == 0 and counts.checked == []
     same_suite(view, sample_copy)
 
 
