@@ -18,7 +18,7 @@ import pytest
 from tests.engine.test_live_suite import FakeWatcher, Front, add_fixture, break_a_task, live_suite
 from voyage_tui.engine.validation import suite as suite_module
 from voyage_tui.engine.validation.cache import ItemCache
-from voyage_tui.engine.validation.first_screen import load_first_screen
+from voyage_tui.engine.validation.first_screen import first_screen_of, load_first_screen
 from voyage_tui.engine.validation.live import Listed, LiveEvent, LiveStart, Loaded, Start
 from voyage_tui.engine.validation.result_cache import validate
 from voyage_tui.engine.validation.suite import Suite
@@ -82,6 +82,8 @@ def same_suite(view: SuiteView, root: Path) -> None:
     assert view.summary == full.summary
     assert view.coverage == full.coverage
     assert view.workspace_diagnostics == full.workspace_diagnostics
+    # The tree's groups and their counts, and the header's, as a cold start draws them.
+    assert first_screen_of(view, use_git=False) == first_screen_of(full, use_git=False)
 
 
 def test_a_warm_start_of_an_unchanged_workspace_neither_walks_nor_checks(
