@@ -17,7 +17,8 @@ import pytest
 
 from tests.engine.test_live_suite import FakeWatcher, Front, add_fixture, break_a_task, live_suite
 from voyage_tui.engine.validation import suite as suite_module
-from voyage_tui.engine.validation.first_screen import load_first_screen
+from voyage_tui.engine.validation.cache import ItemCache
+from voyage_tui.engine.validation.first_screen import first_screen_of, load_first_screen
 from voyage_tui.engine.validation.live import Listed, LiveEvent, LiveStart, Loaded, Start
 from voyage_tui.engine.validation.result_cache import validate
 from voyage_tui.engine.validation.suite import Suite
@@ -81,6 +82,8 @@ def same_suite(view: SuiteView, root: Path) -> None:
     assert view.summary == full.summary
     assert view.coverage == full.coverage
     assert view.workspace_diagnostics == full.workspace_diagnostics
+    # The tree's groups and their counts, and the header's, as a cold start draws them.
+    assert first_screen_of(view, use_git=False) == first_screen_of(full, use_git=False)
 
 
 def test_a_warm_start_of_an_unchanged_workspace_neither_walks_nor_checks(
@@ -115,6 +118,21 @@ def test_a_file_changed_since_the_cache_is_checked_again(sample_copy: Path, coun
     assert counts.listed == 1  # the listing to act on while it is checked
     assert view.summary.errors == 1
     assert [d.path for d in view.items[changed].diagnostics] == [changed]
+    same_suite(view, sample_copy)
+
+
+def test_a_torn_cache_is_refused_and_rebuilt(sample_copy: Path, counts: Counts) -> None:
+    app_start(sample_copy, counts)
+    every_file = sorted(counts.checked)
+    app_start(sample_copy)
+    path = ItemCache(Workspace.load(sample_copy)).path
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])  # a crash while it was written (no fsync)
+    view = app_start(sample_copy, counts)
+    assert counts.walks == 1 and sorted(counts.checked) == every_file  # nothing taken from it
+    same_suite(view, sample_copy)
+    view = app_start(sample_copy, counts)  # the load wrote it again
+    assert counts.walks == 0 and counts.checked == []
     same_suite(view, sample_copy)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from voyage_tui.engine.items import FACTS, Facts, Item
+from voyage_tui.engine.items import FACTS, Facts, Item, stored_item
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.stamps import Stamp
 from voyage_tui.engine.validation.cache import as_text, decode_diagnostics
@@ -124,7 +124,7 @@ def decode_item(rel: str, raw: list[Any]) -> Item:
     file_kind = _KINDS[kind]  # KeyError for a kind this version does not know
     facts = _decode_facts(file_kind, raw_facts)
     diagnostics = decode_diagnostics(path, raw_diagnostics)
-    return Item(
+    return stored_item(
         path,
         file_kind,
         id_,
