@@ -49,7 +49,7 @@ async def _session_then_escape(pilot: Pilot, opener: Screen[object]) -> None:
     await pilot.pause()
     assert app.screen is opener, f"escape went to {type(app.screen).__name__}"
     assert session.session is None, "the session ended as it closed"
-    assert not any(isinstance(s, RateScreen) for s in app.screen_stack)
+    assert not any(isinstance(s, RateScreen) for s in app.navigation.every_screen())
 
 
 async def test_the_rater_opened_from_the_triage_queue_returns_to_it(tmp_path: Path) -> None:

@@ -71,11 +71,11 @@ async def opened(pilot) -> RateScreen:
 
 
 def only_rating_views(app: VoyageApp) -> list[str]:
-    """The screens on the stack that are not rating views (Textual's empty default screen at
-    the bottom aside)."""
+    """The screens on any area's stack that are not rating views (Textual's empty default
+    screen aside)."""
     return [
         type(s).__name__
-        for s in app.screen_stack
+        for s in app.navigation.every_screen()
         if not isinstance(s, RATING_VIEWS) and not (type(s) is Screen and s.id == "_default")
     ]
 
@@ -118,7 +118,7 @@ async def test_no_key_leaves_the_rating_views_nor_shows_an_agent(root: Path) -> 
     app = session_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await opened(pilot)
-        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["RateScreen"]
+        assert [type(s).__name__ for s in app.navigation.every_screen()[1:]] == ["RateScreen"]
         check(app, secrets, "opening")
         for key in every_key():
             await pilot.press(key)

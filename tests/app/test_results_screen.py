@@ -84,4 +84,4 @@ async def test_the_rater_session_cannot_open_the_results(tmp_path: Path) -> None
         await wait_until(pilot, lambda: isinstance(app.screen, RateScreen))
         await pilot.press("v")
         await pilot.pause()
-        assert not any(isinstance(s, ResultsScreen) for s in app.screen_stack)
+        assert not any(isinstance(s, ResultsScreen) for s in app.navigation.every_screen())

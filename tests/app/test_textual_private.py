@@ -68,6 +68,12 @@ async def test_the_wrappers_work_on_live_objects() -> None:
         tree.root.expand_all()
         textual_private.rebuild_tree_lines(tree)
         assert tree.last_line >= 2  # the line map holds the rows just expanded
+        app.add_mode("other", Screen)
+        app.switch_mode("other")
+        await pilot.pause()
+        other = app.screen
+        assert screen not in app.screen_stack  # the default mode's, off screen
+        assert textual_private.every_screen(app) == [screen, other]
         await pilot.pause()
 
 
@@ -83,7 +89,13 @@ def test_no_other_module_of_the_app_imports_textual_privately() -> None:
         if path.name != "textual_private.py"
         and any(
             marker in path.read_text(encoding="utf-8")
-            for marker in ("from textual._", "import textual._", "._pruning", "._tree_lines")
+            for marker in (
+                "from textual._",
+                "import textual._",
+                "._pruning",
+                "._tree_lines",
+                "._screen_stacks",
+            )
         )
     ]
     assert offenders == []

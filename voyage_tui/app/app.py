@@ -30,7 +30,6 @@ from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.compare import CompareScreen
 from voyage_tui.app.screens.diff import DiffScreen
 from voyage_tui.app.screens.editor import EditorScreen
-from voyage_tui.app.screens.rate import RateScreen
 from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.app.screens.wizard import WizardScreen
@@ -131,20 +130,18 @@ class VoyageApp(KeymappedApp, Resilient):
     def on_mount(self) -> None:
         self.apply_user_keymap()
         settings = self.settings
+        self.navigation.start(self.rater, self.rate_blind)
         if settings.rater_only:
-            # The session alone, no browser under it: nothing to go back to.
-            self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
             self._begin_load()
             return
-        self.push_screen(BrowserScreen())
         if settings.initial_diff is not None:
             self.push_screen(DiffScreen(*settings.initial_diff, match=settings.match))
-        if settings.initial_rate is not None:
-            self.push_screen(RateScreen(self.rater, blind=self.rate_blind))
         if settings.initial_adjudicate is not None:
             from voyage_tui.app.screens.adjudicate import AdjudicateScreen
 
             self.push_screen(AdjudicateScreen(settings.initial_adjudicate))
+        if settings.initial_rate is not None:
+            self.navigation.rate(self.rater, self.rate_blind)
         if settings.initial_triage:
             self.action_triage()
         if settings.initial_wizard is not None:
@@ -296,7 +293,7 @@ class VoyageApp(KeymappedApp, Resilient):
     def _screens(self) -> list[VoyageScreen[Any]]:
         if not self.is_running:
             return []  # closing: the screens' widgets are being taken down
-        return [s for s in self.screen_stack if isinstance(s, VoyageScreen)]
+        return [s for s in self.navigation.every_screen() if isinstance(s, VoyageScreen)]
 
     def on_load_progress(self, message: LoadProgress) -> None:
         self.load_done = (message.done, message.total)
@@ -526,7 +523,7 @@ class VoyageApp(KeymappedApp, Resilient):
     def unsaved_buffers(self) -> list[tuple[str, str]]:
         """(path, text) of each editor with unsaved changes: what a crash writes to recovery."""
         buffers = []
-        for screen in self.screen_stack:
+        for screen in self.navigation.every_screen():
             if isinstance(screen, EditorScreen):
                 try:
                     if screen.dirty:
@@ -536,13 +533,13 @@ class VoyageApp(KeymappedApp, Resilient):
         return buffers
 
     async def action_quit(self) -> None:
-        editors = [s for s in self.screen_stack if isinstance(s, EditorScreen) and s.dirty]
+        every = self.navigation.every_screen()
+        editors = [s for s in every if isinstance(s, EditorScreen) and s.dirty]
         if not editors:
             self.exit(0)
             return
         editor = editors[-1]
-        while self.screen is not editor:
-            self.pop_screen()
+        self.navigation.back_to(editor)  # its area, the screens above it closed
         editor.leave(then=self.action_quit_after_leave)
 
     def action_quit_after_leave(self) -> None:

@@ -231,7 +231,7 @@ starts its scores again, `{adjudicate.reload}` reads the files again.
     # --- keys ------------------------------------------------------------------------------
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        self.app.navigation.back(self)  # to the screen that opened this one
 
     def action_reload(self) -> None:
         self.load()

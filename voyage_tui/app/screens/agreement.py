@@ -328,7 +328,7 @@ their final scores are settled): `enter` shows every rater's scores and note sid
         self.app.push_screen(DisputedScreen(report.disputed[int(event.option.id)], self.rubric))
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        self.app.navigation.back(self)  # to the screen that opened this one
 
     def action_reload(self) -> None:
         self.load()

@@ -23,7 +23,7 @@ from textual.screen import ModalScreen, Screen
 from textual.worker import Worker
 
 from voyage_tui.app.resilience import GuardedMessages
-from voyage_tui.app.textual_private import is_closing, is_pruning
+from voyage_tui.app.textual_private import every_screen, is_closing, is_pruning
 from voyage_tui.engine.validation.view import SuiteView
 
 if TYPE_CHECKING:
@@ -56,14 +56,15 @@ class VoyageScreen(GuardedMessages, Screen[ResultType]):
 
     @property
     def gone(self) -> bool:
-        """The screen is closing or closed (popped, or the app is stopping: its widgets are
-        being removed), so a worker's result that arrives now has nowhere to be shown."""
+        """The screen is closing or closed (popped, its area closed, or the app is stopping:
+        its widgets are being removed), so a worker's result that arrives now has nowhere to be
+        shown. (A screen of an area not on screen is not gone: its area shows it again.)"""
         return (
             not self.is_attached
             or not self.app.is_running
             or is_pruning(self)
             or is_closing(self)
-            or self not in self.app.screen_stack
+            or self not in every_screen(self.app)
         )
 
     # --- work off the UI thread ----------------------------------------------------------------

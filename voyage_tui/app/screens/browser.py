@@ -386,9 +386,7 @@ wizard) · `ctrl+p` every action.
         """The results (unblinded: the lead's view; only the browser and its palette open it)."""
         if self._needs_results():
             return
-        from voyage_tui.app.screens.results import ResultsScreen
-
-        self.app.push_screen(ResultsScreen())
+        self.app.navigation.results()
 
     def action_focus_diagnostics(self) -> None:
         if self._needs_results():

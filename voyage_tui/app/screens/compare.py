@@ -141,4 +141,4 @@ BLOCK -> ALLOW flip is a regression (the same rule as `voyage-tui score --baseli
         self.load()
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        self.app.navigation.back(self)  # to the screen that opened this one

@@ -235,7 +235,7 @@ Markdown · {diff.write} write Markdown to a file · {diff.runs} every run of th
         if self.loose:
             self.app.exit(0)  # the only screen of `voyage-tui diff` on loose files
             return
-        self.app.pop_screen()
+        self.app.navigation.back(self)  # to the screen that opened this one
 
     def _in_workspace(self, what: str) -> bool:
         if self.loose:

@@ -234,7 +234,7 @@ class EditorScreen(VoyageScreen[None]):
         """Pop this screen, asking first when there is unsaved work."""
 
         def go() -> None:
-            self.app.pop_screen()
+            self.app.navigation.back(self)  # to the screen that opened this one
             then()
 
         if not self.dirty:

@@ -169,7 +169,7 @@ overlap have rated it. `{rating-status.reload}` computes again.
         )
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        self.app.navigation.back(self)  # to the screen that opened this one
 
     def action_reload(self) -> None:
         self.load()

@@ -254,7 +254,7 @@ comparison lists its fixtures, worst first. {results.reload} computes again.
         self.app.push_screen(FixturesScreen(comparison, self.inputs))
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        self.app.navigation.back(self)  # to the screen that opened this one
 
     def action_reload(self) -> None:
         self.load()
@@ -337,7 +337,7 @@ first. `enter` shows every rating of both agents' runs on the fixture side by si
         self.app.push_screen(RatingsScreen(self.comparison, pair, self.inputs))
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        self.app.navigation.back(self)  # to the screen that opened this one
 
 
 def ratings_table(comparison: Comparison, pair: PairedFixture, inputs: ResultsInputs) -> Table:

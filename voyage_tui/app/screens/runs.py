@@ -191,4 +191,4 @@ highlighted one.
         self.app.push_screen(CompareScreen(self.gold_rel, run, baseline))
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        self.app.navigation.back(self)  # to the screen that opened this one

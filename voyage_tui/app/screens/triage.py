@@ -31,6 +31,7 @@ from voyage_tui.app.screens.triage_modals import (
     ExposureScreen,
     SnoozeScreen,
 )
+from voyage_tui.app.textual_private import SettledTabs
 from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.app.widgets.triage_list import KIND_STYLE, TriageList
@@ -139,7 +140,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
 
     def compose(self) -> ComposeResult:
         yield Static("Triage: loading the workspace…", id="triage-header", markup=False)
-        yield Tabs(
+        yield SettledTabs(
             Tab("All", id=_tab_id(ALL)),
             *[Tab(TAB_TITLES[k], id=_tab_id(k)) for k in KINDS],
             id="triage-tabs",
@@ -397,7 +398,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             self._anchor = None
             self._show_rows(self._candidates())
             return
-        self.app.pop_screen()
+        self.app.navigation.back(self)  # to the screen that opened this one
 
     # --- marks -----------------------------------------------------------------------------
 
