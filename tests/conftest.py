@@ -211,6 +211,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     settings."""
     if THOROUGH:
         return
+    freeze_what_is_alive()
+    gc.set_threshold(GC_YOUNG_OBJECTS, 10, 10)
+
+
+def freeze_what_is_alive() -> None:
+    """Collect, then freeze every object left (tests/engine/test_bulk.py freezes again with it
+    after its tests unfreeze the worker)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(GC_YOUNG_OBJECTS, 10, 10)

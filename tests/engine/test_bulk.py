@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import task_yaml
+from tests.conftest import freeze_what_is_alive, task_yaml
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.loading.stamps import Stamp
 from voyage_tui.engine.validation import cache as cache_module
@@ -31,8 +31,7 @@ def _unfrozen() -> Iterator[None]:
     yield
     gc.unfreeze()  # what a test froze goes back to the collector
     if session_froze:
-        gc.collect()
-        gc.freeze()
+        freeze_what_is_alive()
 
 
 def test_the_pause_restores_the_collector_and_freezes_only_when_asked() -> None:
