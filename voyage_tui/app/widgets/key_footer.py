@@ -111,6 +111,13 @@ class KeyFooter(Footer):
                 disabled=key.disabled,
                 tooltip=key.tooltip,
             )
+            # Born with the compactness it will have and the class that goes with it: a key
+            # restyled itself (and its parts) as it mounted, twice when bound to a footer that
+            # is not compact, a seventh of the CPU of starting a screen. (Reading the key's
+            # `compact` before it mounts would restyle it too.)
+            compact = True if key.classes else self.compact  # the palette's: as Textual's
+            footer_key.set_reactive(FooterKey.compact, compact)
+            footer_key.set_class(compact, "-compact", update=False)
             yield footer_key if key.classes else footer_key.data_bind(compact=Footer.compact)
 
     def _on_screen(self) -> tuple[_Key, ...]:
