@@ -7,7 +7,7 @@ import inspect
 import os
 import sys
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -121,33 +121,44 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
 
 
-TESTS_HANDED_OUT_AT_ONCE = 4
-"""pytest-xdist's `--maxschedchunk` unless given: its first hand-out was a quarter of each
-worker's share in one run of consecutive tests (a worker never gives tests back), so the worker
-dealt the slow rating walks ran them alone for half a minute at the end."""
+SCHEDULER = "worksteal"
+"""pytest-xdist's `--dist` unless given. Its default (`load`) deals each worker a share of the
+tests up front and hands out the rest a few at a time, and a worker never gives tests back: the
+worker dealt the last slow app tests ran them alone for 15 s at the end while the others had
+finished. `worksteal` lets a worker that runs out take half of the longest queue left, so the
+workers finish within a test of each other."""
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook
 def pytest_configure_node(node: Any) -> None:
-    """Tell each worker what the controller hands out at once (tests/test_test_session.py
+    """Tell each worker how the controller hands out the tests (tests/test_test_session.py
     checks it from a worker, which parses the command line again and never sees the
-    controller's option)."""
-    node.workerinput["maxschedchunk"] = node.config.getoption("maxschedchunk")
+    controller's choice)."""
+    node.workerinput["dist"] = node.config.getoption("dist")
+
+
+def dist_given(args: Sequence[str]) -> bool:
+    """Whether a command line chose how pytest-xdist hands out the tests."""
+    return any(arg in ("--dist", "-d", "--distload") or arg.startswith("--dist=") for arg in args)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Compile the project's bytecode once, before any worker starts: the tests run
     `voyage-tui` as a process a hundred times, and where `PYTHONDONTWRITEBYTECODE` is set (CI's
     machine sets it) an editable install has no bytecode, so each process compiled every module
-    it imported again (uv compiles the installed packages, not the project's source). And hand
-    the tests out to the workers a few at a time (`TESTS_HANDED_OUT_AT_ONCE`)."""
+    it imported again (uv compiles the installed packages, not the project's source), on
+    every core, as nothing else runs yet. And let the workers steal tests (`SCHEDULER`)."""
     if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
         return
-    if config.pluginmanager.hasplugin("xdist") and config.getoption("maxschedchunk") is None:
-        config.option.maxschedchunk = TESTS_HANDED_OUT_AT_ONCE
+    if (
+        config.pluginmanager.hasplugin("xdist")
+        and config.getoption("dist") == "load"
+        and not dist_given(config.invocation_params.args)
+    ):
+        config.option.dist = SCHEDULER
     import compileall
 
-    compileall.compile_dir(REPO / "voyage_tui", quiet=1)
+    compileall.compile_dir(REPO / "voyage_tui", quiet=1, workers=0)
     _rewrite_test_modules_once(config)
 
 

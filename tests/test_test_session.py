@@ -51,11 +51,27 @@ def test_this_session_hands_out_the_app_tests_first(request: pytest.FixtureReque
     assert marked == sorted(marked, reverse=True), "every app test before every other test"
 
 
-def test_the_workers_take_a_few_tests_at_a_time(pytestconfig: pytest.Config) -> None:
-    """pytest-xdist's first hand-out gave each worker a quarter of its share in one run of
-    consecutive tests, and a worker never gives tests back: the worker dealt the slow rating
-    walks ran them alone at the end. A few at a time, a slow worker takes fewer."""
+def test_a_worker_that_runs_out_takes_tests_from_the_others(pytestconfig: pytest.Config) -> None:
+    """pytest-xdist's default dealt each worker its share up front and never took tests back:
+    the worker dealt the last slow app tests ran them alone for 15 s at the end. `-n auto`
+    without `--dist` now lets a worker that runs out steal from the longest queue."""
     workerinput = getattr(pytestconfig, "workerinput", None)
     if workerinput is None:
         pytest.skip("not run by pytest-xdist's workers (-n)")
-    assert workerinput["maxschedchunk"] == conftest.TESTS_HANDED_OUT_AT_ONCE
+    if conftest.dist_given(workerinput["mainargv"][1:]):
+        pytest.skip("this run chose its own --dist")
+    assert workerinput["dist"] == conftest.SCHEDULER == "worksteal"
+
+
+@pytest.mark.parametrize(
+    ("args", "given"),
+    [
+        (["-n", "auto"], False),
+        (["-n", "auto", "--dist", "load"], True),
+        (["-n", "2", "--dist=loadfile"], True),
+        (["-d", "-n", "2"], True),
+        (["-n", "2", "tests/test_distribution.py"], False),
+    ],
+)
+def test_a_dist_on_the_command_line_is_kept(args: list[str], given: bool) -> None:
+    assert conftest.dist_given(args) is given
