@@ -212,6 +212,12 @@ GC_YOUNG_OBJECTS = 10_000
 """Objects allocated before Python's youngest collection, in a test process (Python's: 700)."""
 
 
+HEAVY_REFERENCES = ("scipy", "sklearn")
+"""Reference libraries a few tests compare with, imported where they are used: at collection,
+every worker paid for them (scipy.stats alone, a CPU second)."""
+IMPORTED_AT_COLLECTION = pytest.StashKey[frozenset[str]]()
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Take what the collection imported out of the cyclic collector's sight. A worker that has
     collected the whole suite holds every object of Textual, SciPy, Hypothesis and the test
@@ -220,6 +226,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     collected (they live as long as the process anyway); what the tests allocate is collected
     as before, in fewer and larger young collections. A thorough run keeps Python's
     settings."""
+    session.stash[IMPORTED_AT_COLLECTION] = frozenset(
+        name for name in HEAVY_REFERENCES if name in sys.modules
+    )
     if THOROUGH:
         return
     freeze_what_is_alive()

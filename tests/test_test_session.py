@@ -75,3 +75,9 @@ def test_a_worker_that_runs_out_takes_tests_from_the_others(pytestconfig: pytest
 )
 def test_a_dist_on_the_command_line_is_kept(args: list[str], given: bool) -> None:
     assert conftest.dist_given(args) is given
+
+
+def test_the_collection_imports_no_reference_library(request: pytest.FixtureRequest) -> None:
+    """SciPy and scikit-learn are imported by the tests that compare with them, not by the
+    collection every worker makes."""
+    assert request.session.stash[conftest.IMPORTED_AT_COLLECTION] == frozenset()

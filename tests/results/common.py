@@ -161,3 +161,11 @@ def gold_files() -> dict[str, str]:
         ),
         "gold/c2/runs/v2.json": dump([payload("correctness")]),
     }
+
+
+def scipy_stats() -> Any:
+    """scipy.stats, the reference, imported when a test computes one: imported at collection
+    it cost every test worker a CPU second (tests/test_test_session.py checks)."""
+    from scipy import stats
+
+    return stats

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import stats as scipy_stats
 
-from tests.results.common import FIXTURES, NEW, NEW_SECOND_RUN_F1, OLD, build
+from tests.results.common import FIXTURES, NEW, NEW_SECOND_RUN_F1, OLD, build, scipy_stats
 from voyage_tui.cli import main
 
 SPEC_TOP = ["baseline", "agents", "comparisons", "gold"]
@@ -76,7 +75,7 @@ def test_json_has_the_spec_keys_and_every_figure(ws, capsys) -> None:
             figures = data["agents"][agent]["dimensions"][dimension]
             assert figures["n"] == len(values)
             assert figures["mean"] == pytest.approx(sum(values) / len(values), abs=1e-12)
-            ref = scipy_stats.bootstrap(
+            ref = scipy_stats().bootstrap(
                 (np.asarray(values),), np.mean, method="percentile",
                 random_state=np.random.default_rng(1),
             ).confidence_interval  # fmt: skip
@@ -95,9 +94,13 @@ def test_json_has_the_spec_keys_and_every_figure(ws, capsys) -> None:
         diffs = paired(dimension)
         assert c["fixtures"] == 8
         assert c["diff"] == pytest.approx(math.fsum(diffs) / 8, abs=1e-12)
-        exact = scipy_stats.permutation_test(
-            (np.asarray(diffs),), np.mean, permutation_type="samples", n_resamples=np.inf
-        ).pvalue
+        exact = (
+            scipy_stats()
+            .permutation_test(
+                (np.asarray(diffs),), np.mean, permutation_type="samples", n_resamples=np.inf
+            )
+            .pvalue
+        )
         assert c["p"] == pytest.approx(exact, abs=1e-12)
         assert c["verdict"] == verdict
         low, high = c["ci"]

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import stats as scipy_stats
 
 from tests.budget import examples
+from tests.results.common import scipy_stats
 from voyage_tui.engine.ratings.effective import ItemScores
 from voyage_tui.engine.results.compute import ResultsInputs, RunRow, compute_results
 from voyage_tui.engine.results.stats import (
@@ -25,26 +25,32 @@ from voyage_tui.engine.results.stats import (
 
 
 def scipy_interval(values: list[float]) -> tuple[float, float]:
-    ci = scipy_stats.bootstrap(
-        (np.asarray(values),),
-        np.mean,
-        method="percentile",
-        n_resamples=10_000,
-        random_state=np.random.default_rng(0),
-    ).confidence_interval
+    ci = (
+        scipy_stats()
+        .bootstrap(
+            (np.asarray(values),),
+            np.mean,
+            method="percentile",
+            n_resamples=10_000,
+            random_state=np.random.default_rng(0),
+        )
+        .confidence_interval
+    )
     return float(ci.low), float(ci.high)
 
 
 def scipy_p(differences: list[float], exact: bool) -> float:
     return float(
-        scipy_stats.permutation_test(
+        scipy_stats()
+        .permutation_test(
             (np.asarray(differences),),
             np.mean,
             permutation_type="samples",
             n_resamples=np.inf if exact else 20_000,  # within 0.001 of 100,000 here, 15x cheaper
             alternative="two-sided",
             random_state=np.random.default_rng(0),
-        ).pvalue
+        )
+        .pvalue
     )
 
 
