@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from voyage_tui.engine.formats.vocabulary import TRAJECTORIES_FOLDER
-from voyage_tui.engine.items import Item
+from voyage_tui.engine.items import Item, stored_item
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.references.loaded import References
 from voyage_tui.engine.validation.view import SuiteView, assemble
@@ -81,7 +81,11 @@ def listed_view(
         cut = rel.rfind("/")
         folder = rel[:cut] if cut >= 0 else ""
         kind = trajectory if rel.startswith(in_trajectories) and rel.find("/", below) >= 0 else task
-        items[rel] = Item(rel, kind, id=folder[folder.rfind("/") + 1 :] or rel)
+        name = folder[folder.rfind("/") + 1 :] or rel
+        # Item(rel, kind, id=name), without the frozen dataclass's constructor (items.py)
+        items[rel] = stored_item(
+            rel, kind, name, None, None, None, "", "", None, None, None, None, None, None, (), ()
+        )
         unchecked.add(rel)
     listed = [
         *((rel, FileKind.AGENT_RUN) for rel in layout.agent_runs),
