@@ -5,10 +5,12 @@ what the load finds is what a load in one process finds."""
 from __future__ import annotations
 
 import os
+import select
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import MakeWorkspace, task_yaml
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS
 from voyage_tui.engine.validation import parallel
 from voyage_tui.engine.validation.suite import PendingPrepared, Prepared, Suite
@@ -127,3 +129,26 @@ def test_a_start_the_cache_answers_for_is_prepared_here(sample_copy: Path, forki
     assert isinstance(again, Prepared)
     assert again.resolve() is again
     again.cancel()
+
+
+def test_the_child_checks_its_share_before_the_listing_is_taken_up(
+    make_workspace: MakeWorkspace, forking: None
+) -> None:
+    """The listing of 1,500 fixtures is far over a pipe's 64 KB: the child must not wait for
+    this process (the app, importing its interface) to read it before it checks its share."""
+    root = make_workspace(
+        {
+            f"fixtures/bug-diagnosis/fixture-{n:04}/task.yaml": task_yaml(f"fixture-{n:04}")
+            for n in range(1500)
+        }
+    )
+    suite = Suite(Workspace.load(root), use_git=False)
+    early = suite.prepare_early(cache=True, child_share=0.5)
+    assert isinstance(early, PendingPrepared)
+    child = early._early
+    assert child is not None and child.results_fd is not None
+    # Its share's results arrive while the listing is still not taken up.
+    readable, _, _ = select.select([child.results_fd], [], [], 30)
+    assert readable, "the child sent no results before its listing was read"
+    suite.validate_all(prepared=early.resolve(), git=False)
+    assert suite.items == _items_in_one_process(root)

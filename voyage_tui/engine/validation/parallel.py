@@ -8,6 +8,7 @@ wrong in the child falls back to doing its half here, so results never depend on
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -169,21 +170,31 @@ class EarlyChild:
     hands this process what it found (`received`), then computes its share of the work as a
     ForkedMap's child does, into its second pipe (for `ForkedMap(child=...)`)."""
 
-    def __init__(self, pid: int, found_fd: int, results_fd: int) -> None:
+    def __init__(self, pid: int, found_fd: int, results_fd: int, store: int | None) -> None:
         self.pid: int | None = pid
         self.found_fd: int | None = found_fd
         self.results_fd: int | None = results_fd
+        self.store = store
+        """The in-memory file the child writes what it found into (None: it goes through the
+        pipe `found_fd`, and the child waits for this process to read it)."""
 
     def received(self) -> object:
-        """What the child found, unpickled as it is read. Raises when nothing (whole) came: the
-        child died or failed first (it is then waited for, and this object is spent)."""
+        """What the child found. Raises when nothing (whole) came: the child died or failed
+        first (it is then stopped and waited for, and this object is spent)."""
         import pickle
 
         assert self.found_fd is not None
-        fd, self.found_fd = self.found_fd, None
         try:
-            with os.fdopen(fd, "rb", buffering=1 << 20) as pipe:
-                return pickle.load(pipe)
+            if self.store is None:
+                fd, self.found_fd = self.found_fd, None
+                with os.fdopen(fd, "rb", buffering=1 << 20) as pipe:
+                    return pickle.load(pipe)
+            if os.read(self.found_fd, 1) != _SENT:  # nothing: the child ended first
+                raise EOFError("the early child sent nothing")
+            store, self.store = self.store, None
+            os.lseek(store, 0, os.SEEK_SET)
+            with os.fdopen(store, "rb", buffering=1 << 20) as file:
+                return pickle.load(file)
         except Exception:
             self.cancel()
             raise
@@ -192,6 +203,9 @@ class EarlyChild:
         """(pid, results pipe) for ForkedMap(child=...) when the child computes a share of the
         work; else None, the child waited for (it exits once it has sent what it found)."""
         assert self.pid is not None and self.results_fd is not None
+        if self.found_fd is not None:
+            os.close(self.found_fd)
+            self.found_fd = None
         if computes_share:
             handed = (self.pid, self.results_fd)
             self.pid = self.results_fd = None
@@ -205,10 +219,10 @@ class EarlyChild:
         """Stop the child and close the pipes (nothing more is wanted of it)."""
         import signal
 
-        for fd in (self.found_fd, self.results_fd):
+        for fd in (self.found_fd, self.results_fd, self.store):
             if fd is not None:
                 os.close(fd)
-        self.found_fd = self.results_fd = None
+        self.found_fd = self.results_fd = self.store = None
         if self.pid is None:
             return
         try:
@@ -219,24 +233,52 @@ class EarlyChild:
         self.pid = None
 
 
-def fork_early(child: Callable[[int, int], None]) -> EarlyChild | None:
-    """Fork a child that runs `child(found_fd, results_fd)`: it writes what it found into the
-    first pipe and closes it, then (if it computes a share) its results into the second, as
-    ForkedMap.serve does. None when this process cannot fork (see can_fork)."""
+_SENT = b"\x01"
+"""Written into the pipe once what the child found is whole in the in-memory file."""
+
+Send = Callable[[object], None]
+"""The early child's way to hand over what it found (once)."""
+
+
+def fork_early(child: Callable[[Send, int], None]) -> EarlyChild | None:
+    """Fork a child that runs `child(send, results_fd)`: it hands over what it found by
+    `send(found)`, then (if it computes a share) writes its results into `results_fd`, as
+    ForkedMap.serve does. None when this process cannot fork (see can_fork).
+
+    What it found goes into an in-memory file (memfd), with one byte into a pipe once it is
+    whole: written straight into the pipe, anything over the pipe's 64 KB would hold the child
+    until this process reads it (the listing of 11,000 fixtures is 2.4 MB; the app reads it once
+    its interface runs), and the child would check nothing meanwhile. Where there is no memfd,
+    the pipe carries it all."""
     if not can_fork():
         return None
+    import pickle
+
     found_read, found_write = os.pipe()
     results_read, results_write = os.pipe()
+    store: int | None = None
+    if hasattr(os, "memfd_create"):
+        with contextlib.suppress(OSError):
+            store = os.memfd_create("voyage-tui-listing", os.MFD_CLOEXEC)
     pid = os.fork()
     if pid == 0:  # child
         os.close(found_read)
         os.close(results_read)
+
+        def send(found: object) -> None:
+            target = found_write if store is None else store
+            with os.fdopen(target, "wb", buffering=1 << 20, closefd=False) as out:
+                pickle.dump(found, out, protocol=pickle.HIGHEST_PROTOCOL)
+            if store is not None:
+                os.write(found_write, _SENT)
+            os.close(found_write)
+
         status = 1
         try:
-            child(found_write, results_write)
+            child(send, results_write)
             status = 0
         finally:
             os._exit(status)
     os.close(found_write)
     os.close(results_write)
-    return EarlyChild(pid, found_read, results_read)
+    return EarlyChild(pid, found_read, results_read, store)

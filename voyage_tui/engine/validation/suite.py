@@ -38,7 +38,13 @@ from voyage_tui.engine.validation.layout_replay import (
     replay_layout,
     unchanged_without_item,
 )
-from voyage_tui.engine.validation.parallel import EarlyChild, ForkedMap, fork_early, takes_part
+from voyage_tui.engine.validation.parallel import (
+    EarlyChild,
+    ForkedMap,
+    Send,
+    fork_early,
+    takes_part,
+)
 from voyage_tui.engine.validation.suite_rules import (
     adversarial_coverage,
     coverage,
@@ -281,20 +287,16 @@ class Suite:
         item_cache: ItemCache | None,
         refs: References,
         child_share: float,
-        found_fd: int,
+        send: Send,
         results_fd: int,
     ) -> None:
         """The early child (prepare_early): walk, send the listing and the walk's folder
         identities (the stamps' chains), then check its share as ForkedMap's child does."""
-        import pickle
-
         listed: list[Job] = []
         with gc_paused(keep=lambda: len(listed) >= FREEZE_MIN_ITEMS):
             layout = self._walk(item_cache)
             stamper = item_cache.stamper if item_cache is not None else None
-            found = (layout, stamper.chains, stamper.lstats) if stamper is not None else (layout,)
-            with os.fdopen(found_fd, "wb", buffering=1 << 20) as out:
-                pickle.dump(found, out, protocol=pickle.HIGHEST_PROTOCOL)
+            send((layout, stamper.chains, stamper.lstats) if stamper is not None else (layout,))
             _, work = self._plan(item_cache, listed, layout, self._no_item(item_cache, True))
         tasks = self._tasks(item_cache, refs, work, False, child_share)
         if takes_part(len(work)) and tasks.serve(results_fd) != 0:
