@@ -259,7 +259,7 @@ def fork_early(child: Callable[[Send, int], None]) -> EarlyChild | None:
     store: int | None = None
     if hasattr(os, "memfd_create"):
         with contextlib.suppress(OSError):
-            store = os.memfd_create("voyage-tui-listing", os.MFD_CLOEXEC)
+            store = os.memfd_create("voyage_tui listing", os.MFD_CLOEXEC)
     pid = os.fork()
     if pid == 0:  # child
         os.close(found_read)
