@@ -271,6 +271,7 @@ def fork_early(child: Callable[[Send, int], None]) -> EarlyChild | None:
                 pickle.dump(found, out, protocol=pickle.HIGHEST_PROTOCOL)
             if store is not None:
                 os.write(found_write, _SENT)
+                os.close(store)  # so its pages go once the parent has read it and closed it
             os.close(found_write)
 
         status = 1
