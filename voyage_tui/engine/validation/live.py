@@ -33,7 +33,7 @@ from voyage_tui.engine.validation.first_screen import (
 )
 from voyage_tui.engine.validation.layout_replay import ListingParts, listing_parts
 from voyage_tui.engine.validation.listed import filled, listed_view
-from voyage_tui.engine.validation.suite import Prepared, Suite
+from voyage_tui.engine.validation.suite import PendingPrepared, Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, changed_paths, view_of
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
@@ -79,8 +79,9 @@ class Start(Enum):
     FRESH = "fresh"
     """Nothing done before the front end: the watcher is armed, then the files are listed."""
     PREPARED = "prepared"
-    """The load was started before the front end (Suite.prepare, by cli/common.py, so a forked
-    child checks half the suite meanwhile). With the cache and a watcher, the watcher is armed
+    """The load was started before the front end (Suite.prepare_early, by cli/common.py, so a
+    forked child checks half the suite meanwhile; on a first run it lists the files too, and the
+    load takes its listing up: PendingPrepared). With the cache and a watcher, the watcher is armed
     only after that load is on screen, and what changed since it stamped the files is checked
     then (arming walks every folder, holding the interpreter lock the first paint needs)."""
     FROM_CACHE = "from_cache"
@@ -96,7 +97,7 @@ class LiveStart:
     makes its own."""
 
     start: Start = Start.FRESH
-    prepared: Prepared | None = None
+    prepared: Prepared | PendingPrepared | None = None
     first_screen: FirstScreen | None = None
     watcher: Watcher | None = None
 
@@ -300,7 +301,8 @@ class LiveSuite:
             token = self._load_token
             if self._pending is None:
                 self._pending = set()
-        prepared, self._prepared = self._prepared, None
+        early_load, self._prepared = self._prepared, None
+        prepared: Prepared | None = None
         # Armed before the files are listed: a change made while they load is not lost (or,
         # for a first load that stamped them, armed after it: see _arm_after_load).
         if not self._arm_after_load:
@@ -329,6 +331,8 @@ class LiveSuite:
 
         try:
             suite = Suite(self.ws, use_git=self.use_git)
+            # A listing a forked child makes while the front end starts: taken up here.
+            prepared = early_load.resolve() if early_load is not None else None
             if prepared is None:
                 # The files unchanged since the cache recorded them are taken from it (for a
                 # FROM_CACHE start, here, after the recorded screen is on the terminal).
@@ -366,6 +370,8 @@ class LiveSuite:
         except _Superseded:
             if prepared is not None:
                 prepared.cancel()
+            elif early_load is not None:
+                early_load.cancel()
             return
         except Exception as exc:
             self._load_failed(token)

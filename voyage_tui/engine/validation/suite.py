@@ -38,7 +38,13 @@ from voyage_tui.engine.validation.layout_replay import (
     replay_layout,
     unchanged_without_item,
 )
-from voyage_tui.engine.validation.parallel import ForkedMap
+from voyage_tui.engine.validation.parallel import (
+    EarlyChild,
+    ForkedMap,
+    Send,
+    fork_early,
+    takes_part,
+)
 from voyage_tui.engine.validation.suite_rules import (
     adversarial_coverage,
     coverage,
@@ -110,6 +116,45 @@ class Prepared:
 
     def cancel(self) -> None:
         self.tasks.cancel()
+
+    def resolve(self) -> Prepared:
+        return self
+
+
+class PendingPrepared:
+    """A prepared load whose listing a forked child is still making (Suite.prepare_early):
+    `resolve()` waits for it and gives the Prepared load."""
+
+    def __init__(
+        self,
+        suite: Suite,
+        cache: ItemCache | None,
+        refs: References,
+        child_share: float,
+        early: EarlyChild,
+    ) -> None:
+        self._suite = suite
+        self._cache = cache
+        self._refs = refs
+        self._child_share = child_share
+        self._early: EarlyChild | None = early
+        self._resolved: Prepared | None = None
+
+    def resolve(self) -> Prepared:
+        if self._resolved is None:
+            early, self._early = self._early, None
+            if early is None:
+                raise RuntimeError("this prepared load was cancelled")
+            suite = self._suite
+            self._resolved = suite._resolve_early(self._cache, self._refs, self._child_share, early)
+        return self._resolved
+
+    def cancel(self) -> None:
+        early, self._early = self._early, None
+        if early is not None:
+            early.cancel()
+        if self._resolved is not None:
+            self._resolved.cancel()
 
 
 FREEZE_MIN_ITEMS = 2_000
@@ -196,19 +241,123 @@ class Suite:
     ) -> Prepared:
         """Read the references, list the files and, with `fork` (single-threaded callers only),
         start a child on half of the files; `validate_all(prepared=...)` finishes the job.
-        The app calls this before Textual starts any thread, so its first load uses two cores.
         With `cache`, files unchanged since the last run are taken from the item cache."""
-        ws = self.ws
         # The cache's key first: a reference edited after it was read misses next time. Without
         # git, the walk's folders are stamped, for a listing the next load replays.
-        item_cache = ItemCache(ws, listing=not self.use_git) if cache is True else (cache or None)
-        refs = load_references(ws)
+        item_cache = (
+            ItemCache(self.ws, listing=not self.use_git) if cache is True else (cache or None)
+        )
+        refs = load_references(self.ws)
         # One pause over the cache's read, the replay and the decode of every item, frozen after
         # when big: all of it is kept, and each collection between those steps scanned all they
         # had made so far (0.6 s of a warm start's 4 s at 100,000 fixtures, issue 23).
         listed: list[Job] = []
         with gc_paused(keep=lambda: len(listed) >= FREEZE_MIN_ITEMS):
-            layout, reused, work, replayed = self._from_cache(item_cache, listed)
+            replayed = self._replay_layout(item_cache)
+            layout, reused, work = self._from_cache(item_cache, listed, replayed)
+        return self._prepared(item_cache, refs, layout, reused, work, replayed, fork, child_share)
+
+    def prepare_early(self, cache: bool, child_share: float) -> Prepared | PendingPrepared:
+        """prepare(fork=True, ...) for a single-threaded caller with something else to do before
+        it needs the listing (the app imports its interface): on a first run (no cache answers
+        for any file) the walk, too, runs in the forked child, which hands the listing back
+        and then checks its share of the files; `resolve()` takes the listing up (on any
+        thread). Otherwise (a replayed listing, cached items) as prepare()."""
+        item_cache = ItemCache(self.ws, listing=not self.use_git) if cache else None
+        refs = load_references(self.ws)
+        listed: list[Job] = []
+        with gc_paused(keep=lambda: len(listed) >= FREEZE_MIN_ITEMS):
+            replayed = self._replay_layout(item_cache)
+            if replayed is None and item_cache is not None and self.use_git:
+                item_cache.load()  # before the fork: the child and this process plan alike
+        if replayed is None and (item_cache is None or not item_cache.entries):
+            early = fork_early(
+                lambda found, results: self._early_child(
+                    item_cache, refs, child_share, found, results
+                )
+            )
+            if early is not None:
+                return PendingPrepared(self, item_cache, refs, child_share, early)
+        with gc_paused(keep=lambda: len(listed) >= FREEZE_MIN_ITEMS):
+            layout, reused, work = self._from_cache(item_cache, listed, replayed, loaded=True)
+        return self._prepared(item_cache, refs, layout, reused, work, replayed, True, child_share)
+
+    def _early_child(
+        self,
+        item_cache: ItemCache | None,
+        refs: References,
+        child_share: float,
+        send: Send,
+        results_fd: int,
+    ) -> None:
+        """The early child (prepare_early): walk, send the listing and the walk's folder
+        identities (the stamps' chains), then check its share as ForkedMap's child does."""
+        listed: list[Job] = []
+        with gc_paused(keep=lambda: len(listed) >= FREEZE_MIN_ITEMS):
+            layout = self._walk(item_cache)
+            stamper = item_cache.stamper if item_cache is not None else None
+            send((layout, stamper.chains, stamper.lstats) if stamper is not None else (layout,))
+            _, work = self._plan(item_cache, listed, layout, self._no_item(item_cache, True))
+        tasks = self._tasks(item_cache, refs, work, False, child_share)
+        if takes_part(len(work)) and tasks.serve(results_fd) != 0:
+            raise RuntimeError("the early child's share was not sent")
+
+    def _resolve_early(
+        self,
+        item_cache: ItemCache | None,
+        refs: References,
+        child_share: float,
+        early: EarlyChild,
+    ) -> Prepared:
+        """PendingPrepared.resolve: the child's listing, planned as the child planned it (the
+        same cache state, inherited), its share collected by the ForkedMap; if no listing came
+        (the child failed), the walk here, every file checked here."""
+        listed: list[Job] = []
+        with gc_paused(keep=lambda: len(listed) >= FREEZE_MIN_ITEMS):
+            try:
+                found = early.received()
+                if type(found) is not tuple or not isinstance(found[0], Layout):
+                    raise TypeError("not a listing")
+                layout = found[0]
+                if item_cache is not None:
+                    item_cache.stamper.chains.update(found[1])
+                    item_cache.stamper.lstats.update(found[2])
+            except Exception:
+                early.cancel()
+                layout, reused, work = self._from_cache(item_cache, listed, None, loaded=True)
+                return self._prepared(item_cache, refs, layout, reused, work, None, False, 0.0)
+            reused, work = self._plan(item_cache, listed, layout, self._no_item(item_cache, True))
+        child = early.hand_over(takes_part(len(work)))
+        tasks = self._tasks(item_cache, refs, work, False, child_share, child=child)
+        return Prepared(refs, layout, tasks, item_cache, reused, False)
+
+    def _prepared(
+        self,
+        item_cache: ItemCache | None,
+        refs: References,
+        layout: Layout,
+        reused: dict[str, Item],
+        work: list[Job],
+        replayed: Replayed | None,
+        fork: bool,
+        child_share: float,
+    ) -> Prepared:
+        tasks = self._tasks(item_cache, refs, work, fork, child_share)
+        current = replayed is not None and replayed.current
+        return Prepared(refs, layout, tasks, item_cache, reused, current)
+
+    def _tasks(
+        self,
+        item_cache: ItemCache | None,
+        refs: References,
+        work: list[Job],
+        fork: bool,
+        child_share: float,
+        child: tuple[int, int] | None = None,
+    ) -> ForkedMap[Job, Item | None]:
+        """The checks of `work`, a share of them by a child process (forked here with `fork`,
+        or `child`, forked earlier)."""
+        ws = self.ws
         if item_cache is None:
 
             def check(job: Job) -> Item | None:
@@ -227,34 +376,59 @@ class Suite:
                     read_stamps[job[1]] = own
                 return item
 
-        jobs = ForkedMap(
+        return ForkedMap(
             check,
             work,
             fork=fork,
             child_share=child_share,
             child_extra=None if item_cache is None else lambda: item_cache.read_stamps,
+            child=child,
         )
-        current = replayed is not None and replayed.current
-        return Prepared(refs, layout, jobs, item_cache, reused, current)
 
     def _from_cache(
-        self, item_cache: ItemCache | None, listed: list[Job]
-    ) -> tuple[Layout, dict[str, Item], list[Job], Replayed | None]:
-        """The listing (replayed from the cache, or walked), the items unchanged since the cache
-        recorded them, and the files to check; `listed` gets every listed file."""
-        replayed = self._replay_layout(item_cache)
+        self,
+        item_cache: ItemCache | None,
+        listed: list[Job],
+        replayed: Replayed | None,
+        *,
+        loaded: bool = False,
+    ) -> tuple[Layout, dict[str, Item], list[Job]]:
+        """The listing (`replayed` from the cache, or walked), the items unchanged since the
+        cache recorded them, and the files to check; `listed` gets every listed file.
+        `loaded`: with git, the cache file was read already."""
         if replayed is not None:
             layout, no_item = replayed.layout, replayed.no_item
         else:
-            listing = item_cache is not None and item_cache.listing
-            # The cache's stamps take each folder's identity from the walk's own lstat.
-            seen = item_cache.stamper.seen_folder if item_cache is not None else None
-            layout = scan(self.ws, use_git=self.use_git, stamp_folders=listing, seen=seen)
-            no_item = frozenset()
-            if item_cache is not None and self.use_git:
+            layout = self._walk(item_cache)
+            no_item = self._no_item(item_cache, loaded)
+        reused, work = self._plan(item_cache, listed, layout, no_item)
+        return layout, reused, work
+
+    def _walk(self, item_cache: ItemCache | None) -> Layout:
+        listing = item_cache is not None and item_cache.listing
+        # The cache's stamps take each folder's identity from the walk's own lstat.
+        seen = item_cache.stamper.seen_folder if item_cache is not None else None
+        return scan(self.ws, use_git=self.use_git, stamp_folders=listing, seen=seen)
+
+    def _no_item(self, item_cache: ItemCache | None, loaded: bool) -> frozenset[str]:
+        """After a walk: the files the cache's listing says gave no item, unchanged since.
+        (With git the cache file is read now, unless `loaded`: it holds no listing.)"""
+        if item_cache is None:
+            return frozenset()
+        if self.use_git:
+            if not loaded:
                 item_cache.load()
-            elif item_cache is not None:
-                no_item = unchanged_without_item(item_cache)
+            return frozenset()
+        return unchanged_without_item(item_cache)
+
+    def _plan(
+        self,
+        item_cache: ItemCache | None,
+        listed: list[Job],
+        layout: Layout,
+        no_item: frozenset[str],
+    ) -> tuple[dict[str, Item], list[Job]]:
+        """The items unchanged since the cache recorded them, and the files to check."""
         reused: dict[str, Item] = {}
         work: list[Job] = []
         listed += _work_list(layout, self.ws.classifier)
@@ -266,7 +440,7 @@ class Suite:
                 reused[rel] = cached
             else:
                 work.append((kind, rel))
-        return layout, reused, work, replayed
+        return reused, work
 
     def _replay_layout(self, cache: ItemCache | None) -> Replayed | None:
         """Without git, the cache file is read before the walk: while the folders' stamps in
