@@ -137,7 +137,7 @@ async def test_a_footers_keys_mount_without_restyling_themselves(
 ) -> None:
     """Each key is born with the compactness the footer gives it (and the palette's key with
     Textual's): Textual's keys start compact and restyled themselves, and their parts, once or
-    twice each as they mounted, on every screen (a seventh of the CPU of starting one). The
+    twice each as they mounted, on every screen (a sixth of the calls of starting one). The
     keys still follow the footer's `compact` after they mount."""
     restyled: list[str] = []
     update_styles = App.update_styles

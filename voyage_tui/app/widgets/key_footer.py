@@ -113,7 +113,7 @@ class KeyFooter(Footer):
             )
             # Born with the compactness it will have and the class that goes with it: a key
             # restyled itself (and its parts) as it mounted, twice when bound to a footer that
-            # is not compact, a seventh of the CPU of starting a screen. (Reading the key's
+            # is not compact: a sixth of the calls of starting a screen. (Reading the key's
             # `compact` before it mounts would restyle it too.)
             compact = True if key.classes else self.compact  # the palette's: as Textual's
             footer_key.set_reactive(FooterKey.compact, compact)
