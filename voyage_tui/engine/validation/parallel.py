@@ -153,16 +153,21 @@ class ForkedMap(Generic[T, R]):
         """Stop the child (the work is no longer wanted, e.g. the app closed while loading)."""
         if self.pid is None:
             return
-        import signal
-
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        except OSError:
-            pass
+        _stop(self.pid)
         if self.read_fd is not None:
             os.close(self.read_fd)
         self.pid = self.read_fd = None
+
+
+def _stop(pid: int) -> None:
+    """Kill a child and reap it (gone already: nothing to do)."""
+    import signal
+
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
 
 
 class EarlyChild:
@@ -217,20 +222,13 @@ class EarlyChild:
 
     def cancel(self) -> None:
         """Stop the child and close the pipes (nothing more is wanted of it)."""
-        import signal
-
         for fd in (self.found_fd, self.results_fd, self.store):
             if fd is not None:
                 os.close(fd)
         self.found_fd = self.results_fd = self.store = None
-        if self.pid is None:
-            return
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        except OSError:
-            pass
-        self.pid = None
+        if self.pid is not None:
+            _stop(self.pid)
+            self.pid = None
 
 
 _SENT = b"\x01"
