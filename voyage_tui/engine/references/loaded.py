@@ -7,9 +7,10 @@ an error in a workspace with its own journey.md). The diagnostics say when a def
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -142,23 +143,53 @@ def _default_note(rel: str, what: str, default_name: str, unreadable: bool = Fal
 # The parsers are imported when a file is parsed (markdown-it, PyYAML): a default that is never
 # asked for costs nothing.
 
+_Parse = Callable[[str, str], tuple[Any, list[Diagnostic]]]
+_PARSED: dict[tuple[str, str, str], tuple[Any, tuple[Diagnostic, ...]]] = {}
+"""(kind, workspace-relative path, text) -> what parsing gave. A re-check opens the same
+rubric.md and journey.md again (the app after each change, a `serve` session per rater, every
+copy of a workspace): the same text at the same place is parsed once. The values are read-only
+once parsed (nothing assigns to a Journey, Rubric or Catalogue after its parser returns), and
+each caller gets its own list of the (immutable) diagnostics."""
+_PARSED_LOCK = threading.Lock()
+_PARSED_KEPT = 16
+"""Texts remembered; the oldest is forgotten first (a workspace has three reference files, the
+shipped defaults three more)."""
+
+
+def _memo(kind: str, parse: _Parse, text: str, rel: str) -> tuple[Any, list[Diagnostic]]:
+    key = (kind, rel, text)
+    found = _PARSED.get(key)
+    if found is None:
+        value, diagnostics = parse(text, rel)
+        found = (value, tuple(diagnostics))
+        with _PARSED_LOCK:  # the app checks on worker threads
+            while len(_PARSED) >= _PARSED_KEPT:
+                del _PARSED[next(iter(_PARSED))]
+            _PARSED[key] = found
+    return found[0], list(found[1])
+
+
+def forget_parsed() -> None:
+    """Forget every text parsed (for a test that counts parses)."""
+    _PARSED.clear()
+
 
 def parse_journey(text: str, rel: str) -> tuple[Journey, list[Diagnostic]]:
     from voyage_tui.engine.references import journey
 
-    return journey.parse_journey(text, rel)
+    return _memo("journey", journey.parse_journey, text, rel)
 
 
 def parse_rubric(text: str, rel: str) -> tuple[Rubric, list[Diagnostic]]:
     from voyage_tui.engine.references import rubric
 
-    return rubric.parse_rubric(text, rel)
+    return _memo("rubric", rubric.parse_rubric, text, rel)
 
 
 def parse_catalogue(text: str, rel: str) -> tuple[Catalogue, list[Diagnostic]]:
     from voyage_tui.engine.references import catalogue
 
-    return catalogue.parse_catalogue(text, rel)
+    return _memo("catalogue", catalogue.parse_catalogue, text, rel)
 
 
 def load_journey(ws: Workspace) -> Loaded[Journey]:
