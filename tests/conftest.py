@@ -5,7 +5,9 @@ from __future__ import annotations
 import gc
 import inspect
 import os
+import re
 import sys
+import tempfile
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -88,13 +90,29 @@ def sample_copy(tmp_path: Path) -> Path:
     return root
 
 
+def fresh_dir(base: Path, prefix: str) -> Path:
+    """A new, empty folder in `base` (mode 0o700), made with one mkdir: pytest's numbered
+    folders list every folder made so far in the worker's base folder to find the next number,
+    and point a `...current` link at the new one (quadratic in the tests a worker runs: a CPU
+    second per worker, twice a test with the cache home)."""
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}-", dir=base))
+
+
+@pytest.fixture
+def tmp_path(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pytest's `tmp_path`, in the same base folder (kept as pytest keeps it: the last three
+    runs), named after the test, made by `fresh_dir`."""
+    name = re.sub(r"\W", "_", request.node.name)[:30]
+    return fresh_dir(tmp_path_factory.getbasetemp(), name)
+
+
 @pytest.fixture(autouse=True)
 def private_cache_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
     """Every test gets its own $XDG_CACHE_HOME (subprocesses inherit it): `validate` and the app
     write a validation cache there, never into the user's, and no test sees another's."""
-    home = tmp_path_factory.mktemp("cache-home")
+    home = fresh_dir(tmp_path_factory.getbasetemp(), "cache-home")
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     return home
 
@@ -142,15 +160,43 @@ def dist_given(args: Sequence[str]) -> bool:
     return any(arg in ("--dist", "-d", "--distload") or arg.startswith("--dist=") for arg in args)
 
 
+MEMORY_FILE_SYSTEM = Path("/dev/shm")
+MEMORY_ROOM = 4 * 2**30
+"""Free bytes the memory file system must have to hold the tests' folders (a run of the whole
+suite writes about 0.3 GB and pytest keeps the last three runs; a container's /dev/shm of
+64 MB is left alone)."""
+
+
+def memory_temp_root() -> Path | None:
+    """Where the tests' temporary folders go when the machine has a memory file system with
+    room: making folders and files on this machine's disk was a quarter of the engine and
+    command-line tests' CPU (system time), in memory a fraction of it."""
+    try:
+        room = os.statvfs(MEMORY_FILE_SYSTEM)
+    except OSError:
+        return None
+    if room.f_bavail * room.f_frsize < MEMORY_ROOM:
+        return None
+    if not os.access(MEMORY_FILE_SYSTEM, os.W_OK | os.X_OK):
+        return None
+    return MEMORY_FILE_SYSTEM
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Compile the project's bytecode once, before any worker starts: the tests run
     `voyage-tui` as a process a hundred times, and where `PYTHONDONTWRITEBYTECODE` is set (CI's
     machine sets it) an editable install has no bytecode, so each process compiled every module
     it imported again (uv compiles the installed packages, not the project's source). In this
     process: a pool of processes would save a third of a second and needs POSIX semaphores,
-    which a container may lack. And let the workers steal tests (`SCHEDULER`)."""
+    which a container may lack. Let the workers steal tests (`SCHEDULER`), and put the tests'
+    folders in memory where there is room (`memory_temp_root`)."""
     if hasattr(config, "workerinput"):  # an xdist worker: the controller has done it
         return
+    root = memory_temp_root()
+    if root is not None and config.option.basetemp is None:
+        # pytest's documented variable, read when the base folder is first made (after this
+        # hook); the workers inherit it with the rest of the environment.
+        os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", str(root))
     if (
         config.pluginmanager.hasplugin("xdist")
         and config.getoption("dist") == "load"
