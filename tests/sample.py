@@ -10,7 +10,10 @@ test it), exported once per test process into a private temporary folder. Outsid
 from __future__ import annotations
 
 import atexit
+import functools
+import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
@@ -71,5 +74,58 @@ def copy_sample_into(root: Path) -> Path:
     missing; returns `root`. Every test that changes the sample changes such a copy."""
     root.mkdir(parents=True, exist_ok=True)
     shutil.copy(SAMPLE_ROOT / "voyage.toml", root / "voyage.toml")
-    shutil.copytree(SAMPLE_FIXTURES, root / "fixtures")
+    _write_tree(root / "fixtures", _fixtures_as_exported())
     return root
+
+
+_Entry = tuple[str, int, int, int, bytes | None]
+"""(path under fixtures/, mode, access and modification times in ns, a file's bytes)"""
+
+
+@functools.cache
+def _fixtures_as_exported() -> tuple[_Entry, ...]:
+    """The export's fixtures/, read once per test process: a few hundred tests copy it, and
+    `shutil.copytree` read every file again and copied its metadata call by call (three times
+    the CPU)."""
+    entries: list[_Entry] = []
+    for top, folders, files in os.walk(SAMPLE_FIXTURES):
+        folders.sort()
+        rel = os.path.relpath(top, SAMPLE_FIXTURES)
+        info = os.stat(top)
+        entries.append((rel, info.st_mode, info.st_atime_ns, info.st_mtime_ns, None))
+        for name in sorted(files):
+            path = os.path.join(top, name)
+            info = os.lstat(path)
+            with open(path, "rb") as handle:
+                content = handle.read()
+            entries.append(
+                (os.path.join(rel, name), info.st_mode, info.st_atime_ns, info.st_mtime_ns, content)
+            )
+    return tuple(entries)
+
+
+def _write_tree(target: Path, entries: tuple[_Entry, ...]) -> None:
+    """`entries` under the new folder `target` (FileExistsError if it exists), with the modes
+    and times they were read with, as `shutil.copytree` copies them: a folder that kept the time
+    of its making would look unchanged to the folder stamps when a test changed it within the
+    same clock tick."""
+    os.mkdir(target)
+    for rel, mode, _, _, content in entries:
+        path = os.path.normpath(os.path.join(target, rel))
+        if content is None:
+            if rel != ".":
+                os.mkdir(path)
+            continue
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            left = memoryview(content)
+            while left:
+                left = left[os.write(fd, left) :]
+            os.fchmod(fd, stat.S_IMODE(mode))
+        finally:
+            os.close(fd)
+    for rel, mode, accessed, modified, content in reversed(entries):  # a folder after its files
+        path = os.path.normpath(os.path.join(target, rel))
+        if content is None:
+            os.chmod(path, stat.S_IMODE(mode))
+        os.utime(path, ns=(accessed, modified))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sample import REPO, SAMPLE_ROOT
+from tests.sample import REPO, SAMPLE_ROOT, copy_sample_into
 
 LIVE = re.compile(r"""REPO\s*/\s*["'](fixtures|voyage\.toml)""")
 
@@ -34,3 +34,26 @@ def test_no_test_names_the_live_sample() -> None:
             if LIVE.search(line):
                 offenders.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
     assert not offenders, "use tests.sample.SAMPLE_ROOT:\n" + "\n".join(offenders)
+
+
+def _tree(root: Path) -> dict[str, tuple[int, int, bytes | None]]:
+    """Every entry under `root`: its mode, its modification time and, for a file, its bytes."""
+    found = {}
+    for path in [root, *sorted(root.rglob("*"))]:
+        info = path.lstat()
+        content = path.read_bytes() if path.is_file() else None
+        found[path.relative_to(root).as_posix()] = (info.st_mode, info.st_mtime_ns, content)
+    return found
+
+
+def test_a_copy_of_the_sample_is_the_export_as_it_stands(tmp_path: Path) -> None:
+    """Each copy holds the export's files, modes and modification times (a folder made now
+    and changed in the same clock tick would look unchanged to the folder stamps)."""
+    root = copy_sample_into(tmp_path / "copy")
+    assert _tree(root / "fixtures") == _tree(SAMPLE_ROOT / "fixtures")
+    assert (root / "voyage.toml").read_bytes() == (SAMPLE_ROOT / "voyage.toml").read_bytes()
+    (root / "fixtures" / "ratings" / "alice.jsonl").write_text("changed\n")
+    again = copy_sample_into(tmp_path / "again")  # a copy is the export, not the last copy
+    assert _tree(again / "fixtures") == _tree(SAMPLE_ROOT / "fixtures")
+    with pytest.raises(FileExistsError):
+        copy_sample_into(root)  # never over an earlier copy's fixtures
