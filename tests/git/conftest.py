@@ -12,6 +12,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import task_yaml
+from tests.gitconfig import add_settings
+
+INIT_SETTINGS = [
+    ("user.name", "Fixed Tester"),
+    ("user.email", "tester@example.invalid"),
+    ("commit.gpgsign", "false"),
+]
+"""What every test repository's own config sets (written as text: tests.gitconfig)."""
 
 CUSTODIAN = ("Cora Custodian", "cora@evals.example")
 CONTRIBUTOR = ("Bob Builder", "bob@agents.example")
@@ -103,9 +111,7 @@ class Repo:
     def init(self) -> Repo:
         self.root.mkdir(parents=True, exist_ok=True)
         self.git("init", "-q", "-b", "main")
-        self.git("config", "user.name", "Fixed Tester")
-        self.git("config", "user.email", "tester@example.invalid")
-        self.git("config", "commit.gpgsign", "false")
+        add_settings(self.root / ".git" / "config", INIT_SETTINGS)
         return self
 
     def write(self, files: dict[str, str | bytes]) -> None:
