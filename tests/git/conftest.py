@@ -5,14 +5,19 @@ committer come from the environment of that one commit."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from tests.conftest import task_yaml
 from tests.gitconfig import add_settings
+
+T = TypeVar("T")
 
 INIT_SETTINGS = [
     ("user.name", "Fixed Tester"),
@@ -149,7 +154,10 @@ def base_files(config: str = "") -> dict[str, str]:
 
 @pytest.fixture(autouse=True)
 def isolated_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    home = tmp_path / "home"
+    isolate_git(monkeypatch, tmp_path / "home")
+
+
+def isolate_git(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
     home.mkdir(exist_ok=True)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
@@ -170,3 +178,25 @@ def isolated_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 @pytest.fixture
 def repo(tmp_path: Path) -> Repo:
     return Repo(tmp_path / "ws").init()
+
+
+def build_once(factory: pytest.TempPathFactory, build: Callable[[Repo], T]) -> tuple[Path, T]:
+    """A repository `build` makes from a fresh `Repo.init`, for a module- or session-scoped
+    fixture: it runs before the autouse isolated_git, so git is isolated here the same way."""
+    base = factory.mktemp("built-once")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        isolate_git(monkeypatch, base / "home")
+        repo = Repo(base / "ws").init()
+        made = build(repo)
+    return repo.root, made
+
+
+def copy_repo(template: Path, target: Path) -> Path:
+    """A test's own copy of a repository built once (cheaper than the git processes that built
+    it): the same bytes in .git and the work tree, modification times kept. Only the index's
+    cached inodes and change times no longer match, so git re-reads those files once to find
+    them unchanged, as it does after any copy or checkout elsewhere."""
+    if target.exists():
+        shutil.rmtree(target)  # a fresh `Repo.init` the copy stands in for
+    shutil.copytree(template, target, symlinks=True)
+    return target
