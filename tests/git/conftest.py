@@ -5,6 +5,7 @@ committer come from the environment of that one commit."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import textwrap
@@ -18,6 +19,7 @@ from tests.conftest import task_yaml
 from tests.gitconfig import add_settings
 
 T = TypeVar("T")
+FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 
 INIT_SETTINGS = [
     ("user.name", "Fixed Tester"),
@@ -140,7 +142,23 @@ class Repo:
         else:
             self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "-m", message, who=who)
-        return self.git("rev-parse", "HEAD")
+        return self.head_as_written() or self.git("rev-parse", "HEAD")
+
+    def head_as_written(self) -> str | None:
+        """HEAD's commit read from .git, or None wherever that is not certain (then `git rev-parse
+        HEAD` answers, one process more). A commit writes its branch's loose ref (or, detached,
+        HEAD itself), and a loose ref outranks packed-refs; a packed branch, a symbolic ref to a
+        symbolic ref, a `.git` file (a linked worktree) or another ref storage is left to git."""
+        if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
+            return None
+        git_dir = self.root / ".git"
+        try:
+            head = (git_dir / "HEAD").read_text(encoding="ascii").strip()
+            if head.startswith("ref: refs/heads/"):
+                head = (git_dir / head.removeprefix("ref: ")).read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return head if FULL_SHA.fullmatch(head) else None
 
 
 def base_files(config: str = "") -> dict[str, str]:
