@@ -5,13 +5,28 @@ committer come from the environment of that one commit."""
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from tests.conftest import task_yaml
+from tests.gitconfig import add_settings
+
+T = TypeVar("T")
+FULL_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+INIT_SETTINGS = [
+    ("user.name", "Fixed Tester"),
+    ("user.email", "tester@example.invalid"),
+    ("commit.gpgsign", "false"),
+]
+"""What every test repository's own config sets (written as text: tests.gitconfig)."""
 
 CUSTODIAN = ("Cora Custodian", "cora@evals.example")
 CONTRIBUTOR = ("Bob Builder", "bob@agents.example")
@@ -103,9 +118,7 @@ class Repo:
     def init(self) -> Repo:
         self.root.mkdir(parents=True, exist_ok=True)
         self.git("init", "-q", "-b", "main")
-        self.git("config", "user.name", "Fixed Tester")
-        self.git("config", "user.email", "tester@example.invalid")
-        self.git("config", "commit.gpgsign", "false")
+        add_settings(self.root / ".git" / "config", INIT_SETTINGS)
         return self
 
     def write(self, files: dict[str, str | bytes]) -> None:
@@ -129,7 +142,23 @@ class Repo:
         else:
             self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "-m", message, who=who)
-        return self.git("rev-parse", "HEAD")
+        return self.head_as_written() or self.git("rev-parse", "HEAD")
+
+    def head_as_written(self) -> str | None:
+        """HEAD's commit read from .git, or None wherever that is not certain (then `git rev-parse
+        HEAD` answers, one process more). A commit writes its branch's loose ref (or, detached,
+        HEAD itself), and a loose ref outranks packed-refs; a packed branch, a symbolic ref to a
+        symbolic ref, a `.git` file (a linked worktree) or another ref storage is left to git."""
+        if any(name in os.environ for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
+            return None
+        git_dir = self.root / ".git"
+        try:
+            head = (git_dir / "HEAD").read_text(encoding="ascii").strip()
+            if head.startswith("ref: refs/heads/"):
+                head = (git_dir / head.removeprefix("ref: ")).read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return head if FULL_SHA.fullmatch(head) else None
 
 
 def base_files(config: str = "") -> dict[str, str]:
@@ -143,7 +172,10 @@ def base_files(config: str = "") -> dict[str, str]:
 
 @pytest.fixture(autouse=True)
 def isolated_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    home = tmp_path / "home"
+    isolate_git(monkeypatch, tmp_path / "home")
+
+
+def isolate_git(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
     home.mkdir(exist_ok=True)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
@@ -164,3 +196,25 @@ def isolated_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 @pytest.fixture
 def repo(tmp_path: Path) -> Repo:
     return Repo(tmp_path / "ws").init()
+
+
+def build_once(factory: pytest.TempPathFactory, build: Callable[[Repo], T]) -> tuple[Path, T]:
+    """A repository `build` makes from a fresh `Repo.init`, for a module- or session-scoped
+    fixture: it runs before the autouse isolated_git, so git is isolated here the same way."""
+    base = factory.mktemp("built-once")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        isolate_git(monkeypatch, base / "home")
+        repo = Repo(base / "ws").init()
+        made = build(repo)
+    return repo.root, made
+
+
+def copy_repo(template: Path, target: Path) -> Path:
+    """A test's own copy of a repository built once (cheaper than the git processes that built
+    it): the same bytes in .git and the work tree, modification times kept. Only the index's
+    cached inodes and change times no longer match, so git re-reads those files once to find
+    them unchanged, as it does after any copy or checkout elsewhere."""
+    if target.exists():
+        shutil.rmtree(target)  # a fresh `Repo.init` the copy stands in for
+    shutil.copytree(template, target, symlinks=True)
+    return target

@@ -4,18 +4,32 @@ it. Unset, any branch, tag, remote-tracking branch or HEAD counts (tests/git/tes
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tests.git.conftest import Repo, base_files
+from tests.git.conftest import Repo, base_files, build_once, copy_repo
 from tests.git.test_sha import git_diags, one, trajectory
 from voyage_tui.engine.git import repo as git_repo
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.config import parse_config
 
 
+@pytest.fixture(scope="module")
+def feature_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    return build_once(tmp_path_factory, _feature)
+
+
 @pytest.fixture
-def feature(repo: Repo) -> dict[str, str]:
-    """main with one commit; `feature` one commit ahead of it, merged nowhere."""
+def feature(repo: Repo, feature_template: tuple[Path, dict[str, str]]) -> dict[str, str]:
+    """main with one commit; `feature` one commit ahead of it, merged nowhere (built once,
+    copied for each test)."""
+    template, shas = feature_template
+    copy_repo(template, repo.root)
+    return dict(shas)
+
+
+def _feature(repo: Repo) -> dict[str, str]:
     base = repo.commit(base_files(), message="base")
     repo.git("checkout", "-q", "-b", "feature")
     ahead = repo.commit({"src/feature.py": "x = 1\n"}, message="feature work")

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.git.conftest import CANARY, CONTRIBUTOR, TRAJECTORY, Repo, base_files, holdout_yaml
+from tests.git.conftest import (
+    CANARY,
+    CONTRIBUTOR,
+    TRAJECTORY,
+    Repo,
+    base_files,
+    build_once,
+    copy_repo,
+    holdout_yaml,
+)
 from voyage_tui.cli import main
 
 H1 = "fixtures/bug-diagnosis/h1/task.yaml"
@@ -21,8 +30,19 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+@pytest.fixture(scope="module")
+def exposed_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_once(tmp_path_factory, _exposed)[0]
+
+
 @pytest.fixture
-def exposed(repo: Repo) -> Repo:
+def exposed(repo: Repo, exposed_template: Path) -> Repo:
+    """h1 exposed three ways, h2 not (built once, copied for each test)."""
+    copy_repo(exposed_template, repo.root)
+    return repo
+
+
+def _exposed(repo: Repo) -> None:
     repo.commit(
         base_files(CONFIG)
         | {
@@ -32,7 +52,6 @@ def exposed(repo: Repo) -> Repo:
     )
     repo.commit({H1: holdout_yaml("h1") + "# edit\n", "agent/system.txt": "v2\n"}, who=CONTRIBUTOR)
     repo.commit({"docs/leak.txt": f"{CANARY}\n"})
-    return repo
 
 
 def test_exposure_json_shape_and_exit_1(capsys, exposed: Repo) -> None:

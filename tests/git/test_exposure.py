@@ -15,6 +15,8 @@ from tests.git.conftest import (
     LEAKY_TRUTH,
     Repo,
     base_files,
+    build_once,
+    copy_repo,
     holdout_yaml,
 )
 from voyage_tui.engine.git import repo as git_repo
@@ -46,10 +48,20 @@ def kinds(report: ExposureReport, path: str = H1) -> list[str]:
     return [s[0] for s in signals(report, path)]
 
 
-@pytest.fixture
-def ws(repo: Repo) -> Repo:
+def _ws(repo: Repo) -> None:
     repo.commit(base_files(CONFIG) | {H1: holdout_yaml("h1")})
     repo.commit({"agent/prompt.txt": "You are an agent.\n"})
+
+
+@pytest.fixture(scope="module")
+def ws_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_once(tmp_path_factory, _ws)[0]
+
+
+@pytest.fixture
+def ws(repo: Repo, ws_template: Path) -> Repo:
+    """h1 committed with the config, then the bundle (built once, copied for each test)."""
+    copy_repo(ws_template, repo.root)
     return repo
 
 

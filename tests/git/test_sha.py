@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.git.conftest import TRAJECTORY, Repo, base_files
+from tests.git.conftest import TRAJECTORY, Repo, base_files, build_once, copy_repo
 from voyage_tui.engine.git import repo as git_repo
 from voyage_tui.engine.git.checks import GIT_CODES
 from voyage_tui.engine.validation.suite import Suite
@@ -38,10 +38,21 @@ def one(suite: Suite, fixture_id: str):
     return found[0] if found else None
 
 
+@pytest.fixture(scope="module")
+def history_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    return build_once(tmp_path_factory, _history)
+
+
 @pytest.fixture
-def history(repo: Repo) -> dict[str, str]:
+def history(repo: Repo, history_template: tuple[Path, dict[str, str]]) -> dict[str, str]:
     """A repository with two commits on main, a tag, a dangling commit and the SHAs of a tree and
-    a blob."""
+    a blob (built once, copied for each test)."""
+    template, shas = history_template
+    copy_repo(template, repo.root)
+    return dict(shas)
+
+
+def _history(repo: Repo) -> dict[str, str]:
     first = repo.commit(base_files(), message="first")
     second = repo.commit({"src/app.py": "print('hi')\n"}, message="second")
     tree = repo.git("rev-parse", "HEAD^{tree}")

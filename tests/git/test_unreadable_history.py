@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.git.conftest import CANARY, CONTRIBUTOR, Repo, base_files, holdout_yaml
+from tests.git.conftest import (
+    CANARY,
+    CONTRIBUTOR,
+    Repo,
+    base_files,
+    build_once,
+    copy_repo,
+    holdout_yaml,
+)
 from voyage_tui.cli import main
 from voyage_tui.engine.git.exposure import ExposureReport, compute_exposure
 from voyage_tui.engine.validation.suite import Suite
@@ -38,12 +46,22 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 # --- shallow clones -----------------------------------------------------------------------------
 
 
-@pytest.fixture
-def upstream(repo: Repo) -> Repo:
-    """h1 committed by a custodian alone, then a leak of its canary, then unrelated commits."""
+def _upstream(repo: Repo) -> None:
     repo.commit(base_files(CONFIG) | {H1: holdout_yaml("h1"), "agent/prompt.txt": "v1\n"})
     repo.commit({LEAK: f"notes\n{CANARY}\n"})
     repo.commit({"src/a.txt": "a\n"}, who=CONTRIBUTOR)
+
+
+@pytest.fixture(scope="module")
+def upstream_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_once(tmp_path_factory, _upstream)[0]
+
+
+@pytest.fixture
+def upstream(repo: Repo, upstream_template: Path) -> Repo:
+    """h1 committed by a custodian alone, then a leak of its canary, then unrelated commits
+    (built once, copied for each test)."""
+    copy_repo(upstream_template, repo.root)
     return repo
 
 
@@ -102,13 +120,24 @@ def test_validate_in_a_depth_1_clone(
 # --- repositories git cannot read -----------------------------------------------------------------
 
 
-@pytest.fixture
-def leaky(repo: Repo) -> Repo:
+def _leaky(repo: Repo) -> None:
     repo.commit(base_files(CONFIG) | {H1: holdout_yaml("h1")})
     repo.commit({LEAK: f"notes\n{CANARY}\n"})
     repo.commit({"src/a.txt": "a\n"})
     repo.git("tag", "v1")
     repo.git("pack-refs", "--all")
+
+
+@pytest.fixture(scope="module")
+def leaky_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_once(tmp_path_factory, _leaky)[0]
+
+
+@pytest.fixture
+def leaky(repo: Repo, leaky_template: Path) -> Repo:
+    """Three commits, the canary leaked in the second, refs packed (built once, copied for each
+    test: each damages its own copy)."""
+    copy_repo(leaky_template, repo.root)
     return repo
 
 
@@ -194,12 +223,22 @@ def test_a_repository_without_git_installed_does_not_pass(
     assert os.path.exists(leaky.root / ".git")
 
 
-@pytest.fixture
-def clean(repo: Repo) -> Repo:
-    """A holdout nobody leaked: only the history could prove otherwise."""
+def _clean(repo: Repo) -> None:
     repo.commit(base_files(CONFIG) | {H1: holdout_yaml("h1")})
     repo.commit({"src/a.txt": "a\n"})
     repo.commit({"src/b.txt": "b\n"})
+
+
+@pytest.fixture(scope="module")
+def clean_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_once(tmp_path_factory, _clean)[0]
+
+
+@pytest.fixture
+def clean(repo: Repo, clean_template: Path) -> Repo:
+    """A holdout nobody leaked: only the history could prove otherwise (built once, copied for
+    each test)."""
+    copy_repo(clean_template, repo.root)
     return repo
 
 

@@ -23,6 +23,8 @@ from tests.git.conftest import (
     CUSTODIAN,
     Repo,
     base_files,
+    build_once,
+    copy_repo,
     holdout_yaml,
     isolated_git,  # noqa: F401  (autouse: no machine git configuration)
 )
@@ -56,8 +58,7 @@ KNOWN = "jwt-alg-none"  # a key of the default catalogue: a gold file may only h
 REVIEWER = f"correctness{C1}{BIDI}"
 
 
-def hostile_workspace(tmp_path: Path) -> Repo:
-    repo = Repo(tmp_path / "ws").init()
+def hostile_workspace(repo: Repo) -> None:
     gold = gold_record([gold_finding(FILE, 3, KNOWN, "BLOCKER")], expected="BLOCK")
     run = [
         payload(REVIEWER, finding(FILE, 3, KNOWN, "BLOCKER")),
@@ -93,7 +94,6 @@ def hostile_workspace(tmp_path: Path) -> Repo:
     os.mkdir(folder)
     with open(os.path.join(folder, b"task.yaml"), "w", encoding="utf-8") as handle:
         handle.write(task_yaml("u1"))
-    return repo
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -111,9 +111,15 @@ def assert_no_raw_control(out: str, err: str) -> None:
         assert found is None, f"{name} holds {found.group()!r} raw: {text!r}"
 
 
+@pytest.fixture(scope="module")
+def ws_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_once(tmp_path_factory, hostile_workspace)[0]
+
+
 @pytest.fixture
-def ws(tmp_path: Path) -> Path:
-    return hostile_workspace(tmp_path).root
+def ws(ws_template: Path, tmp_path: Path) -> Path:
+    """The hostile workspace (built once, copied for each test)."""
+    return copy_repo(ws_template, tmp_path / "ws")
 
 
 COMMANDS = {

@@ -21,12 +21,14 @@ from tests.app.support import wait_until
 from tests.git.conftest import (
     CANARY,
     CONTRIBUTOR,
+    INIT_SETTINGS,
     TRAJECTORY,
     Repo,
     base_files,
     holdout_yaml,
     isolated_git,  # noqa: F401  (autouse: no machine git configuration)
 )
+from tests.gitconfig import add_settings
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.settings import AppSettings
 from voyage_tui.cli import main
@@ -208,14 +210,75 @@ def sign_head(repo: Repo) -> None:
     repo.git("update-ref", "refs/heads/main", sha)
 
 
-def plant(repo_root: Path, git_dir: Path, settings: list[tuple[str, str]]) -> None:
+def plant(git_dir: Path, settings: list[tuple[str, str]]) -> None:
+    """Each setting added as `git config --add` would (a key given twice keeps both values);
+    test_planted_text_reads_as_git_config_add_writes_it shows git reads the same entries."""
+    add_settings(git_dir / "config", settings)
+
+
+TRICKY = [
+    ("sect.plain", "simple"),
+    ("Capital.first", "the section is written [Capital]"),
+    ("later.key", "a section after it"),
+    ("capital.second", "joins [Capital], before [later]"),
+    ("SECT.Upper", "the section's name is case-insensitive: this joins [sect]"),
+    ("sect.spaces", "  leading and trailing  "),
+    ("sect.blank", "   "),
+    ("sect.empty", ""),
+    ("sect.semicolon", "a;b ; c"),
+    ("sect.hash", "a # b #c"),
+    ("sect.quotes", 'say "hi" and "'),
+    ("sect.backslashes", "C:\\dir\\ and \\n and a trailing \\"),
+    ("sect.newline", "one\ntwo\n"),
+    ("sect.tab", "a\tb\t"),
+    ("sect.carriage", "a\rb"),
+    ("sect.equals", "=x = y"),
+    ("sect.unicode", "caf\u00e9 \u2603 \u2028 end"),
+    ("multi.value", "1"),
+    ("other.key", "between"),
+    ("multi.value", "2"),
+    ("multi.value", "2"),
+    ("remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"),
+    ("branch.feature/x.remote", "origin"),
+    ("sub.dotted.name.key", "the subsection is `dotted.name`"),
+    ("Sub.CaseSub.Key", "a subsection's case counts"),
+    ("sub.casesub.key", "so this is another section"),
+    ('sub.with "quotes" and \\ back\\.key', "v"),
+    ("sub.with spaces; and # signs.key", "v"),
+    ("multi.value", "3, after other sections"),
+    ("core.bare", "false"),
+]
+
+
+def test_planted_text_reads_as_git_config_add_writes_it(tmp_path: Path) -> None:
+    """From the config `git init` writes, the settings Repo.init and plant() add read back, in
+    `git config --list`, exactly as the same `git config --add` calls leave them."""
+    markers, trap = make_trap(tmp_path)
+    settings = [*INIT_SETTINGS, *TRICKY, *program_settings(trap, markers, tmp_path)]
+    fresh = tmp_path / "fresh"
+    subprocess.run(["git", "init", "-q", str(fresh)], check=True, capture_output=True)
+    by_git, by_text = tmp_path / "by-git", tmp_path / "by-text"
+    for copy in (by_git, by_text):
+        copy.write_bytes((fresh / ".git" / "config").read_bytes())
     for key, value in settings:
         subprocess.run(
-            ["git", "config", "--file", str(git_dir / "config"), "--add", key, value],
-            cwd=repo_root,
+            ["git", "config", "--file", str(by_git), "--add", key, value],
             check=True,
             capture_output=True,
         )
+    add_settings(by_text, settings)
+
+    def listed(config: Path) -> list[str]:
+        out = subprocess.run(
+            ["git", "config", "--file", str(config), "--null", "--list"],
+            check=True,
+            capture_output=True,
+        ).stdout
+        return out.decode().split("\0")
+
+    expected = listed(by_git)
+    assert len(expected) > len(settings)  # git init's own [core] entries too
+    assert listed(by_text) == expected
 
 
 def build(tmp_path: Path, attributes_at: str, attributes: str = ATTRIBUTES) -> Hostile:
@@ -247,7 +310,7 @@ def build(tmp_path: Path, attributes_at: str, attributes: str = ATTRIBUTES) -> H
     (git_dir / "objects" / "info" / "alternates").write_text(
         str(tmp_path / "alternate" / ".git" / "objects") + "\n"
     )
-    plant(repo.root, git_dir, program_settings(trap, markers, tmp_path))
+    plant(git_dir, program_settings(trap, markers, tmp_path))
     # a leaking file changed in the work tree, so its lines are blamed against the work tree
     (repo.root / LEAK).write_text(f"a line\n{CANARY}\nmore\n")
     return Hostile(repo.root, markers, trap, leak_commit)
@@ -408,7 +471,7 @@ def embed_bare_repository(folder: Path, tmp_path: Path, trap: Path, markers: Pat
         ("log.showSignature", "true"),
         ("gpg.program", f"{trap} embedded-gpg"),
     ]
-    plant(folder, folder, settings)
+    plant(folder, settings)
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ import pytest
 
 from tests.app.scenarios import copy_sample
 from tests.git.conftest import isolated_git  # noqa: F401  (autouse: no machine git configuration)
+from tests.gitconfig import add_settings
 from tests.ratings.common import rating
 from voyage_tui.engine.atomic import WriteRefused, append_line_durably, write_inside
 from voyage_tui.engine.editing import open_file, save_file
@@ -41,8 +42,9 @@ def _git(root: Path, *args: str) -> None:
 
 def _repo(root: Path) -> None:
     _git(root, "init", "-q", "-b", "main")
-    _git(root, "config", "user.name", "t")
-    _git(root, "config", "user.email", "t@example.invalid")
+    add_settings(
+        root / ".git" / "config", [("user.name", "t"), ("user.email", "t@example.invalid")]
+    )
 
 
 # --- the attack of the issue ------------------------------------------------------------------

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.git.conftest import copy_repo
 from tests.triage.seed import seeded_sample
 
 
@@ -21,7 +22,15 @@ def isolated_git(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(scope="session")
+def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # seed.py's git takes no setting from the environment and fixes every name and date, so
+    # the one built here is the one each test would have built.
+    return seeded_sample(tmp_path_factory.mktemp("seeded"))
+
+
 @pytest.fixture
-def seeded(tmp_path: Path) -> Path:
-    """A copy of the sample whose queue holds every kind (tests/triage/seed.py)."""
-    return seeded_sample(tmp_path)
+def seeded(seeded_template: Path, tmp_path: Path) -> Path:
+    """A copy of the sample whose queue holds every kind (tests/triage/seed.py), built once and
+    copied for each test."""
+    return copy_repo(seeded_template, tmp_path / seeded_template.name)

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from tests.gitconfig import add_settings
 from tests.sample import copy_sample_into
 
 REPO = Path(__file__).resolve().parents[2]
@@ -107,9 +108,10 @@ def seed_every_kind(root: Path) -> Path:
         "# personal state of voyage-tui (triage snoozes, drafts)\n.voyage/\n"
     )
     git(root, "init", "-q", "-b", "main")
-    git(root, "config", "user.name", SEED_WHO[0])
-    git(root, "config", "user.email", SEED_WHO[1])
-    git(root, "config", "commit.gpgsign", "false")
+    add_settings(
+        root / ".git" / "config",
+        [("user.name", SEED_WHO[0]), ("user.email", SEED_WHO[1]), ("commit.gpgsign", "false")],
+    )
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "The sample, seeded")
     # The trajectory binds to a commit of voyage-tui's own history; here, to this one.
