@@ -8,7 +8,6 @@ tests need nothing beyond the `test` extra.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 import unicodedata
@@ -18,6 +17,7 @@ import pytest
 import yaml
 
 from tests.conftest import REPO
+from tests.helpers import string_constants
 from voyage_tui.cli import main
 from voyage_tui.engine.formats import vocabulary
 from voyage_tui.engine.git import exposure, sha_check
@@ -76,15 +76,9 @@ def given_codes() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for root in CODE_SOURCES:
         for path in sorted(root.rglob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                if (
-                    isinstance(node, ast.Constant)
-                    and isinstance(node.value, str)
-                    and _KEBAB.match(node.value)
-                    and node.value not in not_codes
-                ):
-                    found.setdefault(node.value, set()).add(path.relative_to(REPO).as_posix())
+            for value in string_constants(path):
+                if _KEBAB.match(value) and value not in not_codes:
+                    found.setdefault(value, set()).add(path.relative_to(REPO).as_posix())
     return found
 
 

@@ -61,9 +61,10 @@ _PRISTINE: dict[str, list[Diagnostic]] = {}
 @FIXTURE_SETTINGS
 @given(answers=complete_answers)
 def test_complete_answers_write_a_fixture_that_validates_clean(
-    sample_copy: Path, answers: Answers
+    authoring: Authoring, sample_copy: Path, answers: Answers
 ) -> None:
-    authoring = Authoring.open(sample_copy, use_git=False)
+    # One session for all the examples (opening one validates the whole sample): each example
+    # removes what it wrote, so the sample the session loaded is the one on disk.
     # The sample as copied, checked once for all the examples (each removes what it wrote): a
     # write that left something behind then shows in the next example's comparison.
     if str(sample_copy) not in _PRISTINE:

@@ -42,8 +42,11 @@ def test_a_complete_task_is_written_atomically_into_its_own_folder(
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(answers=arbitrary_answers)
-def test_a_refused_answer_writes_nothing(sample_copy: Path, answers: Answers) -> None:
-    authoring = Authoring.open(sample_copy, use_git=False)
+def test_a_refused_answer_writes_nothing(
+    authoring: Authoring, sample_copy: Path, answers: Answers
+) -> None:
+    # One session for all the examples (opening one validates the whole sample): a refused
+    # write leaves the workspace as it was, which is what each example asserts.
     checked = authoring.check(answers)
     if checked.writable:
         return  # the rare complete answer: the other property covers it

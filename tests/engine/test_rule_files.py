@@ -12,7 +12,6 @@ folder here fails the suite.
 
 from __future__ import annotations
 
-import ast
 import importlib
 import os
 import re
@@ -22,6 +21,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tests.engine.workspaces import RULES, SETUPS, Expect, assert_case, e, i, materialize, w
+from tests.helpers import string_constants
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.formats.schema_errors import translate
 from voyage_tui.engine.loading import json_doc, yaml_doc
@@ -381,14 +381,9 @@ def engine_codes() -> dict[str, set[str]]:
             rel = path.relative_to(ENGINE).as_posix()
             if rel in OUT_OF_SCOPE_FILES:
                 continue
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
-                if (
-                    isinstance(node, ast.Constant)
-                    and isinstance(node.value, str)
-                    and _KEBAB.match(node.value)
-                ):
-                    found.setdefault(node.value, set()).add(rel)
+            for value in string_constants(path):
+                if _KEBAB.match(value):
+                    found.setdefault(value, set()).add(rel)
     return {code: files for code, files in found.items() if code not in NOT_CODES}
 
 

@@ -8,7 +8,6 @@ test of its own where no file can show it.
 
 from __future__ import annotations
 
-import ast
 import re
 import subprocess
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.engine.workspaces import RULES, Expect, assert_case, e, materialize, w
+from tests.helpers import string_constants
 from voyage_tui.engine.validation.suite import Suite
 
 A = "ratings/alice.jsonl"
@@ -114,13 +114,7 @@ _KEBAB = re.compile(r"^rating-[a-z0-9]+(?:-[a-z0-9]+)*$")
 def rating_codes() -> set[str]:
     found: set[str] = set()
     for path in sorted((ENGINE / "ratings").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Constant)
-                and isinstance(node.value, str)
-                and _KEBAB.match(node.value)
-            ):
-                found.add(node.value)
+        found.update(value for value in string_constants(path) if _KEBAB.match(value))
     return found
 
 
@@ -189,13 +183,10 @@ _ADJ_KEBAB = re.compile(r"^adjudication-[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 def test_every_adjudication_code_has_a_case_and_every_case_folder_a_row() -> None:
-    source = (ENGINE / "ratings" / "adjudications.py").read_text(encoding="utf-8")
     codes = {
-        node.value
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.Constant)
-        and isinstance(node.value, str)
-        and _ADJ_KEBAB.match(node.value)
+        value
+        for value in string_constants(ENGINE / "ratings" / "adjudications.py")
+        if _ADJ_KEBAB.match(value)
     }
     assert len(codes) == 10, codes
     folders = {(p.parent.name, p.name) for p in RULES.glob("adjudication-*/*") if p.is_dir()}

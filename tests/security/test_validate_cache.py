@@ -5,6 +5,8 @@ what a run without the cache prints, exits the same way, and writes a good cache
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import pickle
 import shutil
@@ -12,7 +14,7 @@ import stat
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +30,62 @@ from voyage_tui.engine.validation.cache_store import cache_root
 TASK = "fixtures/bug-diagnosis/pagination-last-page-dropped/task.yaml"
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    """The sample with an error, so the exit code (1) says something."""
-    root = tmp_path / "ws"
+def _with_an_error(root: Path) -> Path:
     root.mkdir()
     copy_sample_into(root)
     task = root / TASK
     task.write_text(task.read_text().replace("visibility: public", "visibility: pub"))
     return root
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """The sample with an error, so the exit code (1) says something."""
+    return _with_an_error(tmp_path / "ws")
+
+
+def _stamps(root: Path) -> dict[str, tuple[int, int, int, int]]:
+    found = {}
+    for folder, _, files in os.walk(root):
+        for name in files:
+            st = os.lstat(os.path.join(folder, name))
+            found[os.path.join(folder, name)] = (
+                st.st_mtime_ns,
+                st.st_ctime_ns,
+                st.st_size,
+                st.st_ino,
+            )
+    return found
+
+
+@pytest.fixture(scope="module")
+def _pristine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
+    """`root`'s workspace and the cache a first run writes for it (in a cache home of its own),
+    made once for the tests below that only plant a cache: a cache is only good for the files
+    it was written for (their inodes and ctimes too), so a copy of the workspace would not do.
+    Copying the sample and the first run were a third of each such test's CPU."""
+    root = _with_an_error(tmp_path_factory.mktemp("pristine") / "ws")
+    with pytest.MonkeyPatch.context() as patched, contextlib.redirect_stdout(io.StringIO()):
+        patched.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("pristine-cache-home")))
+        assert main(["validate", str(root), "--no-git", "--format", "json"]) == 1
+        good = _cache_path(root).read_bytes()
+    return root, good
+
+
+@pytest.fixture
+def shared_root(_pristine: tuple[Path, bytes]) -> Iterator[Path]:
+    """The module's one workspace, for a test that plants a cache in its own (empty) cache home
+    and never changes a file; checked after each test, so one that did fails there."""
+    root = _pristine[0]
+    before = _stamps(root)
+    yield root
+    assert _stamps(root) == before, "a test changed the shared workspace"
+
+
+@pytest.fixture
+def good(_pristine: tuple[Path, bytes]) -> bytes:
+    """The cache a first run writes for `shared_root`."""
+    return _pristine[1]
 
 
 @pytest.fixture
@@ -107,7 +156,8 @@ class Planted:
         return (Path.write_text, (self.marker, "pwned"))
 
 
-def test_a_planted_pickle_never_runs(root: Path, tmp_path: Path, capsys, replays) -> None:
+def test_a_planted_pickle_never_runs(shared_root: Path, tmp_path: Path, capsys, replays) -> None:
+    root = shared_root
     marker = tmp_path / "pwned"
     _plant(_cache_path(root), pickle.dumps(Planted(marker)))
     _assert_checked_and_rebuilt(root, capsys, replays)
@@ -115,26 +165,32 @@ def test_a_planted_pickle_never_runs(root: Path, tmp_path: Path, capsys, replays
 
 
 @pytest.mark.parametrize("size", [0, 1, 17, 4096, 1 << 20])
-def test_random_bytes_are_ignored(root: Path, capsys, replays, size: int) -> None:
+def test_random_bytes_are_ignored(shared_root: Path, capsys, replays, size: int) -> None:
+    root = shared_root
     _plant(_cache_path(root), os.urandom(size))
     _assert_checked_and_rebuilt(root, capsys, replays)
 
 
 @pytest.mark.parametrize("keep", [0.0, 0.1, 0.5, 0.9, 0.999])
-def test_a_truncated_cache_is_ignored(root: Path, capsys, replays, keep: float) -> None:
-    good = _good_cache(root, capsys)
+def test_a_truncated_cache_is_ignored(
+    shared_root: Path, good: bytes, capsys, replays, keep: float
+) -> None:
+    root = shared_root
     _plant(_cache_path(root), good[: int(len(good) * keep)])
     _assert_checked_and_rebuilt(root, capsys, replays)
 
 
 @pytest.mark.parametrize("where", [0.3, 0.6, 0.95])
-def test_a_cache_torn_by_a_crash_is_ignored(root: Path, capsys, replays, where: float) -> None:
+def test_a_cache_torn_by_a_crash_is_ignored(
+    shared_root: Path, good: bytes, capsys, replays, where: float
+) -> None:
     """The cache is written without fsync: a crash may leave a block of zeros where a string's
     bytes were, and msgpack alone would read that as a different, well-formed string."""
-    good = bytearray(_good_cache(root, capsys))
-    at = int(len(good) * where)
-    good[at : at + 16] = bytes(16)
-    _plant(_cache_path(root), bytes(good))
+    root = shared_root
+    torn = bytearray(good)
+    at = int(len(torn) * where)
+    torn[at : at + 16] = bytes(16)
+    _plant(_cache_path(root), bytes(torn))
     _assert_checked_and_rebuilt(root, capsys, replays)
 
 
@@ -247,8 +303,11 @@ DAMAGES: dict[str, Callable[[list[Any]], None]] = {
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGES))
-def test_a_cache_of_the_wrong_shape_is_ignored(root: Path, capsys, replays, damage: str) -> None:
-    top = _top(_good_cache(root, capsys))
+def test_a_cache_of_the_wrong_shape_is_ignored(
+    shared_root: Path, good: bytes, capsys, replays, damage: str
+) -> None:
+    root = shared_root
+    top = _top(good)
     DAMAGES[damage](top)
     _plant(_cache_path(root), _repacked(top))
     _assert_checked_and_rebuilt(root, capsys, replays)
@@ -300,8 +359,11 @@ def test_a_cache_of_another_workspace_is_ignored(root: Path, tmp_path: Path, cap
     _assert_checked_and_rebuilt(root, capsys, replays)
 
 
-def test_a_cache_of_an_older_voyage_tui_is_ignored(root: Path, capsys, replays) -> None:
-    top = _top(_good_cache(root, capsys))
+def test_a_cache_of_an_older_voyage_tui_is_ignored(
+    shared_root: Path, good: bytes, capsys, replays
+) -> None:
+    root = shared_root
+    top = _top(good)
     top[1] -= 1
     _plant(_cache_path(root), _repacked(top))
     _assert_checked_and_rebuilt(root, capsys, replays)

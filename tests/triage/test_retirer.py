@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import source_nodes
 from tests.triage.seed import HOLDOUT, git
 from tests.triage.support import TODAY, queue_of
 from voyage_tui.engine.git.retire import RetireError
@@ -180,7 +181,7 @@ def test_only_the_retirer_imports_the_git_retire_writer() -> None:
     writers = {"retire_holdout", "commit_retired", "rewrite"}
     importers = set()
     for path in package.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in source_nodes(path):
             if isinstance(node, ast.ImportFrom) and node.module == "voyage_tui.engine.git.retire":
                 if writers & {alias.name for alias in node.names}:
                     importers.add(path.relative_to(package).as_posix())
