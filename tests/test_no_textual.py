@@ -20,16 +20,22 @@ PROBE = textwrap.dedent(
     """\
     import contextlib, io, json, sys
     from voyage_tui.cli import main
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        try:
-            code = main(json.loads(sys.argv[1]))
-        except SystemExit as exc:
-            code = exc.code
-    loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
-    print(json.dumps({"code": code, "textual": loaded, "printed": len(out.getvalue())}))
+    answers = []
+    for argv in json.loads(sys.argv[1]):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            try:
+                code = main(argv)
+            except SystemExit as exc:
+                code = exc.code
+        loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
+        answers.append({"code": code, "textual": loaded, "printed": len(out.getvalue())})
+    print(json.dumps(answers))
     """
 )
+"""Runs each command line given, in turn, and reports the Textual modules loaded after each: a
+command that loads Textual is caught at its own step (the commands before it are headless
+too, or their own step failed), so the commands of one test share one interpreter's start."""
 
 GOLD = {
     "schema": "voyage-eval-gold/1",
@@ -70,30 +76,33 @@ def workspace(make_workspace) -> Path:
 
 
 def probe(argv: list[str]) -> dict[str, object]:
+    return probe_each([argv])[0]
+
+
+def probe_each(argvs: list[list[str]]) -> list[dict[str, object]]:
+    """What each command line did, run in turn in one fresh interpreter."""
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(argv)],
+        [sys.executable, "-c", PROBE, json.dumps(argvs)],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert isinstance(result, dict)
-    return result
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert isinstance(results, list) and len(results) == len(argvs)
+    return results
 
 
-def test_validate_loads_no_textual_module(workspace: Path) -> None:
-    result = probe(["validate", str(workspace), "--no-git"])
-    assert result["code"] in (0, 1)
-    assert result["printed"], "validate printed its report"
-    assert result["textual"] == []
-
-
-@pytest.mark.parametrize("fmt", ["json", "github"])
-def test_validate_formats_load_no_textual_module(workspace: Path, fmt: str) -> None:
-    result = probe(["validate", str(workspace), "--no-git", "--format", fmt])
-    assert result["textual"] == []
+def test_validate_loads_no_textual_module_in_any_format(workspace: Path) -> None:
+    formats = ["text", "json", "github"]
+    results = probe_each(
+        [["validate", str(workspace), "--no-git", "--format", fmt] for fmt in formats]
+    )
+    for fmt, result in zip(formats, results, strict=True):
+        assert result["code"] in (0, 1), fmt
+        assert result["printed"], f"validate printed its report ({fmt})"
+        assert result["textual"] == [], fmt
 
 
 @pytest.mark.skipif(
@@ -122,12 +131,12 @@ def test_score_loads_no_textual_module(workspace: Path) -> None:
     assert result["textual"] == []
 
 
-@pytest.mark.parametrize("kind", ["task", "trajectory", "gold", "run"])
-def test_schema_loads_no_textual_module(kind: str) -> None:
-    result = probe(["schema", kind])
-    assert result["code"] == 0
-    assert result["printed"]
-    assert result["textual"] == []
+def test_schema_loads_no_textual_module_for_any_kind() -> None:
+    kinds = ["task", "trajectory", "gold", "run"]
+    for kind, result in zip(kinds, probe_each([["schema", kind] for kind in kinds]), strict=True):
+        assert result["code"] == 0, kind
+        assert result["printed"], kind
+        assert result["textual"] == [], kind
 
 
 def test_the_probe_would_see_textual_if_it_were_loaded() -> None:
@@ -146,12 +155,13 @@ def test_the_probe_would_see_textual_if_it_were_loaded() -> None:
     assert proc.stdout.strip() == "True"
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "md", "html", "csv"])
-def test_results_loads_no_textual_module(workspace: Path, fmt: str) -> None:
-    result = probe(["results", str(workspace), "--format", fmt])
-    assert result["code"] == 0
-    assert result["printed"]
-    assert result["textual"] == []
+def test_results_loads_no_textual_module_in_any_format(workspace: Path) -> None:
+    formats = ["text", "json", "md", "html", "csv"]
+    results = probe_each([["results", str(workspace), "--format", fmt] for fmt in formats])
+    for fmt, result in zip(formats, results, strict=True):
+        assert result["code"] == 0, fmt
+        assert result["printed"], fmt
+        assert result["textual"] == [], fmt
 
 
 def test_validate_loads_no_numpy(workspace: Path) -> None:
