@@ -24,6 +24,7 @@ import pytest
 
 from tests.conftest import REPO, task_yaml
 from tests.scoring.common import SAMPLE_GOLD, SAMPLE_RUNS, dump, finding, gold_finding, payload
+from tests.triage.seed import seeded_sample
 from voyage_tui.cli import main
 from voyage_tui.engine.workspace.discovery import NoWorkspace, find_workspace
 
@@ -85,10 +86,20 @@ OUTPUT_COMMANDS = {
 }
 
 
+@pytest.fixture(scope="module")
+def sample_repository(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample as a small git repository of its own (tests/triage/seed.py), read by the
+    commands below: never the live `fixtures/`, and `exposure` reads two commits, not the
+    history of voyage-tui's own repository."""
+    return seeded_sample(tmp_path_factory.mktemp("full-disk"))
+
+
 @pytest.mark.parametrize("args", OUTPUT_COMMANDS.values(), ids=OUTPUT_COMMANDS.keys())
-def test_stdout_on_a_full_disk_is_one_line_and_exit_2(args: list[str]) -> None:
+def test_stdout_on_a_full_disk_is_one_line_and_exit_2(
+    args: list[str], sample_repository: Path
+) -> None:
     with open("/dev/full", "w") as full:
-        proc = run_cli(args, stdout=full.fileno())
+        proc = run_cli(args, cwd=sample_repository, stdout=full.fileno())
     assert "Traceback" not in proc.stderr
     assert "Exception ignored" not in proc.stderr
     assert proc.stderr.splitlines()[-1:] == [NO_SPACE], proc.stderr
