@@ -240,6 +240,23 @@ def _rewrite_test_modules_once(config: pytest.Config) -> None:
 
 
 _APP_TESTS = ("app/", "test_serve.py", "test_serve_raters.py")
+ENGINE_ONLY = "not app"
+"""The mark expression of the README's engine and command-line run."""
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under `-m "not app"`, leave the app's test files unimported: every test in them would be
+    deselected, and importing them (Textual's app, the snapshot plugin's fixtures) cost each
+    worker half a CPU second."""
+    if " ".join(config.option.markexpr.split()) != ENGINE_ONLY:
+        return None
+    try:
+        rel = collection_path.relative_to(Path(__file__).parent).as_posix()
+    except ValueError:
+        return None
+    if collection_path.is_dir():
+        rel += "/"
+    return True if rel.startswith(_APP_TESTS) else None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -164,3 +164,23 @@ def test_the_plugins_asserts_are_rewritten_once_for_every_process(
         assert rewrite._read_pyc(source_path, pyc) is not None, name
         checked.append(name)
     assert checked, "no rewritten plugin module was checked"
+
+
+def test_an_engine_only_run_imports_no_app_test_module(pytestconfig: pytest.Config) -> None:
+    here = Path(conftest.__file__).parent
+
+    class Option:
+        markexpr = ""
+
+    class Config:
+        option = Option()
+
+    config = Config()
+    for markexpr, ignored in [("not app", True), ("not  app", True), ("app", None), ("", None)]:
+        config.option.markexpr = markexpr
+        for path in (here / "app", here / "app" / "test_footer.py", here / "test_serve.py"):
+            assert conftest.pytest_ignore_collect(path, config) is ignored, (markexpr, path)  # type: ignore[arg-type]
+        for path in (here / "engine", here / "test_no_textual.py", here.parent / "app"):
+            assert conftest.pytest_ignore_collect(path, config) is None  # type: ignore[arg-type]
+    if " ".join(pytestconfig.option.markexpr.split()) == conftest.ENGINE_ONLY:
+        assert not [name for name in sys.modules if name.startswith("tests.app")]
