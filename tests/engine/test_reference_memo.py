@@ -80,3 +80,36 @@ def test_two_copies_of_a_workspace_share_one_parse(parses: list[str], tmp_path: 
         assert [d.key for d in refs.rubric.value.dimensions] == ["correctness"]
         assert sorted(refs.journey.value.phases) == [1, 2]
     assert sorted(parses) == sorted([RUBRIC, JOURNEY])
+
+
+README = """\
+# Gold
+
+| file | rule_key | note |
+| --- | --- | --- |
+| src/auth.py | SEC-001 | the blocker |
+"""
+
+
+def test_a_readmes_findings_table_is_parsed_once_per_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every gold file beside a README.md read its table again (a quarter of a check of the
+    sample, and again at each re-check of a run in the app)."""
+    from voyage_tui.engine.references import findings_table
+
+    seen: list[str] = []
+    real = findings_table.parse
+
+    def counting(text: str):  # type: ignore[no-untyped-def]
+        seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(findings_table, "parse", counting)
+    findings_table.forget_tables()
+    first = findings_table.findings_table_rows(README)
+    first_copy = list(first or [])
+    assert first is not None
+    first.clear()  # the caller's own list
+    again = findings_table.findings_table_rows(README)
+    assert again == first_copy and [row.rule_key for row in again] == ["SEC-001"]
+    assert findings_table.findings_table_rows("# no table\n") is None
+    assert seen == [README, "# no table\n"]

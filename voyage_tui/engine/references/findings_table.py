@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from voyage_tui.engine.references.markdown import parse, plain
@@ -20,6 +21,20 @@ class TableRow:
 def findings_table_rows(text: str) -> list[TableRow] | None:
     """Rows of every table that has a file column and a rule-key column; None when the README
     has no such table (then there is nothing to drift from)."""
+    rows = _rows_of(text)
+    return None if rows is None else list(rows)
+
+
+def forget_tables() -> None:
+    """Forget every table read (for a test that counts parses)."""
+    _rows_of.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def _rows_of(text: str) -> tuple[TableRow, ...] | None:
+    """The rows, read once per text: parsing the table was a quarter of a check of the sample,
+    and the app asked again at every re-check of the gold file beside it (the tests, for each
+    copy of the sample)."""
     tokens = parse(text)
     rows: list[TableRow] = []
     found = False
@@ -62,4 +77,4 @@ def findings_table_rows(text: str) -> list[TableRow] | None:
         for cells, line in body:
             if max(file_col, rule_col) < len(cells) and cells[file_col] and cells[rule_col]:
                 rows.append(TableRow(cells[file_col].strip(), cells[rule_col].strip(), line))
-    return rows if found else None
+    return tuple(rows) if found else None
