@@ -259,27 +259,40 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return True if rel.startswith(_APP_TESTS) else None
 
 
+_WAITING_TESTS = ("security/test_git_hangs.py",)
+"""Tests that wait on git's time limits (marked `waits`): 5-7 s each of waiting, little CPU."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the tests that drive the app (`app`), so `pytest -m "not app"` runs the engine and
     command-line tests alone: every test under tests/app/ and tests/test_serve.py, and every
     async test elsewhere (the engine and the command line are synchronous: an async test is a
-    pilot driving the app, as the security and git folders have a few). Then they are
-    handed out first (`app_tests_first`)."""
+    pilot driving the app, as the security and git folders have a few). Mark the tests that
+    wait on a time limit (`waits`). Then both are handed out first (`long_tests_first`)."""
     here = Path(__file__).parent
     for item in items:
         rel = Path(str(item.path)).relative_to(here).as_posix()
         function = getattr(item, "function", None)
         if rel.startswith(_APP_TESTS) or inspect.iscoroutinefunction(function):
             item.add_marker(pytest.mark.app)
-    app_tests_first(items)
+        elif rel.startswith(_WAITING_TESTS):
+            item.add_marker(pytest.mark.waits)
+    long_tests_first(items)
 
 
-def app_tests_first(items: list[pytest.Item]) -> None:
-    """The app tests first, each group in the order collected. pytest-xdist hands tests out in
-    that order: with the app tests (about a second each, some 10-20 s) at the end, one worker
-    ran the last of them alone for half a minute after the others had finished; the engine's
-    short tests now fill the end instead."""
-    items.sort(key=lambda item: item.get_closest_marker("app") is None)
+def long_tests_first(items: list[pytest.Item]) -> None:
+    """The app tests first, then the waiting tests, each group in the order collected.
+    pytest-xdist hands tests out in that order: with the app tests (about a second each, some
+    10-20 s) at the end, one worker ran the last of them alone for half a minute after the
+    others had finished, and the worker that drew the last git-hang tests waited out three
+    limits in a row for 10 s after the others; the engine's short tests now fill the end."""
+
+    def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("app") is not None:
+            return 0
+        return 1 if item.get_closest_marker("waits") is not None else 2
+
+    items.sort(key=rank)
 
 
 GC_YOUNG_OBJECTS = 10_000

@@ -37,23 +37,45 @@ class FakeItem:
         return name if name in self.markers else None
 
 
-def test_the_app_tests_are_handed_out_first_in_their_own_order() -> None:
+def test_the_app_tests_then_the_waiting_ones_are_handed_out_first_in_their_own_order() -> None:
     """pytest-xdist hands tests out in the order collected: the app tests (a second or more each)
-    go first, and the many short tests fill the end, so no worker runs alone at the end."""
+    go first, then the tests that wait on a time limit (5-7 s each, which one worker ran one
+    after another at the end, 10 s after the others had finished), and the many short tests
+    fill the end, so no worker runs alone at the end."""
     items = [
         FakeItem("engine-1"),
         FakeItem("app-1", {"app"}),
+        FakeItem("waits-1", {"waits"}),
         FakeItem("engine-2"),
         FakeItem("app-2", {"app"}),
+        FakeItem("waits-2", {"waits"}),
         FakeItem("engine-3", {"other"}),
     ]
-    conftest.app_tests_first(items)  # type: ignore[arg-type]
-    assert [i.name for i in items] == ["app-1", "app-2", "engine-1", "engine-2", "engine-3"]
+    conftest.long_tests_first(items)  # type: ignore[arg-type]
+    assert [i.name for i in items] == [
+        "app-1",
+        "app-2",
+        "waits-1",
+        "waits-2",
+        "engine-1",
+        "engine-2",
+        "engine-3",
+    ]
 
 
-def test_this_session_hands_out_the_app_tests_first(request: pytest.FixtureRequest) -> None:
-    marked = [item.get_closest_marker("app") is not None for item in request.session.items]
-    assert marked == sorted(marked, reverse=True), "every app test before every other test"
+def test_this_session_hands_out_the_app_tests_then_the_waiting_ones_first(
+    request: pytest.FixtureRequest,
+) -> None:
+    def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("app") is not None:
+            return 0
+        return 1 if item.get_closest_marker("waits") is not None else 2
+
+    ranks = [rank(item) for item in request.session.items]
+    assert ranks == sorted(ranks), "every app test, then every waiting test, then the others"
+    waiting = [i for i in request.session.items if i.get_closest_marker("waits") is not None]
+    if "test_git_hangs.py" in {Path(str(item.path)).name for item in request.session.items}:
+        assert waiting, "the git-hang tests are marked as waiting"
 
 
 def test_a_worker_that_runs_out_takes_tests_from_the_others(pytestconfig: pytest.Config) -> None:
