@@ -163,7 +163,7 @@ def dist_given(args: Sequence[str]) -> bool:
 MEMORY_FILE_SYSTEM = Path("/dev/shm")
 MEMORY_ROOM = 4 * 2**30
 """Free bytes the memory file system must have to hold the tests' folders (a run of the whole
-suite writes about 0.3 GB and pytest keeps the last three runs; a container's /dev/shm of
+suite leaves about 0.4 GB and pytest keeps the last three runs; a container's /dev/shm of
 64 MB is left alone)."""
 
 
