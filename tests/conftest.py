@@ -118,6 +118,18 @@ def private_cache_home(
 
 
 @pytest.fixture(autouse=True)
+def away_from_the_repository(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Every test runs in an empty folder of its own, and so does every process it starts: a
+    relative `fixtures`, or a command's default workspace (the folder it starts in), is never
+    the repository's live sample (tests/test_sample_isolation.py)."""
+    here = fresh_dir(tmp_path_factory.getbasetemp(), "cwd")
+    monkeypatch.chdir(here)
+    return here
+
+
+@pytest.fixture(autouse=True)
 def frames_of_snapshots(request: pytest.FixtureRequest) -> Iterator[None]:
     """A snapshot test's app draws every frame (tests/fast_textual.py says why)."""
     with fast_textual.every_frame("snap_compare" in request.fixturenames):

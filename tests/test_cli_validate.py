@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, task_yaml
+from tests.conftest import task_yaml
 from tests.helpers import codes, only, validate
 from voyage_tui.cli import main
 from voyage_tui.engine.validation.suite import Suite
@@ -119,7 +119,6 @@ def test_exit_codes_of_the_real_process(make_workspace, tmp_path):
             [sys.executable, "-m", "voyage_tui", "validate", *args],
             capture_output=True,
             timeout=60,
-            cwd=REPO,
         ).returncode
 
     assert exit_of(str(root), "--no-git") == 1

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_FIXTURES, task_yaml
+from tests.conftest import SAMPLE_FIXTURES, task_yaml
 
 PROBE = textwrap.dedent(
     """\
@@ -86,7 +86,6 @@ def probe_each(argvs: list[list[str]]) -> list[dict[str, object]]:
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr
     results = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -150,7 +149,6 @@ def test_the_probe_would_see_textual_if_it_were_loaded() -> None:
         capture_output=True,
         text=True,
         timeout=60,
-        cwd=REPO,
     )
     assert proc.stdout.strip() == "True"
 
@@ -181,6 +179,5 @@ def test_validate_loads_no_numpy(workspace: Path) -> None:
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=REPO,
     )
     assert proc.stderr.strip().splitlines()[-1] == "False"

@@ -700,14 +700,13 @@ def test_a_workspace_path_of_quotes_spaces_and_odd_bytes_reaches_the_app(
     assert not (REPO / "pwned").exists()
 
 
-def test_a_port_in_use_is_an_error_that_names_it(tmp_path: Path) -> None:
+def test_a_port_in_use_is_an_error_that_names_it(sample_copy: Path) -> None:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         proc = subprocess.run(
-            [sys.executable, "-m", "voyage_tui", "serve", "fixtures", "--port", str(port)],
-            cwd=REPO,
+            [sys.executable, "-m", "voyage_tui", "serve", str(sample_copy), "--port", str(port)],
             capture_output=True,
             text=True,
             timeout=TIMEOUT,
@@ -724,7 +723,7 @@ def test_serving_loads_no_textual_module() -> None:
         "print([m for m in sys.modules if m == 'textual' or m.startswith('textual.')])"
     )
     out = subprocess.run(
-        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=TIMEOUT
     )
     assert out.stdout.strip() == "[]", out.stderr
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, task_yaml
+from tests.conftest import task_yaml
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.loading import safe_read
 from voyage_tui.engine.loading.yaml_doc import load_yaml
@@ -398,7 +398,6 @@ def test_fifos_are_never_opened(make_workspace):
             capture_output=True,
             text=True,
             timeout=30,
-            cwd=REPO,
         )
     except subprocess.TimeoutExpired:  # pragma: no cover - the failure this test exists for
         pytest.fail("validation hung on a FIFO")
@@ -430,7 +429,6 @@ def test_fifo_named_task_yaml_through_the_command_line(make_workspace):
             capture_output=True,
             text=True,
             timeout=30,
-            cwd=REPO,
         )
     except subprocess.TimeoutExpired:  # pragma: no cover
         pytest.fail("voyage-tui validate hung on a FIFO")
@@ -654,7 +652,6 @@ def test_gold_json_lone_surrogate_does_not_break_any_output_format(make_workspac
             ],
             capture_output=True,
             timeout=60,
-            cwd=REPO,
             env={**os.environ, "PYTHONIOENCODING": "utf-8"},
         )
         assert b"Traceback" not in proc.stderr, proc.stderr.decode(errors="replace")
@@ -673,7 +670,6 @@ def test_file_name_that_is_not_utf8_does_not_break_the_output(make_workspace):
         [sys.executable, "-m", "voyage_tui", "validate", str(root), "--no-git"],
         capture_output=True,
         timeout=60,
-        cwd=REPO,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     assert b"Traceback" not in proc.stderr, proc.stderr.decode(errors="replace")

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import textwrap
 
-from tests.conftest import REPO
 from tests.ratings.common import jsonl, record, workspace_files
 from tests.sample import SAMPLE_ROOT
 from voyage_tui.cli import main
@@ -135,7 +134,6 @@ def test_validate_loads_neither_numpy_nor_krippendorff(make_workspace):
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -155,7 +153,6 @@ def test_the_probe_would_see_numpy(make_workspace):
         capture_output=True,
         text=True,
         timeout=120,
-        cwd=REPO,
     )
     assert "numpy" in json.loads(proc.stdout.strip().splitlines()[-1])["heavy"]
 
