@@ -91,7 +91,7 @@ def test_a_test_runs_in_an_empty_folder_of_its_own(away_from_the_repository: Pat
     """A command's default workspace is the folder it starts in: here, never the repository."""
     here = Path.cwd()
     assert here == away_from_the_repository
-    assert REPO != here and REPO not in here.parents
+    assert here != REPO and REPO not in here.parents
     assert list(here.iterdir()) == []
     started_in = subprocess.run(
         ["pwd", "-P"], capture_output=True, text=True, check=True
