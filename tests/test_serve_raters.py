@@ -26,6 +26,7 @@ from tests.test_serve import (
     eventually,
     open_app,
     serving,
+    slots_given_back_late,
     websocket_url_in,
 )
 from tests.test_serve import wait_until as wait_for
@@ -248,6 +249,7 @@ async def test_a_second_tab_of_a_rater_is_told_the_session_is_open_elsewhere(
 
     monkeypatch.setattr(serve_web, "APP_QUIT_SECONDS", 0.5)
     apps = CountedApps(monkeypatch)
+    slots_given_back_late(monkeypatch)
     server = server_of({"ann": "exec sleep 60", "ben": "exec sleep 60"})
     ann, ben = (token_of(server.links[r]) for r in ("ann", "ben"))
     async with TestClient(TestServer(await server._make_app())) as client:
@@ -279,7 +281,7 @@ async def test_a_second_tab_of_a_rater_is_told_the_session_is_open_elsewhere(
         assert (await client.get(f"/?token={ann}")).status == 200
         await other.close()
         await eventually(lambda: apps.running == 0, "every app to end")
-        assert server.live_sessions == 0
+        await eventually(lambda: server.live_sessions == 0, "every slot to be free")
 
 
 # --- two raters, each in their own app, as the server starts them ---------------------------
