@@ -289,7 +289,7 @@ class CountedApps:
 def slots_given_back_late(monkeypatch: pytest.MonkeyPatch) -> None:
     """A session's slot is given back a step after its app has ended (serve_web's
     `_end_session`); here that step is as wide as on a loaded machine, so a test that read the
-    slots as soon as the apps had ended fails every time, not one run in twenty."""
+    slots as soon as the apps had ended fails every time, not now and then."""
     from textual_serve.app_service import AppService
 
     stop = serve_web._stop
