@@ -284,3 +284,17 @@ def test_suite_style_matches_the_sample(authoring: Authoring, sample_copy: Path)
                 'Adding a general "config schema versioning framework" is over-reach.\n',
             )
         assert rendered == original
+
+
+def test_one_line_prose_is_written_as_a_block_not_a_long_quoted_string() -> None:
+    """Issue 36 row 11: a one-line prompt or ground truth (even one YAML cannot hold plain, with
+    `: ` and `#` in it) is a `|` block, easy to edit and diff, like every prompt of the sample."""
+    answers = complete_task(
+        prompt='Fix it: the "retry" flag # is ignored',
+        ground_truth="The flag is read before the config loads: move the read.",
+    )
+    text = render(answers).text
+    assert 'prompt: |\n  Fix it: the "retry" flag # is ignored\n' in text
+    assert "ground_truth: |\n  The flag is read before the config loads: move the read.\n" in text
+    trajectory = TrajectoryAnswers(id="help-link", prompt="Fix the help link: it 404s.")
+    assert "prompt: |\n  Fix the help link: it 404s.\n" in render(trajectory).text

@@ -1,10 +1,11 @@
 """Answers -> the fixture document, and that document as YAML text in the suite's style.
 
-The style is the sample's: its key order, multi-line text as `|` block scalars, single-line text
-plain where YAML reads it back as the same text (else double-quoted), context file references as
-`{file: path}`, and a `# canary: <uuid4>` first line on a holdout. The text is always parsed back
-with the engine's loader and compared with the document; should the suite style ever not
-round-trip, the whole document is written double-quoted instead (correct, if plainer).
+The style is the sample's: its key order, the prompt and ground truth (even of one line) and
+other multi-line text as `|` block scalars, other single-line text plain where YAML reads it
+back as the same text (else double-quoted), context file references as `{file: path}`, and a
+`# canary: <uuid4>` first line on a holdout. The text is always parsed back with the engine's
+loader and compared with the document; should the suite style ever not round-trip, the whole
+document is written double-quoted instead (correct, if plainer).
 """
 
 from __future__ import annotations
@@ -95,6 +96,14 @@ def clean_text(text: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def prose(text: str) -> str:
+    """A prose field (a prompt, a ground truth) as the suite writes it: always
+    a `|` block, one line or many, so it is easy to edit and to diff (issue 36: a one-line
+    prompt came out as a long double-quoted string)."""
+    cleaned = clean_text(text)
+    return cleaned + "\n" if cleaned and not cleaned.endswith("\n") else cleaned
+
+
 def one_line(text: str) -> str:
     """An entry of a pipe- or comma-separated field: one line, single spaces."""
     return " ".join(text.split())
@@ -139,7 +148,7 @@ def _task_document(a: TaskAnswers) -> dict[str, Any]:
     doc: dict[str, Any] = {}
     _put(doc, "id", a.id.strip())
     _put(doc, "class", a.fixture_class.strip())
-    _put(doc, "prompt", clean_text(a.prompt))
+    _put(doc, "prompt", prose(a.prompt))
     context: list[Any] = []
     for entry in a.context:
         if entry.file is not None:
@@ -149,7 +158,7 @@ def _task_document(a: TaskAnswers) -> dict[str, Any]:
     _put(doc, "context", context)
     _put(doc, "harness_constraints", a.harness_constraints)
     _put(doc, "adversarial_intent", clean_text(a.adversarial_intent))
-    _put(doc, "ground_truth", clean_text(a.ground_truth))
+    _put(doc, "ground_truth", prose(a.ground_truth))
     _put(doc, "expected_boundary", a.expected_boundary.strip())
     notes: dict[str, Note] = {}
     for dimension, note in a.scoring_notes.items():
@@ -173,7 +182,7 @@ def _trajectory_document(a: TrajectoryAnswers) -> dict[str, Any]:
     doc: dict[str, Any] = {"kind": TRAJECTORY_KIND}
     _put(doc, "id", a.id.strip())
     _put(doc, "path", a.path.strip())
-    _put(doc, "prompt", clean_text(a.prompt))
+    _put(doc, "prompt", prose(a.prompt))
     traversed = [f"{p.number}: {one_line(p.name)}" for p in a.phases if p.traversed]
     skipped = [
         f"{p.number}: {one_line(p.name)}"
