@@ -290,6 +290,20 @@ def test_every_placeholder_in_a_help_note_is_a_binding_id() -> None:
     assert notes >= 6
 
 
+def test_no_help_note_wraps_a_placeholder_in_backticks() -> None:
+    """The keys come filled in as code (`` `left` or `shift+tab` ``): a note that wraps its
+    placeholder in backticks as well showed stray ones (issue 36 row 6, "(←` or `shift+tab goes
+    back)")."""
+    from voyage_tui.app.actions import fill_keys
+
+    for cls in _app_classes(Widget):
+        help_text = cls.__dict__.get("HELP")
+        if help_text:
+            filled = fill_keys(help_text, lambda _id: ["left", "shift+tab"])
+            assert "``" not in filled, cls.__name__
+            assert not re.search(r"`\{[a-z][a-z0-9-]*\.[a-z0-9-]+\}`", help_text), cls.__name__
+
+
 async def test_the_palette_lists_every_action_of_the_screen_and_the_app(root: Path) -> None:
     from voyage_tui.app.actions import palette_actions
     from voyage_tui.app.commands import VoyageCommands

@@ -85,10 +85,10 @@ class AdjudicateScreen(VoyageScreen[None]):
 
 The disputed items, the open ones marked `·`, the adjudicated ones `✓`. On the right every
 rater's scores and note side by side, with the rubric's anchors; below, the final scores. Type
-the score of each dimension (`{adjudicate.previous-dimension}` goes back); the last one appends
-the adjudication to the adjudications file, based on the ratings shown. `{adjudicate.undo}`
-undoes the highlighted item's adjudication (a retraction is appended), `{adjudicate.clear}`
-starts its scores again, `{adjudicate.reload}` reads the files again.
+the score of each dimension ({adjudicate.previous-dimension} goes back); the last one appends
+the adjudication to the adjudications file, based on the ratings shown. {adjudicate.undo}
+undoes the highlighted item's adjudication (a retraction is appended), {adjudicate.clear}
+starts its scores again, {adjudicate.reload} reads the files again.
 """
 
     SCOPE = "adjudicate"

@@ -226,8 +226,8 @@ Krippendorff's alpha (ordinal) per rubric dimension over all raters, and Cohen's
 0.8, yellow from 0.667. Once items are adjudicated, each rater's kappa against the final
 scores (calibration: who drifts). Below, the items the raters disagree on most (`✓ adjudicated` once
 their final scores are settled): `enter` shows every rater's scores and note side by side,
-`{agreement.adjudicate}` opens the adjudication screen. `{agreement.reload}` computes again;
-`{agreement.status}` shows each rater's progress and pace.
+{agreement.adjudicate} opens the adjudication screen. {agreement.reload} computes again;
+{agreement.status} shows each rater's progress and pace.
 """
 
     SCOPE = "agreement"

@@ -106,7 +106,7 @@ class RatingStatusScreen(VoyageScreen[None]):
 Per rater: the items assigned (`[rating] raters` and `overlap` in voyage.toml; every item to
 every rater without a team), done and left, the median seconds per item and the items per
 hour (from each rating's `duration_s`). An item is complete once raters enough to reach the
-overlap have rated it. `{rating-status.reload}` computes again.
+overlap have rated it. {rating-status.reload} computes again.
 """
 
     SCOPE = "rating-status"
