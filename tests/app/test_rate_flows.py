@@ -5,12 +5,14 @@ the clock; a save that fails."""
 from __future__ import annotations
 
 import errno
+import io
 import json
 import threading
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
+from rich.console import Console
+from textual.widgets import HelpPanel, Static
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import wait_loaded, wait_until
@@ -191,12 +193,27 @@ async def test_back_a_dimension_then_one_key_fixes_it_and_the_chosen_anchor_stay
 
 
 async def test_a_key_off_the_scale_is_refused_and_scores_nothing(root: Path) -> None:
+    """A digit no dimension can take is no key of the screen (issue 36 row 6: the help listed
+    `Score 0` to `Score 9` for a 1..5 rubric); the help lists the scale's keys only."""
     app = rate_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await session_screen(pilot)
         await pilot.press("9", "0")
         assert screen.draft.scores == {}
-        assert "correctness takes 1 to 5, not 0" in screen.status
+        scoring = sorted(
+            b.binding.key
+            for b in screen.active_bindings.values()
+            if b.binding.action.startswith("score(")
+        )
+        assert scoring == ["1", "2", "3", "4", "5"]
+        await pilot.press("f1")
+        await pilot.pause()
+        keys = screen.query_one(HelpPanel).query_one("BindingsTable")
+        console = Console(width=60, record=True, file=io.StringIO())
+        console.print(keys.render_bindings_table())  # type: ignore[attr-defined]
+        shown = console.export_text()
+        assert "Score 5" in shown and "Score 0" not in shown and "Score 6" not in shown
+        await pilot.press("f1")
         await pilot.press("3")
         assert screen.draft.scores == {"correctness": 3}
         assert screen.status == ""

@@ -154,3 +154,15 @@ def test_any_keys_keep_every_score_on_its_dimensions_scale(
             current = draft.current
             assert current is not None
             assert any(str(v).startswith(draft.pending) for v in scale_values(current))
+
+
+def test_the_score_keys_are_the_digits_the_rubric_can_take() -> None:
+    """Issue 36 row 6: the help listed `0` to `9` for a 1..5 rubric. The keys that can score
+    are the digits of the scales' values (a 0..10 scale needs every digit: `1` then `0`)."""
+    from voyage_tui.engine.ratings.keypad import score_keys
+
+    assert score_keys([five("a"), five("b")]) == ["1", "2", "3", "4", "5"]
+    assert score_keys([Dimension("a", anchors={2: "x", 4: "y"})]) == ["2", "3", "4"]
+    assert score_keys([Dimension("t", anchors={0: "x", 10: "y"})]) == list("0123456789")
+    assert score_keys([Dimension("t", anchors={11: "x", 13: "y"})]) == ["1", "2", "3"]
+    assert score_keys([]) == []

@@ -29,7 +29,7 @@ from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.adjudications import Adjudication, append_adjudication
 from voyage_tui.engine.ratings.agreement import DisputedItem
 from voyage_tui.engine.ratings.disputes import Dispute, DisputeReport, load_disputes
-from voyage_tui.engine.ratings.keypad import COMPLETE, REFUSED, ScoreDraft
+from voyage_tui.engine.ratings.keypad import COMPLETE, REFUSED, ScoreDraft, score_keys
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
 from voyage_tui.engine.ratings.runs import PairKey
 from voyage_tui.engine.references.loaded import load_rubric
@@ -132,6 +132,7 @@ starts its scores again, {adjudicate.reload} reads the files again.
 
     def _loaded(self, loaded: Loaded) -> None:
         self.report, self.rubric = loaded.report, loaded.rubric
+        self.refresh_bindings()
         self.adjudicator = loaded.adjudicator
         if loaded.problem:
             self.status = loaded.problem
@@ -235,6 +236,13 @@ starts its scores again, {adjudicate.reload} reads the files again.
 
     def action_reload(self) -> None:
         self.load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the digits the rubric's scales take are keys (so the help lists only those)."""
+        if action == "score":
+            dimensions = self.rubric.dimensions if self.rubric is not None else []
+            return bool(parameters) and parameters[0] in score_keys(list(dimensions))
+        return True
 
     def action_score(self, key: str) -> None:
         draft = self.draft

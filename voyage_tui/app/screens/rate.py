@@ -35,7 +35,14 @@ from voyage_tui.app.widgets.rubric_panel import RubricPanel
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.assignment import outside_the_team
 from voyage_tui.engine.ratings.content import PairContent
-from voyage_tui.engine.ratings.keypad import COMPLETE, PENDING, REFUSED, KeyResult, ScoreDraft
+from voyage_tui.engine.ratings.keypad import (
+    COMPLETE,
+    PENDING,
+    REFUSED,
+    KeyResult,
+    ScoreDraft,
+    score_keys,
+)
 from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.runs import AgentRunRef
@@ -271,6 +278,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         assert self.session is not None
         self.state = state
         self.draft = self.session.draft()
+        self.refresh_bindings()
         self.query_one("#rate-note").display = False
         self._show_header()
         message = self.query_one("#rate-message", Static)
@@ -461,6 +469,12 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             self.app.bell()
             return False
         return self.session is not None and self.state is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only the digits the rubric's scales take are keys (so the help lists only those)."""
+        if action == "score":
+            return bool(parameters) and parameters[0] in score_keys(self.draft.dimensions)
+        return True
 
     def action_score(self, key: str) -> None:
         if not self._ready():

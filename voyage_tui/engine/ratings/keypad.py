@@ -125,3 +125,13 @@ class ScoreDraft:
         self.scores.clear()
         self.pending = ""
         self.cursor = 0
+
+
+def score_keys(dimensions: list[Dimension]) -> list[str]:
+    """The digit keys that can score some dimension of `dimensions`, in order: every digit of
+    the values of their scales (a 1..5 rubric takes `1` to `5`; a 0..10 scale needs each digit,
+    `1` then `0` for 10). The screens bind only these, so their help lists only these (issue 36:
+    it listed `0` to `9` for a 1..5 rubric); a digit of the rubric that is off the scale of the
+    dimension under the cursor is still refused by `ScoreDraft.digit`, with the reason."""
+    digits = {c for d in dimensions for v in scale_values(d) for c in str(v)}
+    return sorted(digits)
