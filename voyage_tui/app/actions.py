@@ -73,6 +73,11 @@ class Action:
         )
 
 
+OVERLAY_KEYS = frozenset({"app.close-help"})
+"""Bindings that are live only while their overlay (the help panel) is open, and off otherwise
+(`check_action`): they may share a key with a screen's binding without a clash."""
+
+
 def _declare(*actions: Action) -> dict[str, Action]:
     registry: dict[str, Action] = {}
     for action in actions:
@@ -91,6 +96,9 @@ REGISTRY: dict[str, Action] = _declare(
     A("app.help", "f1", "toggle_help", "Help", "Help",
       "Show the keys of the focused widget and a note on the screen", keep=ESSENTIAL),
     A("app.help-alt", "question_mark", "toggle_help", "Help", show=False),
+    # Checked first: with the help open, escape closes it and does nothing else; without it,
+    # the key goes on to the screen (the action skips).
+    A("app.close-help", "escape", "close_help", "Close help", show=False, priority=True),
     # Quitting is in Textual's own palette commands ("Quit the application").
     A("app.quit", "ctrl+q", "quit", "Quit", priority=True, keep=ESSENTIAL),
     A("app.revalidate", None, "revalidate_all", "Re-validate", "Re-validate everything",

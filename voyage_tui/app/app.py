@@ -159,7 +159,9 @@ class VoyageApp(KeymappedApp, Resilient):
     # --- what a rater-only session refuses (app/rater_only.py decides) ----------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return action not in self.refused_actions
+        if action in self.refused_actions:
+            return False
+        return super().check_action(action, parameters)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):

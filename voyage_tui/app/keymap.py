@@ -17,6 +17,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.keys import format_key
 from textual.widgets import HelpPanel
@@ -142,6 +143,23 @@ class KeymappedApp(SafeDisplayApp):
         else:
             self.action_show_help_panel()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`escape` is the help's only while the help is open: otherwise the binding is off, so
+        the key, the footer and the help's key list are the screen's."""
+        if action == "close_help":
+            return bool(self.screen.query(HelpPanel))
+        return True
+
+    def action_close_help(self) -> None:
+        """`escape` with the help open closes it and does nothing else."""
+        if not self.screen.query(HelpPanel):
+            raise SkipAction()  # closed meanwhile: the key is the screen's
+        self.action_hide_help_panel()
+
+    def action_hide_help_panel(self) -> None:
+        super().action_hide_help_panel()
+        self.screen.refresh_bindings()
+
     def action_show_help_panel(self) -> None:
         """Textual's, with the panel that shows the keys as remapped (also what its palette
         command "Keys" opens)."""
@@ -149,3 +167,4 @@ class KeymappedApp(SafeDisplayApp):
 
         if not self.screen.query(HelpPanel):
             self.screen.mount(VoyageHelpPanel())
+            self.screen.refresh_bindings()
