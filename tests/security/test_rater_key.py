@@ -213,3 +213,22 @@ def test_rate_while_the_other_spelling_rates_is_refused(
         held.release()
     assert code == 2 and opened == []
     assert "session" in err
+
+
+def test_a_key_that_is_no_file_name_still_locks_inside_the_locks_folder(
+    make_workspace: MakeWorkspace,
+) -> None:
+    """A name with no slug is its own key, folded: NFKC makes `/` of U+FF0F, so the lock is
+    named by the key's digest, never a path with a folder in it."""
+    name = "李\uff0f雷"
+    assert "/" in rater_key(name)
+    rel = lock_rel(name)
+    assert rel.count("/") == 2 and rel.startswith(".voyage/locks/key-")
+    ws = Workspace.load(make_workspace())
+    held = RaterLock.take(ws, name)
+    try:
+        with pytest.raises(RaterBusy):
+            RaterLock.take(ws, name)
+    finally:
+        held.release()
+    assert (ws.root / rel).is_file()
