@@ -232,3 +232,24 @@ def test_a_key_that_is_no_file_name_still_locks_inside_the_locks_folder(
     finally:
         held.release()
     assert (ws.root / rel).is_file()
+
+
+@pytest.mark.parametrize(("first", "second"), PAIRS, ids=IDS)
+def test_serve_gives_a_rater_in_use_one_address_under_their_spelling(
+    make_workspace: MakeWorkspace, served, capsys, first: str, second: str
+) -> None:
+    """Once `first` has rated, `--raters ann,SECOND` serves `first` (the same spelling but for
+    Unicode composition) or exits 2 naming both; never a second rater of `first`'s file."""
+    root = make_workspace(workspace_files())
+    with open_session(root, first) as session:
+        session.submit({"correctness": 4, "scope": 3})
+    code, out, err = cli(
+        ["serve", str(root), "--rate", "--raters", f"ann,{second}", "--no-git"], capsys
+    )
+    if (first, second) in SAME_SPELLING:
+        assert (code, err) == (0, "")
+        assert list(served[0].links) == ["ann", first]
+    else:
+        assert code == 2 and out == "" and served == []
+        assert repr(first) in err and repr(second) in err
+        assert "--raters: " not in err

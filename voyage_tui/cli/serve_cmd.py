@@ -292,7 +292,10 @@ def _team_links(ws: Workspace, given: str, *, use_git: bool) -> list[str] | int:
         try:
             rater = resolve_rater(ws, name, use_git=use_git)
         except RaterNameError as exc:
-            return _refuse(str(exc).replace("--rater ", "--raters: ", 1))
+            reason = str(exc)
+            if reason.startswith("--rater "):
+                reason = "--raters: " + reason.removeprefix("--rater ")
+            return _refuse(reason)
         key = rater_key(rater)
         earlier = by_key.get(key)
         if earlier is not None:

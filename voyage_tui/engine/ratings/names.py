@@ -178,8 +178,8 @@ def _existing_spelling(ws: Workspace, rater: str) -> str:
     raise RaterNameError(
         f"{rater!r} is the same rater as {name!r} ({where}): two names of one rater key "
         f"({rater_key(rater)!r}) share one ratings file and one session lock. To rate as "
-        f"{name!r}, pass --rater {name!r}; to rate as someone else, a name of your own "
-        "(a middle initial, say)"
+        f"{name!r}, give {name!r}; to rate as someone else, pass --rater with a name of your "
+        "own (a middle initial, say)"
     )
 
 
