@@ -38,6 +38,7 @@ from voyage_tui.app.watcher import watcher_of
 from voyage_tui.engine.editing import OPENING, Opening
 from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.kinds import FileKind
+from voyage_tui.engine.links import link_to_open
 from voyage_tui.engine.validation.first_screen import FirstScreen
 from voyage_tui.engine.validation.live import (
     Changed,
@@ -155,6 +156,17 @@ class VoyageApp(KeymappedApp, Resilient):
             self.call_after_refresh(self._after_first_screen)
             return
         self.live.begin()
+
+    # --- links: every click on a Markdown link reaches here ---------------------------------
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        """Open `url` only as engine/links.py allows: never in a rater-only session, else only
+        an http(s) URL, given to the browser as the engine re-assembled it; a refusal is said."""
+        decision = link_to_open(url, rater_only=self.settings.rater_only)
+        if decision.url is None:
+            self.notify(decision.reason, severity="warning", markup=False)
+            return
+        super().open_url(decision.url, new_tab=new_tab)
 
     # --- what a rater-only session refuses (app/rater_only.py decides) ----------------------
 

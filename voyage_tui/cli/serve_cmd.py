@@ -276,20 +276,38 @@ def run(argv: list[str]) -> int:
 def _team_links(ws: Workspace, given: str, *, use_git: bool) -> list[str] | int:
     """The raters of `--raters a,b,c`, each a usable name (as `rate --rater` takes it), none
     twice, and with `[rating] raters` set each in that team; else the exit code 2, said why."""
-    from voyage_tui.engine.ratings.names import RaterNameError, outside_team, resolve_rater
+    from voyage_tui.engine.ratings.names import (
+        RaterNameError,
+        outside_team,
+        rater_key,
+        resolve_rater,
+    )
 
     names = [name.strip() for name in given.split(",")]
     if not any(names) or not all(names):
         return _refuse("--raters wants names separated by commas (ann,ben,cat), none empty")
-    raters: list[str] = []
+    # One address per rater key: two names of one key would be one ratings file and one lock.
+    by_key: dict[str, str] = {}
     for name in names:
         try:
             rater = resolve_rater(ws, name, use_git=use_git)
         except RaterNameError as exc:
-            return _refuse(str(exc).replace("--rater ", "--raters: ", 1))
-        if rater.casefold() in {r.casefold() for r in raters}:
-            return _refuse(f"--raters names {rater!r} twice; each rater gets one address")
-        raters.append(rater)
+            reason = str(exc)
+            if reason.startswith("--rater "):
+                reason = "--raters: " + reason.removeprefix("--rater ")
+            return _refuse(reason)
+        key = rater_key(rater)
+        earlier = by_key.get(key)
+        if earlier is not None:
+            if earlier == rater:
+                return _refuse(f"--raters names {rater!r} twice; each rater gets one address")
+            return _refuse(
+                f"--raters names {earlier!r} and {rater!r}, which are one rater named twice "
+                f"(one rater key, {key!r}: one ratings file and one session lock); each rater "
+                "gets one address, so give one of the two names"
+            )
+        by_key[key] = rater
+    raters = list(by_key.values())
     outside = outside_team(ws, raters)
     if outside:
         team = ", ".join(ws.config.rating.raters)

@@ -6,7 +6,7 @@
   durable append (`RatingStore`, `append_rating`);
 - session.py: a rater's queue, resume, submit / undo / redo (`RaterSession`);
 - keypad.py: the keys of one pair before it is submitted (`ScoreDraft`);
-- lock.py: one live session per rater (`RaterLock`, a flock on `.voyage/locks/<rater>.lock`);
+- lock.py: one live session per rater (`RaterLock`, a flock on `.voyage/locks/<key>.lock`);
 - agreement.py: Krippendorff's alpha, Cohen's kappa, the most disputed items; labels.py: the
   raters' short labels in tables of pairs (initials for long names, with a legend);
 - names.py: who the rater is (`resolve_rater`); history.py: runs git once held.

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from voyage_tui.engine.ratings.runs import PairKey
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.rater_name import rater_key
 
 
 def digest(rater: str, fixture_id: str, run_id: str) -> str:
@@ -56,13 +57,13 @@ class Assignment:
         return bool(self.team)
 
     def member(self, rater: str) -> str | None:
-        """The team's spelling of `rater`, letter case aside (a rater's file is matched so,
-        names.py `_existing_spelling`; voyage.toml refuses two names that differ only in
-        case); None for an outsider."""
+        """The team's spelling of `rater`: the member of the same rater key (`José` for
+        `Jose`, workspace/rater_name.py `rater_key`; voyage.toml refuses two names of one
+        key); None for an outsider."""
         if rater in self.team:
             return rater
-        wanted = rater.casefold()
-        return next((name for name in self.team if name.casefold() == wanted), None)
+        wanted = rater_key(rater)
+        return next((name for name in self.team if rater_key(name) == wanted), None)
 
     def in_team(self, rater: str) -> bool:
         """Whether `rater` is one of the team; without a team, everyone is."""

@@ -1,4 +1,6 @@
-"""One live session per rater: a lock on `.voyage/locks/<rater>.lock` in the workspace.
+"""One live session per rater: a lock on `.voyage/locks/<key>.lock` in the workspace, named after
+the rater's key (workspace/rater_name.py `rater_key`), so two spellings of one name (`José`,
+`Jose`) are one rater with one lock, as they are one ratings file.
 
 Two sessions of one rater append to one file, and each one's undo and redo restore what *it*
 saw in force, so they silently withdraw each other's ratings. A session therefore holds its
@@ -22,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import socket
@@ -32,6 +35,7 @@ from types import TracebackType
 
 from voyage_tui.engine.ratings.records import parse_time, utc_now
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.rater_name import rater_key, rater_name_problem
 from voyage_tui.engine.workspace.state_files import STATE_FOLDER
 from voyage_tui.engine.workspace.writes import ensure_state_folder
 
@@ -82,8 +86,13 @@ class Holder:
 
 
 def lock_rel(rater: str) -> str:
-    """The workspace-relative lock file of `rater` (a name rater_name_problem accepts)."""
-    return f"{LOCKS_FOLDER}/{rater}{LOCK_SUFFIX}"
+    """The workspace-relative lock file of `rater` (a name rater_name_problem accepts): its key,
+    or, for a key that cannot be a file name (a folded name with no slug may hold a `/`: NFKC
+    makes one of U+FF0F, the full-width solidus), a digest of the key."""
+    key = rater_key(rater)
+    if rater_name_problem(key) is not None:
+        key = "key-" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+    return f"{LOCKS_FOLDER}/{key}{LOCK_SUFFIX}"
 
 
 class RaterLock:

@@ -28,7 +28,9 @@ from voyage_tui.engine.workspace.rater_name import (
     MAX_NAME_CHARS,
     UNPRINTABLE_CATEGORIES,
     file_owner,
+    folded_name,
     name_bytes,
+    rater_key,
     rater_name_problem,
     rater_slug,
 )
@@ -41,6 +43,7 @@ __all__ = [
     "git_user_name",
     "os_user_name",
     "rater_file_stem",
+    "rater_key",
     "rater_name_problem",
     "rater_slug",
     "ratings_file_rel",
@@ -113,9 +116,9 @@ def os_user_name() -> str | None:
 
 def resolve_rater(ws: Workspace, explicit: str | None = None, *, use_git: bool = True) -> str:
     """The rater's name: `explicit` (refused with RaterNameError when it cannot be a file name),
-    else git's user.name, else the OS user, each cleaned. A name equal to an existing rater's
-    but for letter case becomes that rater's (so a case-insensitive file system never mixes
-    two spellings in one file)."""
+    else git's user.name, else the OS user, each cleaned. A name of the rater key of a team
+    member or of an existing ratings file is that rater's spelling when it reads the same, and
+    refused when it does not (`_existing_spelling`)."""
     if explicit is not None:
         problem = rater_name_problem(explicit)
         if problem is not None:
@@ -156,42 +159,56 @@ def _rel(ws: Workspace, stem: str) -> str:
 
 
 def _existing_spelling(ws: Workspace, rater: str) -> str:
-    """The name `rater` rates as, given the files there: a file named after it, or after it
-    but for letter case, makes the file's name the rater's (a case-insensitive file system
-    never mixes two spellings in one file); else a file of its slug makes its records' name
-    the rater's when the two differ only in letter case, and is refused (RaterNameError) when
-    they differ otherwise, since another person's ratings would be superseded."""
-    folder = ws.abs(ws.ratings_rel)
-    try:
-        names = os.listdir(folder)
-    except OSError:
+    """The name `rater` rates as. One rater key is one rater (workspace/rater_name.py
+    `rater_key`): the team's member of `rater`'s key, and the owner of each ratings file of
+    that key, are spellings already in use. `rater` itself in use stays; else a spelling in use
+    that reads the same (`folded_name`: letter case and Unicode composition aside) becomes the
+    rater's, so two spellings never share one file as two raters; one that reads otherwise
+    (`Jose` for José, `ann-smith` for Ann Smith) is refused with RaterNameError naming both,
+    since the one typing may be another person, whose ratings would supersede the other's."""
+    in_use = _spellings_in_use(ws, rater_key(rater), rater)
+    if any(name == rater for name, _ in in_use):
         return rater
-    if f"{rater}{RATINGS_SUFFIX}" in names:
+    for name, _ in in_use:
+        if folded_name(name) == folded_name(rater):
+            return name
+    if not in_use:
         return rater
-    wanted = rater.casefold()
-    for name in sorted(names):
-        if name.endswith(RATINGS_SUFFIX):
-            stem = name[: -len(RATINGS_SUFFIX)]
-            # `jose.jsonl` may be José's (its slug): then it is not Jose's by its name
-            if (
-                stem.casefold() == wanted
-                and rater_name_problem(stem) is None
-                and _owner_of(ws, _rel(ws, stem), stem) in (None, stem)
-            ):
-                return stem
-    slug = rater_slug(rater)
-    if not slug or f"{slug}{RATINGS_SUFFIX}" not in names:
-        return rater
-    owner = _owner_of(ws, _rel(ws, slug), slug)
-    if owner is None or owner == rater:
-        return rater
-    if owner.casefold() == wanted:
-        return owner
+    name, where = in_use[0]
     raise RaterNameError(
-        f"{_rel(ws, slug)} holds the ratings of {owner!r}, whose name makes the same file name "
-        f"as {rater!r}; to rate as someone else, pass --rater with a name of your own "
-        "(a middle initial, say)"
+        f"{rater!r} is the same rater as {name!r} ({where}): two names of one rater key "
+        f"({rater_key(rater)!r}) share one ratings file and one session lock. To rate as "
+        f"{name!r}, give {name!r}; to rate as someone else, pass --rater with a name of your "
+        "own (a middle initial, say)"
     )
+
+
+def _spellings_in_use(ws: Workspace, key: str, rater: str) -> list[tuple[str, str]]:
+    """The names of rater key `key` in use, each with where: the team's member, then the
+    owner of each ratings file of that key (records.py `file_owner`; a file named after a name,
+    as before slugs, or after `rater` itself, is that name's even with no record yet, while
+    another empty slug file is no one's). Only files of the key are read."""
+    found: list[tuple[str, str]] = []
+    for member in ws.config.rating.raters:
+        if rater_key(member) == key:
+            found.append((member, "the team of voyage.toml, [rating] raters"))
+    try:
+        names = os.listdir(ws.abs(ws.ratings_rel))
+    except OSError:
+        return found
+    for name in sorted(names):
+        if not name.endswith(RATINGS_SUFFIX):
+            continue
+        stem = name[: -len(RATINGS_SUFFIX)]
+        if rater_name_problem(stem) is not None or rater_key(stem) != key:
+            continue
+        rel = _rel(ws, stem)
+        owner = _owner_of(ws, rel, stem)
+        if owner is None and (stem == rater or rater_slug(stem) != stem):
+            owner = stem
+        if owner is not None:
+            found.append((owner, f"{rel} holds their ratings"))
+    return found
 
 
 def _owner_of(ws: Workspace, rel: str, stem: str) -> str | None:
@@ -206,8 +223,8 @@ def _owner_of(ws: Workspace, rel: str, stem: str) -> str | None:
 
 def outside_team(ws: Workspace, names: Iterable[str]) -> list[str]:
     """The names that are not in the team (`[rating] raters` in voyage.toml), in the order
-    given; none when no team is set (everyone may rate). Letter case aside, as a rater's file
-    name is matched (`_existing_spelling`). Decided by the campaign's assignment."""
+    given; none when no team is set (everyone may rate). A name of a member's rater key is
+    that member (`rater_key`). Decided by the campaign's assignment."""
     from voyage_tui.engine.ratings.assignment import workspace_assignment
 
     return workspace_assignment(ws).outsiders(names)

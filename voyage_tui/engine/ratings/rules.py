@@ -27,7 +27,7 @@ from voyage_tui.engine.references.rubric import Dimension, Rubric
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
-from voyage_tui.engine.workspace.rater_name import file_owner, rater_slug
+from voyage_tui.engine.workspace.rater_name import file_owner, rater_key, rater_slug
 
 RATER_MISMATCH = "rating-rater-mismatch"
 UNKNOWN_DIMENSION = "rating-unknown-dimension"
@@ -141,19 +141,25 @@ class _History:
 
 
 def _check_rater(line: ParsedLine, file_rater: str, problems: list[Diagnostic]) -> Rating:
+    """The record as its file's rater's: one of another rater key is a mismatch; another
+    spelling of the file's rater (`Jose` in José's `jose.jsonl`, `Zoë` decomposed) is the file's
+    rater, under the file's spelling, so agreement and supersession see one rater."""
     rating = line.rating
-    if rating.rater != file_rater:
-        problems.append(
-            dg.error(
-                rating.path,
-                line.at(("rater",)),
-                RATER_MISMATCH,
-                f"this record's rater is {rating.rater!r}, but this is {file_rater}'s file: each "
-                f"rater's records live in <ratings>/<rater>.jsonl (or the name's slug, "
-                f"{rater_slug(rating.rater) or rating.rater}.jsonl). Move the line to "
-                f"{rating.rater}'s file, or correct the name; until then it does not count",
-            )
+    if rating.rater == file_rater:
+        return rating
+    if rater_key(rating.rater) == rater_key(file_rater):
+        return replace(rating, rater=file_rater)
+    problems.append(
+        dg.error(
+            rating.path,
+            line.at(("rater",)),
+            RATER_MISMATCH,
+            f"this record's rater is {rating.rater!r}, but this is {file_rater}'s file: each "
+            f"rater's records live in <ratings>/<rater>.jsonl (or the name's slug, "
+            f"{rater_slug(rating.rater) or rating.rater}.jsonl). Move the line to "
+            f"{rating.rater}'s file, or correct the name; until then it does not count",
         )
+    )
     return rating
 
 

@@ -15,7 +15,7 @@ from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.text import position_of_index
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME
-from voyage_tui.engine.workspace.rater_name import rater_name_problem
+from voyage_tui.engine.workspace.rater_name import rater_key, rater_name_problem
 
 __all__ = ["CONFIG_NAME", "VoyageConfig", "key_position", "parse_config"]
 
@@ -298,8 +298,8 @@ def _checked_raters(
     text: str, rel: str, names: list[str], diagnostics: list[Diagnostic]
 ) -> list[str]:
     """`[rating] raters` without the names that cannot be a rater's (each is also a file name:
-    workspace/rater_name.py) and without a second spelling of a name already listed (two names
-    equal but for letter case share one ratings file on a case-insensitive file system). Each
+    workspace/rater_name.py) and without a second name of one rater key (`José` after `Jose`,
+    `ann-smith` after `Ann Smith`: they would share one ratings file and one lock). Each
     one left out is an error at its place in the list. Leaving a name out, rather than the whole
     team, keeps every other rater's assignment as it is (rendezvous hashing, SPEC 3.9)."""
     kept: dict[str, str] = {}
@@ -320,24 +320,29 @@ def _checked_raters(
                 )
             )
             continue
-        earlier = kept.get(name.casefold())
+        key = rater_key(name)
+        earlier = kept.get(key)
         if earlier is not None:
             again = (
                 "is listed twice"
                 if earlier == name
-                else f"is {earlier!r} again but for letter case (one ratings file on a "
-                "case-insensitive file system)"
+                else f"is {earlier!r} again but for letter case (one ratings file and one "
+                "session lock)"
+                if earlier.casefold() == name.casefold()
+                else f"and {earlier!r} are one rater (one rater key, {key!r}: one ratings file "
+                "and one session lock)"
             )
             diagnostics.append(
                 dg.error(
                     rel,
                     where,
                     "config-invalid",
-                    f"[rating] raters: {name!r} {again}; it counts once. Remove the copy",
+                    f"[rating] raters: {name!r} {again}; it counts once, as {earlier!r}. Remove "
+                    "the copy, or give the second person a name of their own",
                 )
             )
             continue
-        kept[name.casefold()] = name
+        kept[key] = name
     return list(kept.values())
 
 

@@ -71,15 +71,32 @@ def rater_slug(name: str) -> str:
     return slug if slug and rater_name_problem(slug) is None else ""
 
 
+def rater_key(name: str) -> str:
+    """Who a rater's name names: the one key that decides the rater's identity, ratings file,
+    session lock, place in the team and served address (issue 33). The name's slug (`José`,
+    `Jose` and `JOSE` are `jose`; `Ann Smith` and `ann-smith` are `ann-smith`; `Zoë` composed or
+    decomposed is `zoe`), since the slug is the ratings file's name and two names of one slug
+    would share that file; for a name with no slug (`李雷`), the name folded (`folded_name`)."""
+    return rater_slug(name) or folded_name(name)
+
+
+def folded_name(name: str) -> str:
+    """`name` as compared with letter case and Unicode composition aside (NFKC, case-folded):
+    two names equal so read the same to a person."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
 def file_owner(raters: Iterable[str], stem: str) -> str | None:
     """Whose ratings file `<stem>.jsonl` is, given the raters its records name in file order:
     the stem itself when a record names it (a file named after its rater, as before slugs),
-    else the first name whose slug is the stem; None when no record names either. A file holds
-    one rater: a record of another name does not count (ratings/rules.py)."""
+    else the first name of the stem's key (`rater_key`); None when no record names either. A
+    file holds one rater, whose every spelling counts as them; a record of another key does not
+    count (ratings/rules.py)."""
+    key = rater_key(stem)
     first: str | None = None
     for rater in raters:
         if rater == stem:
             return stem
-        if first is None and rater_slug(rater) == stem:
+        if first is None and rater_key(rater) == key:
             first = rater
     return first
