@@ -10,7 +10,7 @@ from textual.widgets import HelpPanel
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import wait_loaded, wait_until
-from tests.app.test_rate_flows import rate_app, session_screen
+from tests.app.test_rate_flows import session_screen
 from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.browser import BrowserScreen
 from voyage_tui.app.screens.rate import RateScreen
@@ -23,8 +23,14 @@ def root(tmp_path: Path) -> Path:
     return copy_sample(tmp_path)
 
 
-async def test_escape_closes_help_in_the_rater_session_and_the_session_stays(root: Path) -> None:
-    app = rate_app(root)
+@pytest.mark.parametrize("rater_only", [False, True], ids=["session", "rater-only"])
+async def test_escape_closes_help_in_the_rater_session_and_the_session_stays(
+    root: Path, rater_only: bool
+) -> None:
+    settings = AppSettings(
+        use_git=False, watch=False, keymap={}, initial_rate=("me", True), rater_only=rater_only
+    )
+    app = VoyageApp(Workspace.load(root), settings)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await session_screen(pilot)
         await pilot.press("f1")

@@ -17,8 +17,9 @@ SESSION_SCOPES = frozenset({"rate", "pane", "dialog"})
 """Every action of the rater screen, of its scrolling panes and of its dialogs (the question
 that ends the session)."""
 
-SESSION_APP_ACTIONS = frozenset({"app.help", "app.help-alt", "app.quit"})
-"""The app's own actions a rater keeps: the help panel, and quitting (which ends the session)."""
+SESSION_APP_ACTIONS = frozenset({"app.help", "app.help-alt", "app.close-help", "app.quit"})
+"""The app's own actions a rater keeps: the help panel (and escape closing it), and quitting
+(which ends the session)."""
 
 SYSTEM_COMMANDS = frozenset({"Quit", "Keys", "Theme", "Maximize", "Minimize"})
 """Textual's own palette commands kept: none opens a file or another screen. (Its
