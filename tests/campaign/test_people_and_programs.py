@@ -131,3 +131,26 @@ def test_ratings_come_by_item_key_one_run_today(make_workspace):
     assert sorted(r.rater for r in by_item[item]) == ["alice", "bob"]
     assert sorted(r.rater for r in campaign.by_item(Raters.PROGRAMS)[item]) == ["judge-x"]
     assert ItemKey("t1", ("run-a", "run-b")).run_key is None  # a pair of runs, later
+
+
+def test_an_adjudication_based_on_a_judges_rating_alone_is_stale(make_workspace):
+    # what an adjudication rests on is people's ratings: a judge's is none of them
+    based_on = [{"rater": "judge-x", "rated_at": "2026-11-20T14:03:11Z"}]
+    adjudication = {
+        "fixture_id": "t1",
+        "run_id": "run-a",
+        "adjudicator": "dana",
+        "scores": {"correctness": 3},
+        "based_on": based_on,
+        "note": "",
+        "rated_at": "2026-11-21T10:00:00Z",
+    }
+    root = make_workspace(
+        {**people(), JUDGE_FILE: judge(), "adjudications.jsonl": jsonl(adjudication)}
+    )
+    suite = Suite.open(root, use_git=False)
+    rel = suite.ws.adjudications_rel
+    assert [d.code for d in suite.items[rel].diagnostics] == ["adjudication-stale"]
+    stale = [d.code for d in suite.campaign().adjudications.diagnostics]
+    fresh = load_campaign(WorkTree(suite.ws)).adjudications.diagnostics
+    assert stale == [d.code for d in fresh] == ["adjudication-stale"]
