@@ -103,3 +103,28 @@ def test_a_changed_ratings_file_is_read_again_alone(sample_copy: Path):
     assert ratings_read == {alice: 1}
     assert "fixtures/rubric.md" not in counts
     assert key in before.in_force(), "a snapshot never changes"
+
+
+def test_the_live_suite_owns_the_campaign_and_a_change_reads_one_file(sample_copy: Path):
+    from tests.engine.test_live_suite import Front, live_suite
+    from voyage_tui.engine.validation.live import Changed, Loaded
+
+    front = Front()
+    live = live_suite(sample_copy, front)
+    live.begin()
+    [loaded] = front.of(Loaded)
+    first = loaded.view.campaign()
+    assert first is loaded.view.campaign(), "made once per view"
+    bob = f"{RATINGS}/bob.jsonl"
+    lines = (sample_copy / bob).read_text().splitlines()
+    record = json.loads(lines[0])
+    (sample_copy / bob).write_text(
+        "\n".join([*lines, json.dumps({**record, "scores": None})]) + "\n"
+    )
+    key = (record["fixture_id"], record["run_id"], "bob")
+    with counted_opens(sample_copy) as counts:
+        live.revalidate({bob})
+        [changed] = front.of(Changed)
+        assert key not in changed.view.campaign().in_force()
+    assert {rel: n for rel, n in counts.items() if rel.startswith(RATINGS)} == {bob: 1}
+    assert key in first.in_force() and live.view is changed.view
