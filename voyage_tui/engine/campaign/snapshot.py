@@ -59,10 +59,7 @@ class Campaign:
         file order, unless it is a retraction."""
         key = ("in_force", raters)
         if key not in self._memo:
-            latest: dict[Key, Rating] = {}
-            for rating in self.records(raters):
-                latest[rating.key] = rating
-            self._memo[key] = {k: r for k, r in latest.items() if r.scores is not None}
+            self._memo[key] = in_force_of(self.store, raters)
         found: dict[Key, Rating] = self._memo[key]
         return found
 
@@ -93,11 +90,23 @@ class Campaign:
         return left_out(self.store)
 
 
+def in_force_of(store: RatingStore, raters: Raters) -> dict[Key, Rating]:
+    """`raters`' rating in force per key: their last record in file order, unless it is a
+    retraction (the one definition: the snapshot's, and validate's staleness check)."""
+    latest: dict[Key, Rating] = {}
+    for rating in store.ratings():
+        if counts(rating, raters):
+            latest[rating.key] = rating
+    return {k: r for k, r in latest.items() if r.scores is not None}
+
+
 def load_campaign(source: Source) -> Campaign:
     """Read the campaign from `source`: the rubric, the runs, every ratings file, then the
-    adjudications (checked for staleness against the people's ratings in force)."""
+    adjudications (checked for staleness against the people's ratings in force, which the
+    snapshot keeps: one pass over the records, not two)."""
     loaded = source.rubric()
     store = source.ratings(loaded.value)
-    people = {k: r for k, r in store.effective().items() if counts(r, Raters.PEOPLE)}
+    people = in_force_of(store, Raters.PEOPLE)
     adjudications = source.adjudications(loaded.value, people)
-    return Campaign(source, loaded, source.runs(), store, adjudications)
+    memo: dict[Any, Any] = {("in_force", Raters.PEOPLE): people}
+    return Campaign(source, loaded, source.runs(), store, adjudications, memo)

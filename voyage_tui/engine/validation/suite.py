@@ -692,12 +692,13 @@ class Suite:
             if self.items.pop(rel, None) is not None:
                 return {rel}
             return set()
-        from voyage_tui.engine.campaign.counting import Raters, counts
+        from voyage_tui.engine.campaign.counting import Raters
+        from voyage_tui.engine.campaign.snapshot import in_force_of
         from voyage_tui.engine.ratings.adjudications import load_adjudications
         from voyage_tui.engine.ratings.store import RatingStore
 
         store = RatingStore(self._ratings_checked.values())
-        people = {k: r for k, r in store.effective().items() if counts(r, Raters.PEOPLE)}
+        people = in_force_of(store, Raters.PEOPLE)
         checked = load_adjudications(
             self.ws, self.refs.rubric.value, RunIndex.from_items(self.items), people
         )
