@@ -54,7 +54,9 @@ class Loaded:
 
 
 def _load(ws: Workspace, view: SuiteView | None, adjudicator: str | None, git: bool) -> Loaded:
-    campaign = load_campaign(WorkTree(ws, loaded_rubric=view.refs.rubric if view else None))
+    campaign = load_campaign(
+        WorkTree(ws, loaded_rubric=view.refs.rubric if view is not None else None)
+    )
     problem = ""
     if adjudicator is None:
         try:

@@ -63,7 +63,9 @@ class Computed:
 
 def _computed(ws: Workspace, view: SuiteView | None) -> Computed:
     """The agreement of the ratings on disk, under the suite's rubric (in a thread)."""
-    campaign = load_campaign(WorkTree(ws, loaded_rubric=view.refs.rubric if view else None))
+    campaign = load_campaign(
+        WorkTree(ws, loaded_rubric=view.refs.rubric if view is not None else None)
+    )
     report, problems = compute(campaign)
     calibrated = tuple(calibrations(campaign))
     return Computed(

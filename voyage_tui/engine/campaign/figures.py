@@ -30,7 +30,9 @@ def dispute_report(campaign: Campaign) -> DisputeReport:
 
 
 def status(campaign: Campaign) -> CampaignStatus:
-    """Progress and pace over the suite's runs (the campaign's runs must be known). A file
+    """Progress and pace over the suite's runs (the campaign's runs must be known). Read from
+    a source that does not check the records against the runs, a rating of a run the suite no
+    longer has still tells its rater's pace, though it makes no item done or complete. A file
     whose every record is a program's is no person's, so it is nobody's row."""
     runs = campaign.runs
     pairs = [run.pair for run in runs.runs] if runs is not None else []
