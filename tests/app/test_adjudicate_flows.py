@@ -15,8 +15,9 @@ from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.adjudicate import AdjudicateScreen
 from voyage_tui.app.screens.agreement import AgreementScreen
 from voyage_tui.app.settings import AppSettings
-from voyage_tui.engine.ratings.disputes import load_disputes
-from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.campaign.figures import dispute_report
+from voyage_tui.engine.campaign.snapshot import load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.workspace.model import Workspace
 
 ADJ = "fixtures/adjudications.jsonl"
@@ -43,7 +44,7 @@ def lines(root: Path) -> list[dict]:
 
 def adjudicated(root: Path) -> set[tuple[str, str]]:
     ws = Workspace.load(root)
-    report = load_disputes(ws, load_rubric(ws).value)
+    report = dispute_report(load_campaign(WorkTree(ws)))
     return {d.pair for d in report.items if d.adjudicated}
 
 

@@ -20,6 +20,8 @@ from voyage_tui.app.screens.agreement import (
     ratings_side_by_side,
 )
 from voyage_tui.app.settings import AppSettings
+from voyage_tui.engine.campaign.snapshot import load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -49,7 +51,7 @@ async def test_the_figures_are_the_engines_and_disputed_items_open_side_by_side(
     root: Path,
 ) -> None:
     ws = Workspace.load(root)
-    expected, problems = compute(ws, load_rubric(ws).value)
+    expected, problems = compute(load_campaign(WorkTree(ws)))
     assert problems == []
     app = VoyageApp(ws, AppSettings(use_git=False, watch=False, keymap={}))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -178,15 +180,13 @@ def test_the_screen_and_the_command_leave_out_the_same_records(make_workspace, c
     # faces ask the engine (ratings/left_out.py), so they name the same file and count the same.
     from tests.ratings.test_left_out import mixed_workspace
     from voyage_tui.cli import main
-    from voyage_tui.engine.ratings.left_out import left_out
-    from voyage_tui.engine.ratings.store import RatingStore
 
     ws = Workspace.load(mixed_workspace(make_workspace))
-    rubric = load_rubric(ws).value
-    missing = left_out(RatingStore.load(ws, rubric))
+    campaign = load_campaign(WorkTree(ws))
+    missing = campaign.left_out()
     assert len(missing.unreadable) == 1 and len(missing.records) == 3
 
-    _, problems = compute(ws, rubric)
+    _, problems = compute(campaign)
     code = main(["agreement", str(ws.root)])
     err = capsys.readouterr().err
     assert code == 2  # a file that could not be read: the figures cannot be trusted

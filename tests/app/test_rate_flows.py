@@ -23,6 +23,7 @@ from voyage_tui.app.settings import AppSettings
 from voyage_tui.app.widgets.detail_pane import DetailPane
 from voyage_tui.app.widgets.diagnostics_list import DiagnosticsList
 from voyage_tui.app.widgets.rubric_panel import RubricPanel
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.ratings import store as ratings_store
 from voyage_tui.engine.ratings.session import RaterSession
 from voyage_tui.engine.validation.suite import Suite
@@ -61,6 +62,7 @@ def queue_of(root: Path, rater: str = "me", *, blind: bool = True) -> list[tuple
         suite.refs.rubric.value,
         suite.items,
         rater,
+        read=WorkTree(suite.ws).rater_store,
         blind=blind,
         use_git=False,
         lock=False,

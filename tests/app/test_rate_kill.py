@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.app.scenarios import copy_sample
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.ratings.session import RaterSession
 from voyage_tui.engine.validation.suite import Suite
 
@@ -129,7 +130,13 @@ def session_for(root: Path) -> RaterSession:
     suite = Suite.open(root, use_git=False)
     # Only looked at, while the app's own session holds the rater's lock.
     return RaterSession.open(
-        suite.ws, suite.refs.rubric.value, suite.items, "me", use_git=False, lock=False
+        suite.ws,
+        suite.refs.rubric.value,
+        suite.items,
+        "me",
+        read=WorkTree(suite.ws).rater_store,
+        use_git=False,
+        lock=False,
     )
 
 

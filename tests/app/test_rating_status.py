@@ -17,8 +17,10 @@ from voyage_tui.app.app import VoyageApp
 from voyage_tui.app.screens.agreement import AgreementScreen
 from voyage_tui.app.screens.rating_status import RatingStatusScreen
 from voyage_tui.app.settings import AppSettings
+from voyage_tui.engine.campaign.figures import status
+from voyage_tui.engine.campaign.snapshot import load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.ratings.assignment import Assignment
-from voyage_tui.engine.ratings.status import workspace_status
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -69,7 +71,7 @@ def shown(screen: RatingStatusScreen, selector: str) -> str:
 
 async def test_p_on_agreement_shows_the_engines_figures_and_escape_goes_back(root: Path) -> None:
     suite = Suite.open(root, use_git=False)
-    expected, _ = workspace_status(suite.ws, suite.refs.rubric.value, suite.items)
+    expected = status(load_campaign(WorkTree(suite.ws, suite.items, suite.refs.rubric)))
     assert expected.raters["dave"].assigned > 0 and not expected.raters["carol"].in_team
     async with app_on(root).run_test(size=(120, 40)) as pilot:
         screen = await status_view(pilot)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.ratings.common import jsonl, record, workspace_files
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.ratings.keypad import COMPLETE, REFUSED, SCORED, ScoreDraft
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.runs import AgentRunRef
@@ -37,6 +38,7 @@ def open_session(root: Path, rater: str = "alice", *, blind: bool = True, clock=
         suite.refs.rubric.value,
         suite.items,
         rater,
+        read=WorkTree(suite.ws).rater_store,
         blind=blind,
         use_git=False,
         lock=False,
@@ -221,7 +223,13 @@ def test_open_times_items_on_the_clock_it_is_given(make_workspace):
     clock = Clock()
     suite = Suite.open(root, use_git=False)
     session = RaterSession.open(
-        suite.ws, suite.refs.rubric.value, suite.items, "alice", use_git=False, clock=clock
+        suite.ws,
+        suite.refs.rubric.value,
+        suite.items,
+        "alice",
+        read=WorkTree(suite.ws).rater_store,
+        use_git=False,
+        clock=clock,
     )
     clock.now += 7
     assert session.elapsed() == 7.0

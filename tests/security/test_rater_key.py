@@ -16,6 +16,7 @@ from tests.fake_app import record_openings
 from tests.ratings.common import jsonl, record, rubric, workspace_files
 from tests.test_serve_raters import cli
 from voyage_tui.cli import serve_web
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.ratings.assignment import Assignment
 from voyage_tui.engine.ratings.lock import RaterBusy, RaterLock, lock_rel
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
@@ -58,7 +59,13 @@ def toml_team(*names: str) -> str:
 def open_session(root: Path, rater: str) -> RaterSession:
     suite = Suite.open(root, use_git=False)
     return RaterSession.open(
-        suite.ws, suite.refs.rubric.value, suite.items, rater, blind=True, use_git=False
+        suite.ws,
+        suite.refs.rubric.value,
+        suite.items,
+        rater,
+        blind=True,
+        use_git=False,
+        read=WorkTree(suite.ws).rater_store,
     )
 
 

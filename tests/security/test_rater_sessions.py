@@ -20,6 +20,7 @@ import pytest
 from tests.conftest import REPO, MakeWorkspace
 from tests.ratings.common import jsonl, record, workspace_files
 from voyage_tui.engine.atomic import WriteRefused
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.ratings.session import RaterSession, SessionError
 from voyage_tui.engine.validation.suite import Suite
 
@@ -51,7 +52,13 @@ GIT_CONFIG = b"""\
 def open_session(root: Path, rater: str = "carol") -> RaterSession:
     suite = Suite.open(root, use_git=False)
     return RaterSession.open(
-        suite.ws, suite.refs.rubric.value, suite.items, rater, blind=True, use_git=False
+        suite.ws,
+        suite.refs.rubric.value,
+        suite.items,
+        rater,
+        read=WorkTree(suite.ws).rater_store,
+        blind=True,
+        use_git=False,
     )
 
 

@@ -21,9 +21,11 @@ from voyage_tui.cli.common import (
     unreadable_workspace,
 )
 from voyage_tui.cli.render import dumps, shown
-from voyage_tui.engine.ratings.disputes import DisputeReport, load_disputes
+from voyage_tui.engine.campaign.figures import dispute_report
+from voyage_tui.engine.campaign.snapshot import load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
+from voyage_tui.engine.ratings.disputes import DisputeReport
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
-from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
@@ -68,7 +70,7 @@ def run(argv: list[str]) -> int:
     except OSError as exc:
         return unreadable_workspace(exc)
     if args.list:
-        report = load_disputes(ws, load_rubric(ws).value)
+        report = dispute_report(load_campaign(WorkTree(ws)))
         if args.format == "json":
             print(dumps(report.to_json()))
         else:

@@ -18,13 +18,12 @@ from collections.abc import Iterable
 
 from voyage_tui.cli.common import Parser, no_workspace
 from voyage_tui.cli.render import dumps
+from voyage_tui.engine.campaign.figures import agreement, calibrations
+from voyage_tui.engine.campaign.snapshot import Campaign, load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.ratings.adjudications import load_adjudications
-from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
-from voyage_tui.engine.ratings.calibration import Calibration, calibration
-from voyage_tui.engine.ratings.left_out import left_out
-from voyage_tui.engine.ratings.store import RatingStore
-from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem
+from voyage_tui.engine.ratings.calibration import Calibration
 from voyage_tui.engine.safe_text import one_line
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
@@ -69,12 +68,10 @@ def run(argv: list[str]) -> int:
         ws = Workspace.load(args.path)
     except NoWorkspace as exc:
         return no_workspace(exc)
-    rubric = load_rubric(ws)
-    store = RatingStore.load(ws, rubric.value)
-    effective = store.effective()
-    report = compute_agreement(effective.values(), rubric.value, disputed=args.disputed)
-    adjudications = load_adjudications(ws, rubric.value)
-    calibrated = calibration(effective.values(), adjudications.in_force(), rubric.value)
+    campaign = load_campaign(WorkTree(ws))
+    rubric, adjudications = campaign.loaded_rubric, campaign.adjudications
+    report = agreement(campaign, disputed=args.disputed)
+    calibrated = calibrations(campaign)
     if args.format == "json":
         payload = report.to_json()
         payload["calibration"] = [c.to_json() for c in calibrated]
@@ -85,7 +82,7 @@ def run(argv: list[str]) -> int:
         if report.raters:
             lines += calibration_lines(calibrated, notes)
         print("\n".join(lines))
-    unreadable = _tell_problems(store, [d for d in rubric.diagnostics if _loud(d)])
+    unreadable = _tell_problems(campaign, [d for d in rubric.diagnostics if _loud(d)])
     if not adjudications.readable:
         for d in adjudications.diagnostics:
             print(
@@ -113,10 +110,10 @@ def _loud(diagnostic: Diagnostic) -> bool:
     return diagnostic.severity is not Severity.INFO
 
 
-def _tell_problems(store: RatingStore, rubric_problems: list[Diagnostic]) -> bool:
+def _tell_problems(campaign: Campaign, rubric_problems: list[Diagnostic]) -> bool:
     """Say on stderr what was left out (the engine decides what: ratings/left_out.py, as the
     agreement screen asks); True when a file or folder could not be read at all."""
-    missing = left_out(store)
+    missing = campaign.left_out()
     for d in [*rubric_problems, *missing.unreadable]:
         print(
             one_line(f"{d.location()}: {d.severity.value} {d.code}: {d.message}"),

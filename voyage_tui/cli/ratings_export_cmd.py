@@ -30,11 +30,11 @@ from collections.abc import Iterable
 from voyage_tui.cli.common import Parser, no_workspace, unreadable_workspace
 from voyage_tui.cli.render import json_safe, shown
 from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
-from voyage_tui.engine.ratings.adjudications import load_adjudications
-from voyage_tui.engine.ratings.export import COLUMNS, ExportRow, export_rows
-from voyage_tui.engine.ratings.runs import RunIndex
-from voyage_tui.engine.ratings.store import RatingStore
-from voyage_tui.engine.references.loaded import load_rubric
+from voyage_tui.engine.campaign.figures import export
+from voyage_tui.engine.campaign.snapshot import load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
+from voyage_tui.engine.items import Item
+from voyage_tui.engine.ratings.export import COLUMNS, ExportRow
 from voyage_tui.engine.safe_text import one_line
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
@@ -83,15 +83,9 @@ def run(argv: list[str]) -> int:
     except WriteRefused as exc:
         print(f"voyage-tui ratings export: {shown(str(exc))}", file=sys.stderr)
         return 2
-    rubric = load_rubric(ws).value
-    store = RatingStore.load(ws, rubric)
-    adjudications = load_adjudications(ws, rubric)
-    rows = export_rows(
-        store.effective().values(),
-        adjudications.effective().values(),
-        {run.pair: run.agent for run in _runs(ws).runs},
-        [d.name for d in rubric.dimensions],
-    )
+    campaign = load_campaign(WorkTree(ws, _items(ws)))
+    store, adjudications = campaign.store, campaign.adjudications
+    rows = export(campaign)
     text = csv_text(rows) if args.format == "csv" else jsonl_text(rows)
     unreadable = [*store.problems]
     unreadable += [d for f in store.files.values() if not f.readable for d in f.diagnostics]
@@ -127,13 +121,13 @@ def run(argv: list[str]) -> int:
     return 2 if unreadable else 0
 
 
-def _runs(ws: Workspace) -> RunIndex:
-    """The suite's agent runs, for their labels (validated as `validate --no-git` would)."""
+def _items(ws: Workspace) -> dict[str, Item]:
+    """The suite's items, for the runs' labels (validated as `validate --no-git` would)."""
     from voyage_tui.engine.validation.suite import Suite
 
     suite = Suite(ws, use_git=False, parallel=True)
     suite.validate_all(git=False)
-    return RunIndex.from_items(suite.items)
+    return suite.items
 
 
 # --- formats ---------------------------------------------------------------------------------

@@ -14,9 +14,10 @@ import sys
 
 from voyage_tui.cli.common import Parser, no_workspace, unreadable_workspace
 from voyage_tui.cli.render import dumps
-from voyage_tui.engine.ratings.left_out import left_out
-from voyage_tui.engine.ratings.status import CampaignStatus, RaterStatus, workspace_status
-from voyage_tui.engine.ratings.store import RatingStore
+from voyage_tui.engine.campaign.figures import status as campaign_status
+from voyage_tui.engine.campaign.snapshot import Campaign, load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
+from voyage_tui.engine.ratings.status import CampaignStatus, RaterStatus
 from voyage_tui.engine.safe_text import one_line
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
@@ -52,18 +53,19 @@ def run(argv: list[str]) -> int:
     # tell nothing here, so they are not run.
     suite = Suite(ws, parallel=True)
     suite.validate_all(git=False)
-    status, store = workspace_status(ws, suite.refs.rubric.value, suite.items)
+    campaign = load_campaign(WorkTree(ws, suite.items, suite.refs.rubric))
+    status = campaign_status(campaign)
     if args.format == "json":
         print(dumps(status.to_json()))
     else:
         print("\n".join(text_lines(status, ws.ratings_rel or ".")))
-    return 2 if _tell_problems(store) else 0
+    return 2 if _tell_problems(campaign) else 0
 
 
-def _tell_problems(store: RatingStore) -> bool:
+def _tell_problems(campaign: Campaign) -> bool:
     """Say on stderr what could not count (ratings/left_out.py decides, as for agreement);
     True when a file or the folder could not be read at all."""
-    missing = left_out(store)
+    missing = campaign.left_out()
     for d in missing.unreadable:
         print(
             one_line(f"{d.location()}: {d.severity.value} {d.code}: {d.message}"),

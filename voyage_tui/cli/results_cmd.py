@@ -87,7 +87,7 @@ def run(argv: list[str]) -> int:
     except OSError as exc:
         return unreadable_workspace(exc)
     ws = suite.ws
-    inputs = gather_inputs(ws, suite.items, args.match)
+    inputs = gather_inputs(suite.campaign(), suite.items, args.match)
     baseline = args.baseline if args.baseline is not None else ws.config.results.baseline
     try:
         report = compute_results(inputs, baseline, args.by)

@@ -26,13 +26,15 @@ from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.rubric_panel import RubricPanel
 from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.campaign.figures import dispute_report
+from voyage_tui.engine.campaign.snapshot import load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.ratings.adjudications import Adjudication, append_adjudication
 from voyage_tui.engine.ratings.agreement import DisputedItem
-from voyage_tui.engine.ratings.disputes import Dispute, DisputeReport, load_disputes
+from voyage_tui.engine.ratings.disputes import Dispute, DisputeReport
 from voyage_tui.engine.ratings.keypad import COMPLETE, REFUSED, ScoreDraft, score_keys
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
 from voyage_tui.engine.ratings.runs import PairKey
-from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.references.rubric import Rubric
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.wording import plural
@@ -52,14 +54,16 @@ class Loaded:
 
 
 def _load(ws: Workspace, view: SuiteView | None, adjudicator: str | None, git: bool) -> Loaded:
-    rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
+    campaign = load_campaign(
+        WorkTree(ws, loaded_rubric=view.refs.rubric if view is not None else None)
+    )
     problem = ""
     if adjudicator is None:
         try:
             adjudicator = resolve_rater(ws, None, use_git=git)
         except RaterNameError as exc:
             problem = str(exc).replace("--rater", "--adjudicator")
-    return Loaded(load_disputes(ws, rubric), rubric, adjudicator, problem)
+    return Loaded(dispute_report(campaign), campaign.rubric, adjudicator, problem)
 
 
 def item_label(dispute: Dispute, width: int = 0) -> Text:

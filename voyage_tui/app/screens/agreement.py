@@ -23,14 +23,13 @@ from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.key_list import KeyList
 from voyage_tui.app.widgets.pair_panes import one_line
 from voyage_tui.app.widgets.safe_text import printable
-from voyage_tui.engine.ratings.adjudications import load_adjudications
-from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem, compute_agreement
-from voyage_tui.engine.ratings.calibration import Calibration, calibration
+from voyage_tui.engine.campaign.figures import agreement, calibrations
+from voyage_tui.engine.campaign.snapshot import Campaign, load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
+from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem
+from voyage_tui.engine.ratings.calibration import Calibration
 from voyage_tui.engine.ratings.labels import RaterLabels
-from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.runs import PairKey
-from voyage_tui.engine.ratings.store import RatingStore
-from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.references.rubric import Rubric
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.wording import plural
@@ -64,12 +63,14 @@ class Computed:
 
 def _computed(ws: Workspace, view: SuiteView | None) -> Computed:
     """The agreement of the ratings on disk, under the suite's rubric (in a thread)."""
-    rubric = view.refs.rubric.value if view is not None else load_rubric(ws).value
-    store = RatingStore.load(ws, rubric)
-    report, problems = compute(ws, rubric, store)
-    in_force = load_adjudications(ws, rubric).in_force()
-    calibrated = tuple(calibration(store.effective().values(), in_force, rubric))
-    return Computed(report, problems, rubric, frozenset(in_force), calibrated)
+    campaign = load_campaign(
+        WorkTree(ws, loaded_rubric=view.refs.rubric if view is not None else None)
+    )
+    report, problems = compute(campaign)
+    calibrated = tuple(calibrations(campaign))
+    return Computed(
+        report, problems, campaign.rubric, frozenset(campaign.adjudicated()), calibrated
+    )
 
 
 def calibration_text(calibrated: tuple[Calibration, ...]) -> Text:
@@ -97,15 +98,11 @@ def calibration_text(calibrated: tuple[Calibration, ...]) -> Text:
     return text
 
 
-def compute(
-    ws: Workspace, rubric: Rubric, store: RatingStore | None = None
-) -> tuple[AgreementReport, list[str]]:
-    """The report over the ratings in force (of `store`, else read now), and what was left out
-    of it (said as the command line says it: a file that cannot be read, records with
-    errors)."""
-    store = store if store is not None else RatingStore.load(ws, rubric)
-    report = compute_agreement(store.effective().values(), rubric, disputed=DISPUTED)
-    missing = left_out(store)  # the engine's decision, the same as the command line's
+def compute(campaign: Campaign) -> tuple[AgreementReport, list[str]]:
+    """The report over the people's ratings in force, and what was left out of it (said as
+    the command line says it: a file that cannot be read, records with errors)."""
+    report = agreement(campaign, disputed=DISPUTED)
+    missing = campaign.left_out()  # the engine's decision, the same as the command line's
     problems = missing.screen_lines()
     return report, problems
 

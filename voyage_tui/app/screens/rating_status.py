@@ -19,8 +19,10 @@ from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageScreen
 from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
-from voyage_tui.engine.ratings.left_out import left_out
-from voyage_tui.engine.ratings.status import CampaignStatus, RaterStatus, workspace_status
+from voyage_tui.engine.campaign.figures import status
+from voyage_tui.engine.campaign.snapshot import load_campaign
+from voyage_tui.engine.campaign.source import WorkTree
+from voyage_tui.engine.ratings.status import CampaignStatus, RaterStatus
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.wording import plural
 
@@ -36,10 +38,9 @@ class Computed:
 
 def _computed(view: SuiteView) -> Computed:
     """The status of the suite's agent runs and the ratings on disk (in a thread)."""
-    status, store = workspace_status(view.ws, view.refs.rubric.value, view.items)
-    missing = left_out(store)  # the engine's decision, as the command line's
-    problems = missing.screen_lines()
-    return Computed(status, problems)
+    campaign = load_campaign(WorkTree(view.ws, view.items, view.refs.rubric))
+    missing = campaign.left_out()  # the engine's decision, as the command line's
+    return Computed(status(campaign), missing.screen_lines())
 
 
 def _name(text: str) -> str:

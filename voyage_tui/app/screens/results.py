@@ -61,7 +61,7 @@ class Computed:
 
 def compute(ws: Workspace, view: SuiteView, baseline: str | None) -> Computed:
     """The report over the suite on screen (in a thread)."""
-    inputs = gather_inputs(ws, view.items)
+    inputs = gather_inputs(view.campaign(), view.items)
     try:
         return Computed(inputs, compute_results(inputs, baseline))
     except UnknownBaseline as exc:

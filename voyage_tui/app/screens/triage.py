@@ -46,7 +46,7 @@ from voyage_tui.engine.triage.keys import (
     WARNING,
     count_label,
 )
-from voyage_tui.engine.triage.queue import Queue, ResultCache, TriageItem, build_queue
+from voyage_tui.engine.triage.queue import Queue, ScoreCache, TriageItem, build_queue
 from voyage_tui.engine.triage.retirer import undone_note
 from voyage_tui.engine.triage.state import RETIRE, UNTIL_CHANGE, StateError
 from voyage_tui.engine.validation.view import SuiteView
@@ -132,7 +132,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         self._anchor: str | None = None
         self._follow: list[str] | None = None
         """Keys to select after the next computation, first present wins (set by an action)."""
-        self._cache = ResultCache()
+        self._cache = ScoreCache()
         self._lock = threading.Lock()
         self._actions: Actions | None = None
 

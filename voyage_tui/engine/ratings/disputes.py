@@ -10,18 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.ratings.adjudications import (
-    Adjudication,
-    AdjudicationsFile,
-    BasedOn,
-    load_adjudications,
-)
+from voyage_tui.engine.ratings.adjudications import Adjudication, AdjudicationsFile, BasedOn
 from voyage_tui.engine.ratings.effective import ItemScores, item_scores
 from voyage_tui.engine.ratings.records import Rating, utc_now
 from voyage_tui.engine.ratings.runs import PairKey
-from voyage_tui.engine.ratings.store import RatingStore
-from voyage_tui.engine.references.rubric import Rubric
-from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.ratings.store import Key, RatingStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +68,8 @@ class DisputeReport:
     store: RatingStore
     adjudications: AdjudicationsFile
     items: list[Dispute] = field(default_factory=list)
+    in_force: Mapping[Key, Rating] = field(default_factory=dict)
+    """The ratings in force that count (people's: engine/campaign/figures.py decides)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"items": [d.to_json() for d in self.items]}
@@ -82,7 +77,7 @@ class DisputeReport:
     def ratings_of(self, pair: PairKey) -> list[Rating]:
         """The raters' ratings in force for `pair`, by rater: what an adjudicator is shown, and
         what the adjudication's `based_on` names."""
-        found = [r for r in self.store.effective().values() if r.pair == pair]
+        found = [r for r in self.in_force.values() if r.pair == pair]
         return sorted(found, key=lambda r: r.rater)
 
     def adjudication_of(self, pair: PairKey) -> Adjudication | None:
@@ -114,13 +109,3 @@ class DisputeReport:
         if not self.adjudications.readable:
             out += self.adjudications.diagnostics
         return out
-
-
-def load_disputes(ws: Workspace, rubric: Rubric) -> DisputeReport:
-    """Read the ratings and the adjudications (checked against the rubric, not the runs, as
-    `agreement` reads them) and find the disputes, at `[rating] dispute_spread`."""
-    store = RatingStore.load(ws, rubric)
-    effective = store.effective()
-    adjudications = load_adjudications(ws, rubric, None, effective)
-    items = disputes(effective.values(), adjudications.in_force(), ws.config.rating.dispute_spread)
-    return DisputeReport(store, adjudications, items)

@@ -17,16 +17,21 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Position
+from voyage_tui.engine.formats.rating_fields import (
+    FIELD_HELP,
+    FIELDS,
+    PERSON,
+    PROGRAM,
+    RATER_KINDS,
+    REQUIRED_FIELDS,
+)
 from voyage_tui.engine.formats.schema_errors import describe
 from voyage_tui.engine.loading.json_doc import load_json
 from voyage_tui.engine.loading.positions import PathKey, Positions
 from voyage_tui.engine.suggest import hint
 
-REQUIRED_FIELDS = ("fixture_id", "run_id", "rater", "scores", "rated_at", "blind")
-OPTIONAL_FIELDS = ("note", "duration_s")
 MAX_DURATION_S = 1_000_000_000
 """About 31 years: any time spent on one item is below it, and a float holds it exactly."""
-FIELDS = REQUIRED_FIELDS + OPTIONAL_FIELDS
 
 INVALID_JSON = "rating-invalid-json"
 TORN_LINE = "rating-torn-line"
@@ -82,6 +87,15 @@ class Rating:
     duration_s: float | None = None
     path: str = ""
     line: int = 0
+    rater_kind: str = PERSON
+    """`person` or `program` (SPEC 3.11): who counts where is decided once, by the campaign
+    snapshot (engine/campaign/)."""
+    judge: Mapping[str, Any] | None = None
+    """A program's record: its `{"command_sha256", "repeat"}`, as read."""
+
+    @property
+    def is_program(self) -> bool:
+        return self.rater_kind == PROGRAM
 
     @property
     def pair(self) -> tuple[str, str]:
@@ -110,6 +124,10 @@ class Rating:
         }
         if self.duration_s is not None:
             out["duration_s"] = self.duration_s
+        if self.rater_kind != PERSON:  # a person's record has none, as it always had
+            out["rater_kind"] = self.rater_kind
+        if self.judge is not None:
+            out["judge"] = dict(self.judge)
         return out
 
     def to_line(self) -> str:
@@ -237,17 +255,7 @@ _WIDE_BOMS = (
     (codecs.BOM_UTF16_BE, "UTF-16"),
 )
 
-_FIELD_HELP = {
-    "fixture_id": "the id of the fixture whose run was rated",
-    "run_id": "the run_id of the agent run rated",
-    "rater": "the rater's name, the file's or the one its name is the slug of",
-    "scores": 'an object of rubric dimension -> score, like {"correctness": 4}, or null for a '
-    "withdrawn rating",
-    "rated_at": "when the rating was made, ISO 8601 in UTC, like 2026-11-20T14:03:11Z",
-    "blind": "true when the agent's name was hidden from the rater, else false",
-    "note": "the rater's note, text",
-    "duration_s": "the seconds spent on the item, a number from 0 to 1,000,000,000",
-}
+_FIELD_HELP = FIELD_HELP
 
 
 R = TypeVar("R")
@@ -587,6 +595,18 @@ def _check_rating(check: FieldCheck) -> Rating | None:
             f"`duration_s` must be {_FIELD_HELP['duration_s']}, not "
             f"{describe(duration, json=True)}",
         )
+    kind = obj.get("rater_kind", PERSON)
+    if kind not in RATER_KINDS:
+        check.wrong(
+            ("rater_kind",),
+            f"`rater_kind` must be {_FIELD_HELP['rater_kind']}, not {describe(kind, json=True)}",
+        )
+    judge = obj.get("judge")
+    if judge is not None and not isinstance(judge, dict):
+        check.wrong(
+            ("judge",),
+            f"`judge` must be {_FIELD_HELP['judge']}, not {describe(judge, json=True)}",
+        )
     if check.errors_since(before):
         return None
     return Rating(
@@ -600,6 +620,8 @@ def _check_rating(check: FieldCheck) -> Rating | None:
         duration_s=None if duration is None else float(duration),
         path=check.rel,
         line=check.number,
+        rater_kind=kind,
+        judge=judge,
     )
 
 

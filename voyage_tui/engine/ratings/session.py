@@ -62,6 +62,10 @@ def blind_order(runs: list[AgentRunRef], rater: str) -> list[AgentRunRef]:
     return sorted(runs, key=rank)
 
 
+OwnFile = Callable[[Rubric, RunIndex, list[str]], RatingStore]
+"""Reads a rater's own ratings file (its path, or none yet), checked against the runs."""
+
+
 def why_no_session(ws: Workspace, rater: str) -> str | None:
     """Why a session of `rater` (a resolved name) would not start now, or None: what
     RaterSession.open refuses that needs neither the rubric nor the suite (a symlink on the
@@ -214,6 +218,7 @@ class RaterSession:
         items: Mapping[str, Item],
         rater: str | None = None,
         *,
+        read: OwnFile,
         blind: bool = True,
         use_git: bool = True,
         clock: Callable[[], float] = time.monotonic,
@@ -225,7 +230,8 @@ class RaterSession:
 
         The session holds its rater's lock (lock.py) until `close()`: SessionError when another
         live session of the rater holds it. `lock=False` is for a session that is only looked
-        at (its queue), never written through."""
+        at (its queue), never written through. `read` reads the rater's own file (the
+        campaign's source, engine/campaign/source.py, `WorkTree.rater_store`)."""
         name = resolve_rater(ws, rater, use_git=use_git)
         runs = RunIndex.from_items(items)
         rel = ratings_file_rel(ws, name)
@@ -239,7 +245,7 @@ class RaterSession:
         try:
             # Read under the lock: no other session of this rater appends meanwhile.
             paths = [rel] if os.path.lexists(ws.abs(rel)) else []
-            store = RatingStore.load(ws, rubric, runs, paths=paths)
+            store = read(rubric, runs, paths)
             session = cls(ws, rubric, runs, store, name, blind=blind, clock=clock)
         except BaseException:
             if held is not None:

@@ -19,17 +19,14 @@ from __future__ import annotations
 
 import os
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from voyage_tui.engine.items import Item
-from voyage_tui.engine.ratings.assignment import Assignment, workspace_assignment
+from voyage_tui.engine.ratings.assignment import Assignment
 from voyage_tui.engine.ratings.records import RATINGS_SUFFIX, Rating
-from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.ratings.runs import PairKey
 from voyage_tui.engine.ratings.store import RatingStore
-from voyage_tui.engine.references.rubric import Rubric
-from voyage_tui.engine.workspace.model import Workspace
 from voyage_tui.engine.workspace.rater_name import file_owner, rater_name_problem
 
 
@@ -153,21 +150,3 @@ def raters_with_a_file(store: RatingStore) -> list[str]:
         if rater_name_problem(name) is None:
             out.append(file_owner((r.rater for r in checked.ratings), name) or name)
     return out
-
-
-def workspace_status(
-    ws: Workspace, rubric: Rubric, items: Mapping[str, Item]
-) -> tuple[CampaignStatus, RatingStore]:
-    """The status of a validated suite's items (`Suite.items`, or a view's) with every ratings
-    file read and checked, and the store, whose problems a front end reports (left_out.py).
-    Read as `agreement` reads them, without the runs: a rating of a run the suite no longer has
-    still tells the rater's pace, though it makes no item done or complete."""
-    runs = RunIndex.from_items(items)
-    store = RatingStore.load(ws, rubric)
-    status = campaign_status(
-        [run.pair for run in runs.runs],
-        store.effective().values(),
-        workspace_assignment(ws),
-        raters_with_a_file(store),
-    )
-    return status, store

@@ -8,15 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from voyage_tui.engine.campaign.counting import Raters
+from voyage_tui.engine.campaign.snapshot import Campaign
 from voyage_tui.engine.diagnostics import Severity
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FileKind
-from voyage_tui.engine.ratings.adjudications import load_adjudications
-from voyage_tui.engine.ratings.effective import item_scores
-from voyage_tui.engine.ratings.left_out import left_out
 from voyage_tui.engine.ratings.runs import RunIndex
-from voyage_tui.engine.ratings.store import RatingStore
-from voyage_tui.engine.references.loaded import load_rubric
 from voyage_tui.engine.results.compute import NO_GROUP, ResultsInputs, RunRow
 from voyage_tui.engine.results.model import UNLABELLED, GoldCorpusRun
 from voyage_tui.engine.review.inputs import ReviewError, load_gold, score_pair
@@ -26,16 +23,19 @@ from voyage_tui.engine.workspace.model import Workspace
 
 
 def gather_inputs(
-    ws: Workspace, items: Mapping[str, Item], match: MatchMode = DEFAULT_MATCH
+    campaign: Campaign,
+    items: Mapping[str, Item],
+    match: MatchMode = DEFAULT_MATCH,
+    raters: Raters = Raters.PEOPLE,
 ) -> ResultsInputs:
-    """Everything results needs from `ws`, given its validated suite's items (`Suite.items`, or
-    a view's). Reads the rubric, the ratings files and the gold files with their runs."""
-    rubric = load_rubric(ws).value
-    runs = RunIndex.from_items(items)
-    store = RatingStore.load(ws, rubric, runs)
-    # Effective scores (SPEC 3.9): an adjudication in force settles its dimensions.
-    adjudications = load_adjudications(ws, rubric, runs)
-    scores = item_scores(store.effective().values(), adjudications.in_force())
+    """Everything results needs, given the campaign and its validated suite's items
+    (`Suite.items`, or a view's): `raters`' effective scores (people's unless asked otherwise,
+    SPEC 3.11), and the gold files with their runs, read and scored here."""
+    ws, rubric, adjudications = campaign.ws, campaign.rubric, campaign.adjudications
+    runs = campaign.runs if campaign.runs is not None else RunIndex.from_items(items)
+    # Effective scores (SPEC 3.9): an adjudication in force settles its dimensions. Only the
+    # suite's runs are items here (a record of a run it lacks is validate's to report).
+    scores = {pair: item for pair, item in campaign.item_scores(raters).items() if pair in runs}
     rows: list[RunRow] = []
     unlabelled = 0
     for run in runs.runs:
@@ -52,7 +52,7 @@ def gather_inputs(
             f"{plural(unlabelled, 'agent run')} without an `agent` label, grouped under "
             f"{UNLABELLED}"
         )
-    missing = left_out(store)
+    missing = campaign.left_out()
     if missing.records:
         notices.append(
             f"{plural(len(missing.records), 'rating record')} with errors left out "

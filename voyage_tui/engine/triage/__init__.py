@@ -9,6 +9,6 @@ No Textual here: the command line (`voyage-tui triage`) and the app's screen bot
 """
 
 from voyage_tui.engine.triage.keys import KINDS
-from voyage_tui.engine.triage.queue import Queue, ResultCache, TriageItem, build_queue
+from voyage_tui.engine.triage.queue import Queue, ScoreCache, TriageItem, build_queue
 
-__all__ = ["KINDS", "Queue", "ResultCache", "TriageItem", "build_queue"]
+__all__ = ["KINDS", "Queue", "ScoreCache", "TriageItem", "build_queue"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from voyage_tui.engine.campaign.counting import Raters
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.exposure import EXPOSURE_KINDS, ExposureReport, Signal
 from voyage_tui.engine.items import Item
@@ -21,7 +22,6 @@ from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.assignment import workspace_assignment
 from voyage_tui.engine.ratings.runs import PairKey, agent_runs
-from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.review.inputs import ReviewError, load_gold, score_pair
 from voyage_tui.engine.scoring.report import RunScore
 from voyage_tui.engine.triage.keys import (
@@ -144,15 +144,14 @@ class Queue:
 
 
 @dataclass(slots=True)
-class ResultCache:
-    """Scores and ratings from the last computation, reused while the items they came from are
+class ScoreCache:
+    """Gold runs' scores from the last computation, reused while the items they came from are
     the same objects (re-validation replaces the Item of every file it re-checks, so an edit to
-    a run, its gold file or a ratings file is always seen)."""
+    a run or its gold file is always seen). The ratings are the view's campaign snapshot's
+    (engine/campaign/), read once by the suite."""
 
     _scores: dict[str, tuple[Item, Item, RunScore | None]] = field(default_factory=dict)
     _golds: dict[str, tuple[Item, dict[str, Any] | None]] = field(default_factory=dict)
-    _ratings: tuple[tuple[Item, ...], object, dict[PairKey, list[str]]] | None = None
-    _adjudicated: tuple[tuple[Item, ...], object, set[PairKey]] | None = None
 
     def score(self, view: SuiteView, gold: Item, run: Item) -> RunScore | None:
         cached = self._scores.get(run.path)
@@ -179,52 +178,6 @@ class ResultCache:
         self._golds[gold.path] = (gold, record)
         return record
 
-    def raters(self, view: SuiteView) -> dict[PairKey, list[str]]:
-        """(fixture_id, run_id) -> the raters with a rating in force for it."""
-        files = tuple(
-            sorted((i for i in view.items.values() if i.kind is FileKind.RATING), key=_path)
-        )
-        rubric = view.refs.rubric.value
-        cached = self._ratings
-        if (
-            cached is not None
-            and cached[1] is rubric
-            and len(cached[0]) == len(files)
-            and all(a is b for a, b in zip(cached[0], files, strict=True))
-        ):
-            return cached[2]
-        store = RatingStore.load(view.ws, rubric, paths=[i.path for i in files])
-        raters: dict[PairKey, list[str]] = {}
-        for fixture_id, run_id, rater in sorted(store.effective()):
-            raters.setdefault((fixture_id, run_id), []).append(rater)
-        self._ratings = (files, rubric, raters)
-        return raters
-
-    def adjudicated(self, view: SuiteView) -> set[PairKey]:
-        """The items an adjudication in force settles (SPEC 3.9: its final scores are the
-        item's effective scores, so triage asks no more ratings of it)."""
-        files = tuple(i for i in view.items.values() if i.kind is FileKind.ADJUDICATION)
-        if not files:
-            return set()
-        rubric = view.refs.rubric.value
-        cached = self._adjudicated
-        if (
-            cached is not None
-            and cached[1] is rubric
-            and len(cached[0]) == len(files)
-            and all(a is b for a, b in zip(cached[0], files, strict=True))
-        ):
-            return cached[2]
-        from voyage_tui.engine.ratings.adjudications import load_adjudications
-
-        settled = set(load_adjudications(view.ws, rubric).in_force())
-        self._adjudicated = (files, rubric, settled)
-        return settled
-
-
-def _path(item: Item) -> str:
-    return item.path
-
 
 # --- collecting the items ------------------------------------------------------------------------
 
@@ -232,13 +185,13 @@ def _path(item: Item) -> str:
 def collect(
     view: SuiteView,
     exposure: ExposureReport | None = None,
-    cache: ResultCache | None = None,
+    cache: ScoreCache | None = None,
     extra: Iterable[Diagnostic] = (),
 ) -> list[TriageItem]:
     """Every item the workspace has, snoozed or not, in queue order. `exposure` gives the
     signals of each exposed holdout (without it, the validation message says what they are);
     `extra` are diagnostics to queue beside validation's (the triage state's own)."""
-    cache = cache if cache is not None else ResultCache()
+    cache = cache if cache is not None else ScoreCache()
     config = view.ws.config.triage
     found: list[TriageItem] = []
     for item, d in _diagnostics(view, extra):
@@ -250,7 +203,7 @@ def collect(
     # Which holdouts are exposed is the view's typed field, never a search for a code.
     found += [_exposed(view, path, exposure) for path in view.exposed]
     found += _low_scores(view, cache, config.min_f1)
-    found += _unrated(view, cache)
+    found += _unrated(view)
     found.sort(key=TriageItem._order)
     keys = unique(i.key for i in found)
     return [i if i.key == k else replace(i, key=k) for i, k in zip(found, keys, strict=True)]
@@ -339,7 +292,7 @@ def _exposed(view: SuiteView, path: str, exposure: ExposureReport | None) -> Tri
     )
 
 
-def _low_scores(view: SuiteView, cache: ResultCache, min_f1: float) -> list[TriageItem]:
+def _low_scores(view: SuiteView, cache: ScoreCache, min_f1: float) -> list[TriageItem]:
     out: list[TriageItem] = []
     for run in view.items.values():
         if run.kind is not FileKind.GOLD_RUN or run.parent is None:
@@ -389,13 +342,17 @@ def ratings_wanted(ws: Workspace) -> tuple[int, str]:
     return config.rating.overlap, "[rating] overlap"
 
 
-def _unrated(view: SuiteView, cache: ResultCache) -> list[TriageItem]:
+def _unrated(view: SuiteView) -> list[TriageItem]:
+    """The runs that want more people's ratings (programs' never count: SPEC 3.11)."""
     wanted, setting = ratings_wanted(view.ws)
     if wanted <= 0:
         return []
     assignment = workspace_assignment(view.ws)
-    raters = cache.raters(view)
-    settled = cache.adjudicated(view)
+    campaign = view.campaign()
+    raters: dict[PairKey, list[str]] = {}
+    for fixture_id, run_id, rater in sorted(campaign.in_force(Raters.PEOPLE)):
+        raters.setdefault((fixture_id, run_id), []).append(rater)
+    settled = campaign.adjudicated()
     out: list[TriageItem] = []
     seen: set[PairKey] = set()
     for run in agent_runs(view.items):
@@ -478,7 +435,7 @@ def build_queue(
     today: date,
     *,
     exposure: ExposureReport | None = None,
-    cache: ResultCache | None = None,
+    cache: ScoreCache | None = None,
     state_diagnostics: Iterable[Diagnostic] = (),
 ) -> Queue:
     """The queue of `view`, with the snoozes of `state` as they stand on `today`. The state

@@ -9,7 +9,7 @@ from __future__ import annotations
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FIXTURE_KINDS, FileKind
-from voyage_tui.engine.ratings.adjudications import load_adjudications
+from voyage_tui.engine.ratings.adjudications import parse_adjudications
 from voyage_tui.engine.ratings.rules import check_ratings_file
 from voyage_tui.engine.ratings.runs import RunIndex
 from voyage_tui.engine.references.catalogue import parse_catalogue
@@ -64,7 +64,7 @@ def _check_item_buffer(
         # (the suite checks it against the ratings then).
         data = text.encode("utf-8", "surrogatepass")
         runs = RunIndex.from_items(items)
-        return load_adjudications(ws, refs.rubric.value, runs, data=data).diagnostics
+        return parse_adjudications(data, rel, refs.rubric.value, runs).diagnostics
     if kind not in JSON_KINDS:
         return []
     if kind is FileKind.GOLD_RUN:

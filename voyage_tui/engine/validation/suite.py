@@ -11,7 +11,7 @@ import dataclasses
 import heapq
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -61,6 +61,8 @@ from voyage_tui.engine.workspace.layout import Layout, git_ignored, scan
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
 
 if TYPE_CHECKING:
+    from voyage_tui.engine.campaign.snapshot import Campaign
+    from voyage_tui.engine.ratings.adjudications import AdjudicationsFile
     from voyage_tui.engine.ratings.records import RatingsFile
 
 # The checkers (file_check: the loaders, the models, the rules) and the ratings' readers are
@@ -217,6 +219,7 @@ class Suite:
         self._history: set[PairKey] | None = None
         self._history_asked = False
         self._ratings_checked: dict[str, RatingsFile] = {}
+        self._adjudications_checked: AdjudicationsFile | None = None
         """Each ratings file as last checked: an adjudication is stale against them."""
 
     @classmethod
@@ -645,6 +648,37 @@ class Suite:
             )
         return done
 
+    def campaign(self) -> Campaign:
+        """The rating campaign as this suite has read it: its runs, its rubric, the ratings
+        files and the adjudications file it checked, none read again (engine/campaign/)."""
+        return self.campaign_loader()()
+
+    def campaign_loader(self, items: Mapping[str, Item] | None = None) -> Callable[[], Campaign]:
+        """The campaign of the suite as it is now, made when first asked for (a view that no
+        screen asks it of never parses the rubric). What the suite has checked is taken now:
+        a ratings file re-checked later (the one a change touched, read again alone) is in the
+        next loader's campaign, every other file as it was. `items`: a copy of the suite's
+        items already made (a view's), else one is made."""
+        from voyage_tui.engine.campaign.source import WorkTree
+
+        source = WorkTree(
+            self.ws,
+            items if items is not None else dict(self.items),
+            self.refs.rubric,
+            dict(self._ratings_checked),
+            checked_adjudications=self._adjudications_checked,
+        )
+        made: list[Campaign] = []
+
+        def campaign() -> Campaign:
+            if not made:
+                from voyage_tui.engine.campaign.snapshot import load_campaign
+
+                made.append(load_campaign(source))
+            return made[0]
+
+        return campaign
+
     def _check_adjudications(self) -> set[str]:
         """Check the adjudications file against the rubric, the agent runs and the ratings in
         force now; returns its path (its item added, replaced or dropped)."""
@@ -654,19 +688,21 @@ class Suite:
             or not os.path.lexists(self.ws.abs(rel))
             or not self._reachable(rel)
         ):
+            self._adjudications_checked = None
             if self.items.pop(rel, None) is not None:
                 return {rel}
             return set()
+        from voyage_tui.engine.campaign.counting import Raters
+        from voyage_tui.engine.campaign.snapshot import in_force_of
         from voyage_tui.engine.ratings.adjudications import load_adjudications
         from voyage_tui.engine.ratings.store import RatingStore
 
         store = RatingStore(self._ratings_checked.values())
+        people = in_force_of(store, Raters.PEOPLE)
         checked = load_adjudications(
-            self.ws,
-            self.refs.rubric.value,
-            RunIndex.from_items(self.items),
-            store.effective(),
+            self.ws, self.refs.rubric.value, RunIndex.from_items(self.items), people
         )
+        self._adjudications_checked = checked
         self.items[rel] = Item(
             rel,
             FileKind.ADJUDICATION,

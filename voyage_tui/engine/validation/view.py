@@ -13,11 +13,12 @@ and their order, the filter, and where "next error" goes (`listing`, `next_error
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.formats.vocabulary import CLASSES, TRAJECTORY_PATHS
@@ -27,6 +28,9 @@ from voyage_tui.engine.references.loaded import References
 from voyage_tui.engine.validation.suite import Suite, Summary, summarize
 from voyage_tui.engine.validation.suite_rules import class_folder
 from voyage_tui.engine.workspace.model import Workspace
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.campaign.snapshot import Campaign
 
 
 class EntryKind(StrEnum):
@@ -68,6 +72,19 @@ class SuiteView:
     """Listed but not checked yet (engine/validation/listed.py): their items are stand-ins
     made from the path alone (kind, folder id, parent), with no diagnostics. Empty for every
     view of a loaded suite."""
+    campaign_loader: Callable[[], Campaign] | None = None
+    """The suite's rating campaign as of this view (Suite.campaign_loader), made when first
+    asked for; None for a view not made from a suite."""
+
+    def campaign(self) -> Campaign:
+        """The rating campaign of this view: the suite's, with nothing read again; for a view
+        not made from a suite, read from the work tree now (the view's rubric and runs)."""
+        if self.campaign_loader is not None:
+            return self.campaign_loader()
+        from voyage_tui.engine.campaign.snapshot import load_campaign
+        from voyage_tui.engine.campaign.source import WorkTree
+
+        return load_campaign(WorkTree(self.ws, self.items, self.refs.rubric, check_runs=True))
 
     @property
     def checking(self) -> bool:
@@ -139,6 +156,7 @@ def view_of(suite: Suite, generation: int = 0) -> SuiteView:
         coverage=suite.coverage(),
         exposed=frozenset(p for p in git.exposed if p in items),
         generation=generation,
+        campaign_loader=suite.campaign_loader(items),
     )
 
 
@@ -152,6 +170,7 @@ def assemble(
     exposed: frozenset[str] = frozenset(),
     generation: int = 0,
     unchecked: frozenset[str] = frozenset(),
+    campaign_loader: Callable[[], Campaign] | None = None,
 ) -> SuiteView:
     """A view of `items` (kept, not copied): the counts, the workspace diagnostics by path and
     the items under their parents, computed from them."""
@@ -174,6 +193,7 @@ def assemble(
         exposed=exposed,
         generation=generation,
         unchecked=unchecked,
+        campaign_loader=campaign_loader,
     )
 
 
