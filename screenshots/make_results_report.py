@@ -1,6 +1,6 @@
 """Write the example HTML report of `voyage-tui results` and a picture of its charts:
 
-    python docs/screenshots/make_results_report.py
+    python screenshots/make_results_report.py
 
 On the workspace the results tests build (tests/results/common.py: an agent clearly better, equal
 and clearly worse than the baseline on three dimensions; two gold corpora with two review
@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parent))
 
 from tests.results.common import build  # noqa: E402
 from voyage_tui.cli import main as cli  # noqa: E402
