@@ -129,10 +129,9 @@ def run(argv: list[str]) -> int:
 
 def _runs(ws: Workspace) -> RunIndex:
     """The suite's agent runs, for their labels (validated as `validate --no-git` would)."""
-    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.validation.validated import validated_suite
 
-    suite = Suite(ws, use_git=False, parallel=True)
-    suite.validate_all(git=False)
+    suite = validated_suite(ws, use_git=False)
     return RunIndex.from_items(suite.items)
 
 
