@@ -128,7 +128,7 @@ class FakeNotifier:
 def test_a_lost_batch_asks_for_everything_and_the_watcher_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from voyage_tui.app import watcher
+    from voyage_tui.engine import watcher
 
     stop = threading.Event()
     calls: list[set[str] | None] = []
@@ -152,7 +152,7 @@ def test_a_lost_batch_asks_for_everything_and_the_watcher_goes_on(
 def test_a_workspace_that_cannot_be_watched_at_all_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from voyage_tui.app import watcher
+    from voyage_tui.engine import watcher
 
     def never(root: str, force_polling: bool) -> FakeNotifier:
         raise RuntimeError("no watcher here")
@@ -170,7 +170,7 @@ def test_a_workspace_that_cannot_be_watched_at_all_says_so(
 def test_changes_made_after_arming_and_before_running_are_handed_on(tmp_path: Path) -> None:
     """Arming is what counts: a change between arm() and run() (while the suite loads) comes
     out in the first batch."""
-    from voyage_tui.app.watcher import WorkspaceWatcher
+    from voyage_tui.engine.watcher import WorkspaceWatcher
 
     watcher = WorkspaceWatcher(tmp_path)
     watcher.arm()
