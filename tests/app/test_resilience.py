@@ -144,7 +144,7 @@ def test_a_lost_batch_asks_for_everything_and_the_watcher_goes_on(
         return opened[-1]
 
     monkeypatch.setattr(watcher, "open_notifier", fake_open)
-    watcher.watch_workspace(tmp_path, calls.append, stop)
+    watcher.WorkspaceWatcher(tmp_path).run(calls.append, stop)
     assert calls == [None, {"fixtures/a.yaml"}]
     assert len(opened) == 2 and all(n.closed for n in opened)
 
@@ -160,10 +160,10 @@ def test_a_workspace_that_cannot_be_watched_at_all_says_so(
     monkeypatch.setattr(watcher, "open_notifier", never)
     monkeypatch.setattr(watcher, "MAX_BACKOFF", 0.01)
     with pytest.raises(watcher.WatchUnavailable, match="no watcher here"):
-        watcher.watch_workspace(tmp_path, lambda paths: None, threading.Event())
+        watcher.WorkspaceWatcher(tmp_path).run(lambda paths: None, threading.Event())
     with pytest.raises(watcher.WatchUnavailable, match="UTF-8"):
-        watcher.watch_workspace(
-            Path(os.fsdecode(os.fsencode(tmp_path) + b"/\xff")), print, threading.Event()
+        watcher.WorkspaceWatcher(Path(os.fsdecode(os.fsencode(tmp_path) + b"/\xff"))).run(
+            print, threading.Event()
         )
 
 

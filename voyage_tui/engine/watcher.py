@@ -259,16 +259,6 @@ class WorkspaceWatcher:
         return False
 
 
-def watch_workspace(
-    root: Path,
-    on_change: Callable[[set[str] | None], None],
-    stop: threading.Event,
-    debounce_ms: int = 150,
-) -> None:
-    """Arm a watcher on `root` and run it until `stop` is set (see WorkspaceWatcher.run)."""
-    WorkspaceWatcher(root, debounce_ms).run(on_change, stop)
-
-
 def watcher_of(ws: Workspace) -> WorkspaceWatcher:
     """The watcher of `ws`: its configured folders and root files only (layout.watched)."""
     folders, files = watched(ws)

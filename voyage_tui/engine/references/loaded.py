@@ -76,7 +76,6 @@ class References:
     rubric: Loaded[Rubric]
     catalogue: Loaded[Catalogue]
     routing_table: Loaded[str]
-    catalogue_explicit: bool = False
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -255,5 +254,4 @@ def load_references(ws: Workspace, reads: ReadOnce | None = None) -> References:
         rubric=load_rubric(ws, reads),
         catalogue=load_catalogue(ws, reads),
         routing_table=load_routing_table(ws, reads),
-        catalogue_explicit=ws.config.explicitly_set("paths", "rule_catalogue"),
     )
