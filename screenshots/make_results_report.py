@@ -10,6 +10,8 @@ the SVG charts it embeds, stacked on a white page, to `results-html.svg` (docs/c
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import sys
 import tempfile
@@ -26,16 +28,17 @@ SVG = re.compile(
 )
 
 
-def main() -> None:
+def main(folder: Path = HERE) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = build(Path(tmp) / "ws")
-        report = HERE / "results-report.html"
-        code = cli(
-            ["results", str(root), "--baseline", "old", "--format", "html", "--output", str(report)]
-        )
+        # Printed, not written with --output: voyage-tui writes only inside the workspace.
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            code = cli(["results", str(root), "--baseline", "old", "--format", "html"])
         if code:
             raise SystemExit(code)
-    page = report.read_text(encoding="utf-8")
+    page = printed.getvalue()
+    (folder / "results-report.html").write_text(page, encoding="utf-8")
     charts, y, width = [], 10, 0
     for found in SVG.finditer(page):
         w, h = int(found.group(1)), int(found.group(2))
@@ -53,7 +56,7 @@ def main() -> None:
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{y}'>"
         f"<rect width='100%' height='100%' fill='white'/>{''.join(charts)}</svg>\n"
     )
-    (HERE / "results-html.svg").write_text(picture, encoding="utf-8")
+    (folder / "results-html.svg").write_text(picture, encoding="utf-8")
 
 
 if __name__ == "__main__":
