@@ -23,6 +23,7 @@ from voyage_tui.engine.formats import vocabulary
 from voyage_tui.engine.git import exposure, sha_check
 
 DOCS = REPO / "docs"
+SCREENSHOTS = REPO / "screenshots"
 RULES_PAGE = DOCS / "rules.md"
 CODE_SOURCES = (REPO / "voyage_tui" / "engine", REPO / "voyage_tui" / "cli")
 _KEBAB = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
@@ -219,7 +220,9 @@ def test_links_land_on_a_file_and_a_heading(page: str) -> None:
         path = (source.parent / target).resolve() if target else source
         assert path.exists(), f"{page} links to {link}, which does not exist"
         if page.startswith("docs/"):
-            assert path.is_relative_to(DOCS), f"{page} links outside docs/: {link}"
+            # The site serves docs/ and, through screenshots/mkdocs_hook.py, screenshots/.
+            served = path.is_relative_to(DOCS) or path.is_relative_to(SCREENSHOTS)
+            assert served, f"{page} links outside docs/ and screenshots/: {link}"
         if anchor and path.suffix == ".md":
             assert anchor in _anchors(path), f"{page} links to {link}: no such heading"
 
@@ -277,8 +280,32 @@ def test_the_screens_page_shows_every_scenario_of_the_snapshot_tests() -> None:
 
     page = (DOCS / "screens.md").read_text(encoding="utf-8")
     for scenario in SCENARIOS:
-        assert f"](screenshots/{scenario.name}.svg)" in page, scenario.name
-        assert (DOCS / "screenshots" / f"{scenario.name}.svg").is_file(), scenario.name
+        assert f"](../screenshots/{scenario.name}.svg)" in page, scenario.name
+        assert (SCREENSHOTS / f"{scenario.name}.svg").is_file(), scenario.name
+
+
+def test_the_screenshots_are_at_the_top_level_as_the_design_card_lays_out() -> None:
+    assert SCREENSHOTS.is_dir()
+    assert not (DOCS / "screenshots").exists()
+    assert (SCREENSHOTS / "make_screenshots.py").is_file()
+    # The mkdocs hook that serves them in the site is the one mkdocs.yml names.
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert config["hooks"] == ["screenshots/mkdocs_hook.py"]
+
+
+@pytest.mark.parametrize(
+    "page", ["README.md", *sorted(p.relative_to(REPO).as_posix() for p in DOCS.rglob("*.md"))]
+)
+def test_every_picture_a_page_shows_exists(page: str) -> None:
+    source = REPO / page
+    text = re.sub(r"```.*?```", "", source.read_text(encoding="utf-8"), flags=re.DOTALL)
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", text)
+    for picture in pictures:
+        assert (source.parent / picture).resolve().is_file(), f"{page} shows {picture}: missing"
+    if page == "README.md":
+        # The tour shows pictures of the top-level screenshots/.
+        assert len(pictures) >= 10
+        assert all(p.startswith("screenshots/") for p in pictures), pictures
 
 
 def test_every_command_is_in_the_development_page() -> None:

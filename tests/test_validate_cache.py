@@ -11,6 +11,7 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -39,8 +40,8 @@ class Runs:
         self.replayed: list[bool] = []
         real = result_cache.replay
 
-        def recording(root: Path) -> result_cache.ValidationResult | None:
-            answer = real(root)
+        def recording(root: Path, *rest: Any) -> result_cache.ValidationResult | None:
+            answer = real(root, *rest)
             self.replayed.append(answer is not None)
             return answer
 

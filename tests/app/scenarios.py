@@ -1,5 +1,5 @@
 """The screens as a person sees them, on the sample workspace: shared by the snapshot tests
-and by `docs/screenshots/make_screenshots.py`, so the README shows exactly what the tests pin."""
+and by `screenshots/make_screenshots.py`, so the README shows exactly what the tests pin."""
 
 from __future__ import annotations
 

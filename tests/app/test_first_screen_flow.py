@@ -203,7 +203,7 @@ async def test_a_change_before_the_watcher_is_armed_is_still_seen(
     walks every folder): what changed in between, an edit and a new fixture, is found by the
     check that follows the arming."""
     from tests.conftest import task_yaml
-    from voyage_tui.app.watcher import WorkspaceWatcher
+    from voyage_tui.engine.watcher import WorkspaceWatcher
 
     ws = Workspace.load(sample_copy)
     load = start_first_load(ws, use_git=False, watch=True, cache=True)

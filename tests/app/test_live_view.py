@@ -186,8 +186,8 @@ def test_without_the_cache_the_command_line_arms_the_watcher_before_the_first_lo
     import importlib
     import sys
 
-    from voyage_tui.app.watcher import WorkspaceWatcher
     from voyage_tui.cli import main
+    from voyage_tui.engine.watcher import WorkspaceWatcher
 
     importlib.import_module("voyage_tui.cli.common")
     importlib.import_module(f"voyage_tui.cli.{module}")

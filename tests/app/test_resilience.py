@@ -128,7 +128,7 @@ class FakeNotifier:
 def test_a_lost_batch_asks_for_everything_and_the_watcher_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from voyage_tui.app import watcher
+    from voyage_tui.engine import watcher
 
     stop = threading.Event()
     calls: list[set[str] | None] = []
@@ -144,7 +144,7 @@ def test_a_lost_batch_asks_for_everything_and_the_watcher_goes_on(
         return opened[-1]
 
     monkeypatch.setattr(watcher, "open_notifier", fake_open)
-    watcher.watch_workspace(tmp_path, calls.append, stop)
+    watcher.WorkspaceWatcher(tmp_path).run(calls.append, stop)
     assert calls == [None, {"fixtures/a.yaml"}]
     assert len(opened) == 2 and all(n.closed for n in opened)
 
@@ -152,7 +152,7 @@ def test_a_lost_batch_asks_for_everything_and_the_watcher_goes_on(
 def test_a_workspace_that_cannot_be_watched_at_all_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from voyage_tui.app import watcher
+    from voyage_tui.engine import watcher
 
     def never(root: str, force_polling: bool) -> FakeNotifier:
         raise RuntimeError("no watcher here")
@@ -160,17 +160,17 @@ def test_a_workspace_that_cannot_be_watched_at_all_says_so(
     monkeypatch.setattr(watcher, "open_notifier", never)
     monkeypatch.setattr(watcher, "MAX_BACKOFF", 0.01)
     with pytest.raises(watcher.WatchUnavailable, match="no watcher here"):
-        watcher.watch_workspace(tmp_path, lambda paths: None, threading.Event())
+        watcher.WorkspaceWatcher(tmp_path).run(lambda paths: None, threading.Event())
     with pytest.raises(watcher.WatchUnavailable, match="UTF-8"):
-        watcher.watch_workspace(
-            Path(os.fsdecode(os.fsencode(tmp_path) + b"/\xff")), print, threading.Event()
+        watcher.WorkspaceWatcher(Path(os.fsdecode(os.fsencode(tmp_path) + b"/\xff"))).run(
+            print, threading.Event()
         )
 
 
 def test_changes_made_after_arming_and_before_running_are_handed_on(tmp_path: Path) -> None:
     """Arming is what counts: a change between arm() and run() (while the suite loads) comes
     out in the first batch."""
-    from voyage_tui.app.watcher import WorkspaceWatcher
+    from voyage_tui.engine.watcher import WorkspaceWatcher
 
     watcher = WorkspaceWatcher(tmp_path)
     watcher.arm()

@@ -1,7 +1,7 @@
 """Every screen at a fixed size, pinned with pytest-textual-snapshot.
 
 After a deliberate change to a screen: `pytest tests/app/test_snapshots.py --snapshot-update`,
-look at the new SVGs, and re-run `python docs/screenshots/make_screenshots.py` for the README.
+look at the new SVGs, and re-run `python screenshots/make_screenshots.py` for the README.
 
 A screenshot is taken once the app is idle (tests/app/scenarios.py: `idle`), never after a
 guessed pause: on a loaded machine a pause is too short, and a debounced check or a blinking

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from tests.budget import examples
 from tests.engine.test_live_agrees_with_full import PROPERTY, _write, file_sets
 from voyage_tui.engine.kinds import FileKind
-from voyage_tui.engine.workspace.classify import classify
 from voyage_tui.engine.workspace.config import VoyageConfig
 from voyage_tui.engine.workspace.layout import scan
 from voyage_tui.engine.workspace.model import Workspace
@@ -73,7 +72,7 @@ KINDS = {
 
 @pytest.mark.parametrize("rel", KINDS)
 def test_each_kind_for_representative_paths(tmp_path: Path, rel: str) -> None:
-    assert classify(_ws(tmp_path), rel) is KINDS[rel]
+    assert _ws(tmp_path).classifier.kind(rel) is KINDS[rel]
 
 
 def test_the_configured_folders_decide(tmp_path: Path) -> None:
@@ -85,19 +84,19 @@ def test_the_configured_folders_decide(tmp_path: Path) -> None:
         journey="docs/journey.md",
         rule_catalogue="docs/rules.json",
     )
-    assert classify(ws, "suite/refactor/r1/task.yaml") is FileKind.TASK
-    assert classify(ws, "suite/trajectories/x/task.yaml") is FileKind.TRAJECTORY
-    assert classify(ws, "fixtures/refactor/r1/task.yaml") is FileKind.OTHER
-    assert classify(ws, "corpus/g.json") is FileKind.GOLD
-    assert classify(ws, "corpus/runs/r.json") is FileKind.GOLD_RUN
-    assert classify(ws, "elsewhere/g.json") is FileKind.OTHER  # outside the gold folders
-    assert classify(ws, "suite/refactor/r1/runs/r.json") is FileKind.OTHER
-    assert classify(ws, "people/ratings/bo.jsonl") is FileKind.RATING
-    assert classify(ws, "ratings/bo.jsonl") is FileKind.OTHER
-    assert classify(ws, "docs/journey.md") is FileKind.REFERENCE
-    assert classify(ws, "docs/rules.json") is FileKind.REFERENCE
+    assert ws.classifier.kind("suite/refactor/r1/task.yaml") is FileKind.TASK
+    assert ws.classifier.kind("suite/trajectories/x/task.yaml") is FileKind.TRAJECTORY
+    assert ws.classifier.kind("fixtures/refactor/r1/task.yaml") is FileKind.OTHER
+    assert ws.classifier.kind("corpus/g.json") is FileKind.GOLD
+    assert ws.classifier.kind("corpus/runs/r.json") is FileKind.GOLD_RUN
+    assert ws.classifier.kind("elsewhere/g.json") is FileKind.OTHER  # outside the gold folders
+    assert ws.classifier.kind("suite/refactor/r1/runs/r.json") is FileKind.OTHER
+    assert ws.classifier.kind("people/ratings/bo.jsonl") is FileKind.RATING
+    assert ws.classifier.kind("ratings/bo.jsonl") is FileKind.OTHER
+    assert ws.classifier.kind("docs/journey.md") is FileKind.REFERENCE
+    assert ws.classifier.kind("docs/rules.json") is FileKind.REFERENCE
     # a catalogue named in voyage.toml is the only one: the usual names are ordinary files
-    assert classify(ws, "references/rule-catalogue.yaml") is FileKind.OTHER
+    assert ws.classifier.kind("references/rule-catalogue.yaml") is FileKind.OTHER
 
 
 # --- the walk lists what the classifier names ---
@@ -129,7 +128,7 @@ def test_the_walk_lists_exactly_what_the_classifier_names(rels: list[str]) -> No
         for rel in rels:
             _write(root, rel)
         ws = Workspace.from_root(root)
-        expected = {rel: WALKED[k] for rel in rels if (k := classify(ws, rel)) in WALKED}
+        expected = {rel: WALKED[k] for rel in rels if (k := ws.classifier.kind(rel)) in WALKED}
         assert _kinds_found(root) == expected
 
 

@@ -30,10 +30,10 @@ from voyage_tui.engine.validation.live import (
     Progressed,
     Start,
     WatchFailed,
-    WatchUnavailable,
 )
 from voyage_tui.engine.validation.suite import Suite
 from voyage_tui.engine.validation.view import view_of
+from voyage_tui.engine.watcher import WatchUnavailable
 from voyage_tui.engine.workspace.model import Workspace
 
 Hook = Callable[[LiveEvent], None]

@@ -18,7 +18,6 @@ from voyage_tui.engine.review.rows import (
     MISSED,
     SPURIOUS,
     diff_rows,
-    grouped_by_file,
     only,
 )
 from voyage_tui.engine.workspace.model import Workspace
@@ -70,13 +69,10 @@ def test_rows_agree_with_the_score_command(ws: Workspace, run: str) -> None:
     assert scored.score.run_verdict == report["run_verdict"]
 
 
-def test_rows_are_sorted_by_key_and_filter_and_group(ws: Workspace) -> None:
+def test_rows_are_sorted_by_key_and_filter(ws: Workspace) -> None:
     rows = diff_rows(score_pair(ws, GOLD, "fixtures/gold/jwt-auth/runs/run-invents.json").score)
     assert [(r.file, r.rule_key) for r in rows] == sorted((r.file, r.rule_key) for r in rows)
     assert {r.state for r in only(rows, [SPURIOUS])} == {SPURIOUS}
-    groups = grouped_by_file(rows)
-    assert [f for f, _ in groups] == sorted({r.file for r in rows})
-    assert sum(len(g) for _, g in groups) == len(rows)
 
 
 def test_dual_flaggable_matches_read_as_their_own_symbol(ws: Workspace) -> None:

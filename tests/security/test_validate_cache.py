@@ -93,8 +93,8 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     seen: list[bool] = []
     real = result_cache.replay
 
-    def recording(root: Path) -> result_cache.ValidationResult | None:
-        answer = real(root)
+    def recording(root: Path, *rest: Any) -> result_cache.ValidationResult | None:
+        answer = real(root, *rest)
         seen.append(answer is not None)
         return answer
 

@@ -121,13 +121,15 @@ def test_a_failed_write_leaves_the_file_and_no_temp_file(
     assert sorted(p.name for p in ws.iterdir()) == ["f.md"]
 
 
-def test_the_legacy_writer_stays_in_the_file_s_own_folder(tmp_path: Path, outside: Path) -> None:
-    from voyage_tui.engine.atomic import WriteRefused, atomic_write_bytes
+def test_write_inside_refuses_a_symlink_to_a_file_in_another_folder(
+    tmp_path: Path, outside: Path
+) -> None:
+    from voyage_tui.engine.atomic import WriteRefused, write_inside
 
     (tmp_path / "cache").mkdir()
     (tmp_path / "cache/link.md").symlink_to(outside / "target.md")
     with pytest.raises(WriteRefused, match="is a symlink"):
-        atomic_write_bytes(tmp_path / "cache/link.md", b"new\n")
+        write_inside(tmp_path / "cache", "link.md", b"new\n")
     assert (outside / "target.md").read_text() == "keep me\n"
 
 

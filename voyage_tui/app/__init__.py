@@ -1,7 +1,7 @@
 """The Textual app. Imported only when the app opens, never by the headless commands.
 
-`VoyageApp` is loaded on first use, so the command line can arm the file watcher
-(`voyage_tui.app.watcher`, which needs no Textual) before Textual is imported."""
+`VoyageApp` is loaded on first use, so a module of the app that needs no Textual (its settings)
+is imported without it."""
 
 from __future__ import annotations
 

@@ -34,7 +34,6 @@ from voyage_tui.app.screens.review_modals import PickScreen
 from voyage_tui.app.screens.runs import RunsScreen
 from voyage_tui.app.screens.wizard import WizardScreen
 from voyage_tui.app.settings import AppSettings
-from voyage_tui.app.watcher import watcher_of
 from voyage_tui.engine.editing import OPENING, Opening
 from voyage_tui.engine.git.exposure import ExposureReport
 from voyage_tui.engine.kinds import FileKind
@@ -53,6 +52,7 @@ from voyage_tui.engine.validation.live import (
     WatchFailed,
 )
 from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.watcher import watcher_of
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 

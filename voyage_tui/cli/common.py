@@ -16,9 +16,9 @@ TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-    from voyage_tui.app.watcher import WorkspaceWatcher
     from voyage_tui.engine.validation.live import LiveStart
     from voyage_tui.engine.validation.suite import PendingPrepared, Prepared
+    from voyage_tui.engine.watcher import WorkspaceWatcher
     from voyage_tui.engine.workspace.model import Workspace
 
 
@@ -107,7 +107,7 @@ def make_watcher(ws: Workspace, watch: bool) -> WorkspaceWatcher | None:
     """The app's watcher, not armed yet: the app arms it (see start_first_load for when)."""
     if not watch:
         return None
-    from voyage_tui.app.watcher import watcher_of
+    from voyage_tui.engine.watcher import watcher_of
 
     return watcher_of(ws)
 
@@ -118,7 +118,7 @@ def arm_watcher(ws: Workspace, watch: bool) -> WorkspaceWatcher | None:
     first load never touches it.) A workspace that cannot be watched is said so by the app."""
     watcher = make_watcher(ws, watch)
     if watcher is not None:
-        from voyage_tui.app.watcher import WatchUnavailable
+        from voyage_tui.engine.watcher import WatchUnavailable
 
         with contextlib.suppress(WatchUnavailable):  # the app reports it once it runs
             watcher.arm()

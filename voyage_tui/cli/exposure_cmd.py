@@ -22,6 +22,7 @@ from voyage_tui.engine.git.exposure import ExposureReport, HoldoutExposure, comp
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.triage.retirer import Retirer, Target
 from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.engine.validation.validated import validated_suite
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.layout import FOLDER_UNREADABLE
@@ -59,7 +60,7 @@ def run(argv: list[str]) -> int:
     if args.commit and not args.retire:
         parser.error("--commit goes with --retire ID")
     try:
-        suite = Suite.open(args.path, use_git=False, parallel=True)
+        suite = validated_suite(args.path, use_git=False)
     except NoWorkspace as exc:
         return no_workspace(exc)
     unread = _unreadable_folders(suite)

@@ -123,10 +123,9 @@ def run(argv: list[str]) -> int:
 
 def _items(ws: Workspace) -> dict[str, Item]:
     """The suite's items, for the runs' labels (validated as `validate --no-git` would)."""
-    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.validation.validated import validated_suite
 
-    suite = Suite(ws, use_git=False, parallel=True)
-    suite.validate_all(git=False)
+    suite = validated_suite(ws, use_git=False)
     return suite.items
 
 

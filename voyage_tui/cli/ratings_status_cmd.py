@@ -41,7 +41,7 @@ def build_parser() -> Parser:
 
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.validation.validated import validated_suite
 
     try:
         ws = Workspace.load(args.path)
@@ -51,8 +51,7 @@ def run(argv: list[str]) -> int:
         return unreadable_workspace(exc)
     # The items are the suite's agent runs, each with its fixture's id; git's history checks
     # tell nothing here, so they are not run.
-    suite = Suite(ws, parallel=True)
-    suite.validate_all(git=False)
+    suite = validated_suite(ws, use_git=True, git_checks=False)
     campaign = load_campaign(WorkTree(ws, suite.items, suite.refs.rubric))
     status = campaign_status(campaign)
     if args.format == "json":

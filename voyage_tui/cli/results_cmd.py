@@ -77,11 +77,11 @@ def run(argv: list[str]) -> int:
     from voyage_tui.engine.atomic import WriteRefused
     from voyage_tui.engine.results.compute import UnknownBaseline, compute_results
     from voyage_tui.engine.results.inputs import gather_inputs
-    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.validation.validated import validated_suite
     from voyage_tui.engine.workspace.writes import write_output
 
     try:
-        suite = Suite.open(args.path, use_git=False, parallel=True)
+        suite = validated_suite(args.path, use_git=False)
     except NoWorkspace as exc:
         return no_workspace(exc)
     except OSError as exc:

@@ -116,11 +116,11 @@ def _open_app(args: argparse.Namespace) -> int:
 def _headless(args: argparse.Namespace, until: date | None) -> int:
     from voyage_tui.engine.triage.actions import Actions
     from voyage_tui.engine.triage.state import UNTIL_CHANGE, StateError
-    from voyage_tui.engine.validation.suite import Suite
+    from voyage_tui.engine.validation.validated import validated_suite
     from voyage_tui.engine.validation.view import view_of
 
     try:
-        suite = Suite.open(args.path, use_git=not args.no_git, parallel=True)
+        suite = validated_suite(args.path, use_git=not args.no_git)
     except NoWorkspace as exc:
         return no_workspace(exc)
     except OSError as exc:

@@ -151,13 +151,6 @@ def write_inside(
     return real
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write `path` atomically, allowed only inside its own folder: a symlink naming a file in
-    another folder is refused. Prefer write_inside with the workspace as the root."""
-    full = os.path.abspath(path)
-    write_inside(os.path.dirname(full), full, data, root_name="its folder")
-
-
 def append_line_durably(
     path: str | os.PathLike[str],
     line: str,

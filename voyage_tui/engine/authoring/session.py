@@ -38,6 +38,7 @@ from voyage_tui.engine.loading.yaml_doc import load_yaml
 from voyage_tui.engine.references.rubric import Dimension
 from voyage_tui.engine.safe_text import one_line
 from voyage_tui.engine.validation.suite import Suite
+from voyage_tui.engine.validation.validated import validated_suite
 from voyage_tui.engine.workspace.model import Workspace
 
 FROM_UNKNOWN = "from-unknown-fixture"
@@ -83,9 +84,7 @@ class Authoring:
         """Find the workspace from `start` and load its suite (for the ids in use). Forks a
         second process for the load, so it is for single-threaded callers (the command line);
         the app passes its own suite: `Authoring(suite)`. Raises NoWorkspace."""
-        suite = Suite(Workspace.load(start), use_git=False, parallel=True)
-        suite.validate_all(git=False)
-        return cls(suite, use_git=use_git)
+        return cls(validated_suite(start, use_git=False), use_git=use_git)
 
     @property
     def ws(self) -> Workspace:

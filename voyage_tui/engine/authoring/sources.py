@@ -49,18 +49,12 @@ class SourceRefused(Exception):
     """The source cannot be copied; the message says why, in words a person can act on."""
 
 
-def source_problem(
-    ws: Workspace, source: str, *, named: bool = True, tracked: TrackedFiles | None = None
-) -> str | None:
-    """What stops `source` from being copied, or None. A source not `named` by the person must
-    be tracked by git as a whole (asked through `tracked`)."""
-    return source_problems(ws, [(source, named)], tracked)[0]
-
-
 def source_problems(
     ws: Workspace, sources: Sequence[tuple[str, bool]], tracked: TrackedFiles | None = None
 ) -> list[str | None]:
-    """source_problem for each (source, named), with one git process for all of them."""
+    """What stops each source from being copied, or None, for each (source, named), with one
+    git process for all of them: a source not `named` by the person must be tracked by git as a
+    whole (asked through `tracked`)."""
     found: list[list[SourceFile] | str] = []
     for source, _ in sources:
         try:

@@ -14,10 +14,6 @@ from voyage_tui.engine.loading.positions import JsonPositions, NoPositions, Posi
 from voyage_tui.engine.loading.text import position_of_index
 
 
-class _HasDuplicates(Exception):
-    pass
-
-
 @dataclass(slots=True)
 class JsonDocument:
     data: Any

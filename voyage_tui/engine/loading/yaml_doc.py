@@ -25,13 +25,9 @@ from voyage_tui.engine.wording import plural
 
 try:
     from yaml import CSafeLoader as _BaseLoader
-
-    HAS_LIBYAML = True
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     # The pure-Python loader: the same safe loader to a caller, another class to a type checker.
     from yaml import SafeLoader as _BaseLoader  # type: ignore[assignment]
-
-    HAS_LIBYAML = False
 
 MAX_INT_CHARS = 1000
 """The longest integer scalar read as a number (a longer one is `yaml-invalid-value`): far past

@@ -313,9 +313,6 @@ class RaterSession:
         pair = run.pair if isinstance(run, AgentRunRef) else run
         return self.store.of_rater(self.rater).get(pair)
 
-    def is_rated(self, run: AgentRunRef | PairKey) -> bool:
-        return self.rating_of(run) is not None
-
     def content(self, run: AgentRunRef | None = None) -> PairContent | None:
         """The task and the run to show (the current pair by default)."""
         run = run if run is not None else self.current

@@ -47,7 +47,6 @@ class Gate:
 class Journey:
     phases: dict[int, Phase] = field(default_factory=dict)
     gates: dict[int, Gate] = field(default_factory=dict)
-    gates_from_file: bool = False
 
     @property
     def gate_numbers(self) -> tuple[int, ...]:
@@ -154,7 +153,6 @@ def parse_journey(text: str, rel: str) -> tuple[Journey, list[Diagnostic]]:
                 add_phase(phase.group(1), _first_line(phase.group(2)), line)
         elif token.type == "list_item_close":
             in_item_depth -= 1
-    journey.gates_from_file = bool(journey.gates)
     if not journey.phases:
         diagnostics.append(
             dg.error(

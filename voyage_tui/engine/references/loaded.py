@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.once import ReadOnce
+from voyage_tui.engine.loading.text import decode
 from voyage_tui.engine.workspace.classify import CATALOGUE_NAMES
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
 
@@ -74,7 +76,6 @@ class References:
     rubric: Loaded[Rubric]
     catalogue: Loaded[Catalogue]
     routing_table: Loaded[str]
-    catalogue_explicit: bool = False
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -104,9 +105,13 @@ def _load(
     default_name: str,
     what: str,
     parse: Callable[[str, str], tuple[T, list[Diagnostic]]],
+    reads: ReadOnce | None,
 ) -> Loaded[T]:
-    if os.path.lexists(ws.abs(rel)):
-        text = ws.read_text(rel)
+    # Through the run's reads when given (the cache's key took its digest from the same bytes),
+    # with the rules of Workspace.read_text either way.
+    data = (reads or ReadOnce(str(ws.root), ws.root_real)).read(rel, ws.max_file_bytes)
+    if data is not None:
+        text = data if isinstance(data, Diagnostic) else decode(data, rel)
         if isinstance(text, Diagnostic):
             return Loaded(
                 None,
@@ -192,7 +197,7 @@ def parse_catalogue(text: str, rel: str) -> tuple[Catalogue, list[Diagnostic]]:
     return _memo("catalogue", catalogue.parse_catalogue, text, rel)
 
 
-def load_journey(ws: Workspace) -> Loaded[Journey]:
+def load_journey(ws: Workspace, reads: ReadOnce | None = None) -> Loaded[Journey]:
     rel = normalize_rel(ws.config.paths.journey)
     return _load(
         ws,
@@ -201,17 +206,17 @@ def load_journey(ws: Workspace) -> Loaded[Journey]:
         "journey.md",
         "journey",
         parse_journey,
+        reads,
     )
 
 
-def load_rubric(ws: Workspace) -> Loaded[Rubric]:
+def load_rubric(ws: Workspace, reads: ReadOnce | None = None) -> Loaded[Rubric]:
     rel = normalize_rel(ws.config.paths.rubric)
-    return _load(
-        ws, rel, ws.config.explicitly_set("paths", "rubric"), "rubric.md", "rubric", parse_rubric
-    )
+    explicit = ws.config.explicitly_set("paths", "rubric")
+    return _load(ws, rel, explicit, "rubric.md", "rubric", parse_rubric, reads)
 
 
-def load_catalogue(ws: Workspace) -> Loaded[Catalogue]:
+def load_catalogue(ws: Workspace, reads: ReadOnce | None = None) -> Loaded[Catalogue]:
     rel = normalize_rel(ws.config.paths.rule_catalogue)
     explicit = ws.config.explicitly_set("paths", "rule_catalogue")
     if not explicit and not os.path.lexists(ws.abs(rel)):
@@ -220,14 +225,14 @@ def load_catalogue(ws: Workspace) -> Loaded[Catalogue]:
             if os.path.lexists(ws.abs(alternative)):
                 rel = alternative
                 break
-    return _load(ws, rel, explicit, "rule-catalogue.yaml", "rule catalogue", parse_catalogue)
+    return _load(ws, rel, explicit, "rule-catalogue.yaml", "rule catalogue", parse_catalogue, reads)
 
 
 def _parse_routing(text: str, rel: str) -> tuple[str, list[Diagnostic]]:
     return text, []  # shown beside trajectories, never validated
 
 
-def load_routing_table(ws: Workspace) -> Loaded[str]:
+def load_routing_table(ws: Workspace, reads: ReadOnce | None = None) -> Loaded[str]:
     rel = normalize_rel(ws.config.paths.routing_table)
     loaded = _load(
         ws,
@@ -236,15 +241,17 @@ def load_routing_table(ws: Workspace) -> Loaded[str]:
         "routing-table.md",
         "routing table",
         _parse_routing,
+        reads,
     )
     return loaded
 
 
-def load_references(ws: Workspace) -> References:
+def load_references(ws: Workspace, reads: ReadOnce | None = None) -> References:
+    """Every reference of `ws`; with `reads`, the bytes this run read already (the cache's key)
+    are parsed rather than read again."""
     return References(
-        journey=load_journey(ws),
-        rubric=load_rubric(ws),
-        catalogue=load_catalogue(ws),
-        routing_table=load_routing_table(ws),
-        catalogue_explicit=ws.config.explicitly_set("paths", "rule_catalogue"),
+        journey=load_journey(ws, reads),
+        rubric=load_rubric(ws, reads),
+        catalogue=load_catalogue(ws, reads),
+        routing_table=load_routing_table(ws, reads),
     )

@@ -49,10 +49,6 @@ class Interval:
         return [self.low, self.high]
 
 
-def mean_of(values: Sequence[float]) -> float:
-    return math.fsum(values) / len(values)
-
-
 def bootstrap_interval(values: Sequence[float]) -> Interval | None:
     """The 95% percentile bootstrap interval of the mean of `values` (RESAMPLES resamples of
     len(values) items drawn with replacement). None for fewer than two values: one value has

@@ -100,10 +100,3 @@ def diff_rows(score: RunScore) -> list[DiffRow]:
 def only(rows: Iterable[DiffRow], states: Iterable[str]) -> list[DiffRow]:
     wanted = set(states)
     return [r for r in rows if r.state in wanted]
-
-
-def grouped_by_file(rows: Iterable[DiffRow]) -> list[tuple[str, list[DiffRow]]]:
-    groups: dict[str, list[DiffRow]] = {}
-    for row in rows:
-        groups.setdefault(row.file, []).append(row)
-    return sorted(groups.items())

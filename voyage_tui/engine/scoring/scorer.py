@@ -36,7 +36,6 @@ MatchMode = Literal["dual", "seed"]
 """How gold keys are matched (SPEC 3.6 and 3.10): `dual` (the default) also lets a run key
 (file, dual_flaggable) stand for a gold key; `seed` matches on (file, rule_key) only, exactly as
 the seed's `scoreFindings` does, so its figures can be reproduced by the corpus's node test."""
-MATCH_MODES: tuple[MatchMode, ...] = ("dual", "seed")
 DEFAULT_MATCH: MatchMode = "dual"
 Via = Literal["rule_key", "dual_flaggable"]
 VIA_RULE_KEY: Via = "rule_key"

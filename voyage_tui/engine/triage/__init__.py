@@ -7,8 +7,3 @@
 
 No Textual here: the command line (`voyage-tui triage`) and the app's screen both call this.
 """
-
-from voyage_tui.engine.triage.keys import KINDS
-from voyage_tui.engine.triage.queue import Queue, ScoreCache, TriageItem, build_queue
-
-__all__ = ["KINDS", "Queue", "ScoreCache", "TriageItem", "build_queue"]

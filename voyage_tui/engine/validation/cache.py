@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from voyage_tui.engine.items import Item
+    from voyage_tui.engine.loading.once import ReadOnce
     from voyage_tui.engine.validation.layout_replay import ListingParts
     from voyage_tui.engine.workspace.model import Workspace
 
@@ -394,11 +395,14 @@ class ItemCache:
         root: Path | None = None,
         listing: bool = False,
         reuse: bool = True,
+        reads: ReadOnce | None = None,
     ) -> None:
         """The cache of `ws` in `root` (the user's cache dir by default). The key is computed
-        here, before the references are read for the check: a reference edited in between then
-        changes the key of the next run instead of being recorded as seen. `listing`: the walk
-        that follows stamps the folders it lists, for validate's listing. `reuse=False`
+        here, from the references as `reads` (the run's, loading/once.py) holds them: the
+        check parses those same bytes, so the key is that of what was checked (without
+        `reads`, they are read now, before the check reads them: a reference edited in between
+        then changes the key of the next run instead of being recorded as seen). `listing`:
+        the walk that follows stamps the folders it lists, for validate's listing. `reuse=False`
         (`validate --no-cache`): nothing is read, every file is checked, and what was found is
         written, so the next run with the cache starts from it."""
         # The items' codec, imported here: validate's replay reads the cache file without
@@ -410,7 +414,7 @@ class ItemCache:
         self.ws = ws
         self.reuse = reuse
         self.stamper = PathStamper(str(ws.root))
-        self.key, self.references = key_of(ws)
+        self.key, self.references = key_of(ws, reads)
         self.max_bytes = ws.max_file_bytes
         self.listing = listing
         self.folder = root or cache_root()

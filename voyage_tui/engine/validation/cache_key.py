@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 from voyage_tui import __version__
-from voyage_tui.engine.loading.safe_read import read_bytes_inside
+from voyage_tui.engine.loading.once import ReadOnce
 from voyage_tui.engine.loading.stamps import content_digest, stamp
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME, read_config_bytes
 
@@ -102,11 +102,10 @@ def reference_paths(ws: Workspace) -> list[str]:
     return list(dict.fromkeys(rels))
 
 
-def reference_digest(root: str, root_real: str, rel: str, max_bytes: int) -> str:
-    path = os.path.join(root, rel)
-    if not os.path.lexists(path):
-        return "absent"
-    return content_digest(read_bytes_inside(path, rel, root_real=root_real, max_bytes=max_bytes))
+def reference_digest(reads: ReadOnce, rel: str, max_bytes: int) -> str:
+    """The digest of the reference as this run read it: the load that parses it takes the same
+    bytes from `reads` (loading/once.py), so it is opened once."""
+    return content_digest(reads.read(rel, max_bytes))
 
 
 def config_digest(root: Path) -> str:
@@ -115,19 +114,27 @@ def config_digest(root: Path) -> str:
 
 
 def workspace_key(
-    root: str, root_real: str, config: str, references: list[str], max_bytes: int
+    root: str,
+    root_real: str,
+    config: str,
+    references: list[str],
+    max_bytes: int,
+    reads: ReadOnce | None = None,
 ) -> str:
     """The key of a workspace at `root` whose voyage.toml has the digest `config` and names
-    `references`, read with the limit `max_bytes` ([limits] max_file_bytes)."""
+    `references`, read with the limit `max_bytes` ([limits] max_file_bytes), through `reads`
+    when the run has them."""
+    reads = reads if reads is not None else ReadOnce(root, root_real)
     parts = [code_fingerprint(), root_real, CONFIG_NAME, config, str(max_bytes)]
     for rel in references:
-        parts += [rel, reference_digest(root, root_real, rel, max_bytes)]
+        parts += [rel, reference_digest(reads, rel, max_bytes)]
     return hashlib.sha256("\0".join(parts).encode("utf-8", _TEXT)).hexdigest()
 
 
-def key_of(ws: Workspace) -> tuple[str, list[str]]:
+def key_of(ws: Workspace, reads: ReadOnce | None = None) -> tuple[str, list[str]]:
     """The key of `ws` as it was loaded, and the reference paths it covers."""
     references = reference_paths(ws)
     digest = ws.config_digest or config_digest(ws.root)
-    key = workspace_key(str(ws.root), ws.root_real, digest, references, ws.max_file_bytes)
+    root, max_bytes = str(ws.root), ws.max_file_bytes
+    key = workspace_key(root, ws.root_real, digest, references, max_bytes, reads)
     return key, references

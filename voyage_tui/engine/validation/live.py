@@ -35,6 +35,7 @@ from voyage_tui.engine.validation.layout_replay import ListingParts, listing_par
 from voyage_tui.engine.validation.listed import filled, listed_view
 from voyage_tui.engine.validation.suite import PendingPrepared, Prepared, Suite
 from voyage_tui.engine.validation.view import SuiteView, changed_paths, view_of
+from voyage_tui.engine.watcher import WatchUnavailable
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
 
@@ -55,12 +56,8 @@ CHECK_EVERYTHING = frozenset({CONFIG_NAME})
 """voyage.toml changing means "check everything" to the suite."""
 
 
-class WatchUnavailable(Exception):
-    """The workspace cannot be watched; the message says why, for the person."""
-
-
 class Watcher(Protocol):
-    """The workspace's watcher (app/watcher.py WorkspaceWatcher)."""
+    """The workspace's watcher (engine/watcher.py WorkspaceWatcher)."""
 
     def arm(self) -> None:
         """Record every change from now on. Raises WatchUnavailable."""

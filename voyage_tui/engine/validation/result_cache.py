@@ -12,7 +12,8 @@ A run with the cache goes one of two ways:
   fixtures folder and the code, all unchanged when a replay is allowed, so they are stored as
   they were computed. Nothing is parsed, and pydantic, PyYAML and markdown-it are not imported.
 - **check**: anything else. The Suite validates, reusing the items of unchanged files from the
-  same cache (the app's too), and the cache is written again, with a new listing.
+  same cache (the app's too), and the cache is written again, with a new listing: the check
+  every command that needs a validated suite makes (validated.py).
 
 The listing is written only by a run without git. The git checks (final_head_sha, holdout
 exposure, and a rating of a run that git history once held) depend on the repository's state,
@@ -37,12 +38,11 @@ from pathlib import Path
 
 from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
-from voyage_tui.engine.kinds import AFTER_RUNS_KINDS
-from voyage_tui.engine.loading.stamps import PathStamper, Stamp, pack_stat, same_stamp, stamp_of
+from voyage_tui.engine.loading.once import ReadOnce
+from voyage_tui.engine.loading.stamps import PathStamper, pack_stat, same_stamp, stamp_of
 from voyage_tui.engine.validation.cache import (
     LISTING_FORMAT,
     CacheFile,
-    ItemCache,
     cache_file_name,
     decode_diagnostics,
     read_head,
@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from voyage_tui.engine.validation.suite import Suite
-    from voyage_tui.engine.workspace.layout import Layout
 
 
 class ValidationResult:
@@ -112,11 +111,13 @@ def validate(
     """Validate the workspace at `root` (found by discovery) as `voyage-tui validate` does.
     `defer_write`: the cache is written by the result's `finish()`, so a command can print
     first (the user waits for the answer, not for the cache)."""
+    # The run's reads: the references a replay's key read are the ones a check parses.
+    reads = ReadOnce(str(root), os.path.realpath(root))
     if use_cache and not use_git:
-        replayed = replay(root)
+        replayed = replay(root, reads)
         if replayed is not None:
             return replayed
-    result = _check(root, use_git=use_git, use_cache=use_cache)
+    result = _check(root, use_git=use_git, use_cache=use_cache, reads=reads)
     if not defer_write:
         result.finish()
     return result
@@ -125,31 +126,13 @@ def validate(
 # --- check: the Suite, with the item cache -------------------------------------------------------
 
 
-def _check(root: Path, *, use_git: bool, use_cache: bool) -> ValidationResult:
-    from voyage_tui.engine.validation.suite import Suite
+def _check(root: Path, *, use_git: bool, use_cache: bool, reads: ReadOnce) -> ValidationResult:
+    from voyage_tui.engine.validation.validated import check_with_cache
     from voyage_tui.engine.workspace.model import Workspace
 
     ws = Workspace.from_root(root)
-    suite = Suite(ws, use_git=use_git, parallel=True)
-    # Without the cache (--no-cache) nothing is read from it, every file is checked, and what
-    # was found is written: a cache that was wrong for a reason no stamp sees is put right.
-    cache = ItemCache(ws, listing=not use_git, reuse=use_cache)
-    # The collector would walk the whole suite again and again as the stamps and the cache's
-    # lists are made: nothing made here forms a cycle (engine/bulk.py).
-    with gc_paused():
-        prepared = suite.prepare(fork=suite.parallel, cache=cache)
-        # Stamped before validate_all reads them: an edit in between moves the stamp.
-        after_runs = [*prepared.layout.ratings, *_adjudications(suite)]
-        ratings = {rel: cache.stamper.stamp(rel) for rel in after_runs}
-        suite.validate_all(prepared=prepared)
-        cache.record({rel: i for rel, i in suite.items.items() if i.kind not in AFTER_RUNS_KINDS})
-        listing = None if use_git else _listing(suite, prepared.layout, cache, ratings)
+    suite, write = check_with_cache(ws, use_git=use_git, use_cache=use_cache, reads=reads)
     result = _result_of(suite)
-
-    def write() -> None:
-        with gc_paused():
-            cache.write(listing)
-
     result.pending_write = write
     return result
 
@@ -167,38 +150,16 @@ def _result_of(suite: Suite) -> ValidationResult:
     )
 
 
-def _adjudications(suite: Suite) -> list[str]:
-    rel = suite.ws.adjudications_rel
-    return [rel] if rel else []
-
-
-def _listing(
-    suite: Suite, layout: Layout, cache: ItemCache, ratings: dict[str, Stamp]
-) -> dict[str, Any] | None:
-    # Imported by the check alone: with the workspace's classifier and configuration, it is
-    # half of what a replay would import otherwise (the start-up of `validate`, issue 23).
-    from voyage_tui.engine.validation.layout_replay import listing_parts
-
-    parts = listing_parts(
-        layout,
-        suite.items,
-        ratings,
-        [*suite.ws.config_diagnostics, *suite.refs.diagnostics],
-        suite.layout_problems,
-        suite.suite_diagnostics,
-        suite.coverage(),
-    )
-    return parts.finish(cache)
-
-
 # --- replay: the answer from the cache file -------------------------------------------------------
 
 
-def replay(root: Path) -> ValidationResult | None:
+def replay(root: Path, reads: ReadOnce | None = None) -> ValidationResult | None:
     """The answer of the last run without git if nothing it depends on changed since, else
     None. Reads one file of the user's cache dir (cache_store.py decides whether it may be
-    trusted) and stats the workspace; never raises for what it finds there."""
+    trusted) and stats the workspace; never raises for what it finds there. The references
+    its key reads are kept in `reads`, for the check that follows a miss."""
     root_real = os.path.realpath(root)
+    reads = reads if reads is not None else ReadOnce(str(root), root_real)
     name = cache_file_name(root_real)
     # The head alone: the details (the texts the app shows) are checked, never kept (issue 23).
     read = read_head(cache_root(), name)
@@ -206,7 +167,7 @@ def replay(root: Path) -> ValidationResult | None:
         return None
     try:
         with gc_paused():  # a hundred thousand small lists, none of them in a cycle
-            result = _replay(root, root_real, read)
+            result = _replay(root, root_real, read, reads)
     except Exception:  # a damaged cache file, whatever the damage: the suite is checked instead
         return None
     if result is not None:
@@ -231,14 +192,17 @@ def _coverage(value: object) -> dict[str, dict[str, int]]:
     return value
 
 
-def _replay(root: Path, root_real: str, read: CacheFile) -> ValidationResult | None:
+def _replay(
+    root: Path, root_real: str, read: CacheFile, reads: ReadOnce
+) -> ValidationResult | None:
     if type(read.listing) is not dict:
         return None
     listing: dict[str, Any] = read.listing
     if listing.get("format") != LISTING_FORMAT:
         return None
     base = str(root)
-    key = workspace_key(base, root_real, config_digest(root), read.references, read.max_bytes)
+    config = config_digest(root)
+    key = workspace_key(base, root_real, config, read.references, read.max_bytes, reads)
     if key != read.key:
         return None
     # Every path in the file is a workspace-relative str; a damaged one fails the `+` or the

@@ -20,6 +20,7 @@ from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.checks import GitChecks, GitResults
 from voyage_tui.engine.items import Item, RatingsFacts
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS, FIXTURE_KINDS, FileKind
+from voyage_tui.engine.loading.once import ReadOnce
 from voyage_tui.engine.loading.safe_read import is_within, recording_stats
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.references.loaded import (
@@ -195,11 +196,23 @@ def _is_gold(item: Item | None) -> bool:
 
 
 class Suite:
-    def __init__(self, ws: Workspace, *, use_git: bool = True, parallel: bool = False) -> None:
+    def __init__(
+        self,
+        ws: Workspace,
+        *,
+        use_git: bool = True,
+        parallel: bool = False,
+        reads: ReadOnce | None = None,
+    ) -> None:
+        """`reads`: the files this run read already (loading/once.py; the cache's key took the
+        references' digests from them): the first load parses those bytes."""
         self.ws = ws
         self.use_git = use_git
         self.parallel = parallel
-        self.refs: References = load_references(ws)
+        self._reads: ReadOnce | None = (
+            reads if reads is not None else ReadOnce(str(ws.root), ws.root_real)
+        )
+        self.refs: References = load_references(ws, self._reads)
         self.items: dict[str, Item] = {}
         self.layout_problems: list[Diagnostic] = []
         self.suite_diagnostics: list[Diagnostic] = []
@@ -239,18 +252,29 @@ class Suite:
 
     # --- full validation -------------------------------------------------------------------
 
+    def _load_reads(self) -> ReadOnce:
+        """The reads of this load: for the first, the ones the suite was made with (its
+        references were read then, once: issue 34); for any later load, fresh ones, as a
+        reload reads the files again."""
+        reads, self._reads = self._reads, None
+        return reads if reads is not None else ReadOnce(str(self.ws.root), self.ws.root_real)
+
     def prepare(
         self, fork: bool = True, cache: ItemCache | bool = False, child_share: float = 0.5
     ) -> Prepared:
         """Read the references, list the files and, with `fork` (single-threaded callers only),
         start a child on half of the files; `validate_all(prepared=...)` finishes the job.
         With `cache`, files unchanged since the last run are taken from the item cache."""
-        # The cache's key first: a reference edited after it was read misses next time. Without
-        # git, the walk's folders are stamped, for a listing the next load replays.
+        # The cache's key and the references from the same reads: the key is that of what is
+        # checked. (A cache given was made with them: result_cache.py.) Without git, the walk's
+        # folders are stamped, for a listing the next load replays.
+        reads = self._load_reads()
         item_cache = (
-            ItemCache(self.ws, listing=not self.use_git) if cache is True else (cache or None)
+            ItemCache(self.ws, listing=not self.use_git, reads=reads)
+            if cache is True
+            else (cache or None)
         )
-        refs = load_references(self.ws)
+        refs = load_references(self.ws, reads)
         # One pause over the cache's read, the replay and the decode of every item, frozen after
         # when big: all of it is kept, and each collection between those steps scanned all they
         # had made so far (0.6 s of a warm start's 4 s at 100,000 fixtures, issue 23).
@@ -266,8 +290,9 @@ class Suite:
         for any file) the walk, too, runs in the forked child, which hands the listing back
         and then checks its share of the files; `resolve()` takes the listing up (on any
         thread). Otherwise (a replayed listing, cached items) as prepare()."""
-        item_cache = ItemCache(self.ws, listing=not self.use_git) if cache else None
-        refs = load_references(self.ws)
+        reads = self._load_reads()
+        item_cache = ItemCache(self.ws, listing=not self.use_git, reads=reads) if cache else None
+        refs = load_references(self.ws, reads)
         listed: list[Job] = []
         with gc_paused(keep=lambda: len(listed) >= FREEZE_MIN_ITEMS):
             replayed = self._replay_layout(item_cache)

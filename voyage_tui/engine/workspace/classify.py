@@ -356,8 +356,3 @@ class Classifier:
                 "/".join(root) for root in (self.fixtures, *self.gold_roots, self.ratings)
             )
         )
-
-
-def classify(ws: Workspace, rel: str) -> FileKind:
-    """What the workspace-relative path `rel` is in `ws`."""
-    return ws.classifier.kind(rel)

@@ -14,6 +14,13 @@ A workspace may hold names that are not UTF-8 (or folders it cannot read): the n
 raises instead of naming the change, and the batch is lost. The watcher arms again and asks for
 everything to be checked (`on_change(None)`): a hostile name costs a re-check, never the
 watching.
+
+The engine's (no Textual): the live suite runs it through its `Watcher` protocol
+(validation/live.py), and the command line arms it before Textual is imported. The notifier is
+watchfiles' private `_rust_notify`, the one private name of a library outside the app's Textual
+ones: it is named in `PRIVATE_NAMES` and used in `open_notifier` alone, and
+tests/engine/test_watcher_private.py looks it up and starts it on the pinned watchfiles, so an
+upgrade that renames it fails there, by name.
 """
 
 from __future__ import annotations
@@ -26,11 +33,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from voyage_tui.engine.validation.live import WatchUnavailable
 from voyage_tui.engine.workspace.layout import NEVER_SEARCHED, watched
 from voyage_tui.engine.workspace.model import Workspace
 
-__all__ = ["WatchUnavailable", "WorkspaceWatcher", "watch_workspace", "watcher_of"]
+PRIVATE_NAMES: tuple[tuple[str, str], ...] = (("watchfiles._rust_notify", "RustNotify"),)
+"""(module, name) of each private name of watchfiles used here: the test looks each up."""
+
+
+class WatchUnavailable(Exception):
+    """The workspace cannot be watched; the message says why, for the person."""
+
 
 SETUP_FAILURES_BEFORE_GIVING_UP = 3
 """Polling that cannot even start this many times in a row: the workspace cannot be watched."""
@@ -55,7 +67,8 @@ class Notifier(Protocol):
 
 def open_notifier(paths: list[str], force_polling: bool) -> Notifier:
     """The Rust notifier of watchfiles, recording changes under `paths` (folders, watched
-    whole, and files) from this call on."""
+    whole, and files) from this call on. Private to watchfiles (PRIVATE_NAMES): its public
+    `watch()` owns the loop, and the watcher needs arming apart from watching."""
     from watchfiles._rust_notify import RustNotify
 
     return RustNotify(paths, False, force_polling, 500, True, True)
@@ -244,16 +257,6 @@ class WorkspaceWatcher:
                     raise
             stop.wait(min(0.1 * 2**attempts, MAX_BACKOFF))
         return False
-
-
-def watch_workspace(
-    root: Path,
-    on_change: Callable[[set[str] | None], None],
-    stop: threading.Event,
-    debounce_ms: int = 150,
-) -> None:
-    """Arm a watcher on `root` and run it until `stop` is set (see WorkspaceWatcher.run)."""
-    WorkspaceWatcher(root, debounce_ms).run(on_change, stop)
 
 
 def watcher_of(ws: Workspace) -> WorkspaceWatcher:

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from voyage_tui.app import watcher as watcher_module
-from voyage_tui.app.watcher import watcher_of
+from voyage_tui.engine import watcher as watcher_module
+from voyage_tui.engine.watcher import watcher_of
 from voyage_tui.engine.workspace.layout import watched
 from voyage_tui.engine.workspace.model import Workspace
 

@@ -1,6 +1,6 @@
 """Write the example HTML report of `voyage-tui results` and a picture of its charts:
 
-    python docs/screenshots/make_results_report.py
+    python screenshots/make_results_report.py
 
 On the workspace the results tests build (tests/results/common.py: an agent clearly better, equal
 and clearly worse than the baseline on three dimensions; two gold corpora with two review
@@ -10,13 +10,15 @@ the SVG charts it embeds, stacked on a white page, to `results-html.svg` (docs/c
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import sys
 import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+sys.path.insert(0, str(HERE.parent))
 
 from tests.results.common import build  # noqa: E402
 from voyage_tui.cli import main as cli  # noqa: E402
@@ -26,16 +28,17 @@ SVG = re.compile(
 )
 
 
-def main() -> None:
+def main(folder: Path = HERE) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = build(Path(tmp) / "ws")
-        report = HERE / "results-report.html"
-        code = cli(
-            ["results", str(root), "--baseline", "old", "--format", "html", "--output", str(report)]
-        )
+        # Printed, not written with --output: voyage-tui writes only inside the workspace.
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            code = cli(["results", str(root), "--baseline", "old", "--format", "html"])
         if code:
             raise SystemExit(code)
-    page = report.read_text(encoding="utf-8")
+    page = printed.getvalue()
+    (folder / "results-report.html").write_text(page, encoding="utf-8")
     charts, y, width = [], 10, 0
     for found in SVG.finditer(page):
         w, h = int(found.group(1)), int(found.group(2))
@@ -53,7 +56,7 @@ def main() -> None:
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{y}'>"
         f"<rect width='100%' height='100%' fill='white'/>{''.join(charts)}</svg>\n"
     )
-    (HERE / "results-html.svg").write_text(picture, encoding="utf-8")
+    (folder / "results-html.svg").write_text(picture, encoding="utf-8")
 
 
 if __name__ == "__main__":

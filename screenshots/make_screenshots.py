@@ -1,6 +1,6 @@
 """Write an SVG of every screen, from the running app on a copy of the sample workspace.
 
-    python docs/screenshots/make_screenshots.py
+    python screenshots/make_screenshots.py
 
 The scenarios are the snapshot tests' (tests/app/scenarios.py), so the README shows what the
 tests pin. Re-run after changing a screen.
@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
+REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
 from tests.app.scenarios import SCENARIOS, copy_sample, scenario_app  # noqa: E402

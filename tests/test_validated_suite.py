@@ -1,0 +1,185 @@
+"""One way to get a validated suite (issue 34): every command that needs one takes it from the
+engine's `validated_suite`, with the validation cache, and a run opens each reference file once.
+
+Opens are counted at `os.open`, which every bounded read of a workspace file goes through
+(loading/safe_read.py); the sample is too small for the forked child, so every open is seen.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from voyage_tui.cli import main
+
+# Imported before os.open is wrapped: it asks at import whether os.open takes dir_fd (the
+# wrapper is not in os.supports_dir_fd), and without it the cache is never written.
+from voyage_tui.engine.validation import cache_store  # noqa: F401
+from voyage_tui.engine.validation.validated import validated_suite
+
+REFERENCES = (
+    "fixtures/references/journey.md",
+    "fixtures/references/routing-table.md",
+    "fixtures/references/rule-catalogue.yaml",
+    "fixtures/rubric.md",
+)
+TASK = "fixtures/bug-diagnosis/pagination-last-page-dropped/task.yaml"
+
+
+class Opens:
+    """Every file opened through os.open while counting, workspace-relative."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = str(root) + os.sep
+        self.counts: collections.Counter[str] = collections.Counter()
+
+    def of(self, rel: str) -> int:
+        return self.counts[rel]
+
+    def task_files(self) -> list[str]:
+        return sorted(rel for rel in self.counts if rel.endswith("/task.yaml"))
+
+
+@pytest.fixture
+def count_opens(monkeypatch: pytest.MonkeyPatch) -> Iterator[collections.abc.Callable[..., Opens]]:
+    real = os.open
+
+    def start(root: Path) -> Opens:
+        opens = Opens(root)
+
+        def counting(path: object, *args: object, **kwargs: object) -> int:
+            name = os.fsdecode(path)  # type: ignore[call-overload]
+            if name.startswith(opens.root):
+                opens.counts[name[len(opens.root) :]] += 1
+            return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(os, "open", counting)
+        return opens
+
+    yield start
+    monkeypatch.setattr(os, "open", real)
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> int:
+    code = main(argv)
+    capsys.readouterr()
+    return code
+
+
+@pytest.mark.parametrize(
+    "switches", [[], ["--no-git"], ["--no-cache"], ["--no-git", "--no-cache"]], ids=str
+)
+def test_a_cold_validate_opens_each_reference_once(
+    sample_copy: Path,
+    count_opens: collections.abc.Callable[[Path], Opens],
+    capsys: pytest.CaptureFixture[str],
+    switches: list[str],
+) -> None:
+    opens = count_opens(sample_copy)
+    run(["validate", str(sample_copy), *switches], capsys)
+    # The cache's key and the parsed reference take the same bytes: one read of each.
+    assert {rel: opens.of(rel) for rel in REFERENCES} == dict.fromkeys(REFERENCES, 1)
+
+
+def test_a_validate_after_an_edit_opens_each_reference_once(
+    sample_copy: Path,
+    count_opens: collections.abc.Callable[[Path], Opens],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run(["validate", str(sample_copy), "--no-git"], capsys)
+    task = sample_copy / TASK
+    task.write_text(task.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    opens = count_opens(sample_copy)
+    # The replay's key reads the references, finds the edit, and the check takes those reads.
+    run(["validate", str(sample_copy), "--no-git"], capsys)
+    assert {rel: opens.of(rel) for rel in REFERENCES} == dict.fromkeys(REFERENCES, 1)
+    assert opens.task_files() == [TASK]  # the rest from the cache
+
+
+COMMANDS = {
+    "exposure": ["exposure"],
+    "results": ["results"],
+    "ratings status": ["ratings", "status"],
+    "ratings export": ["ratings", "export"],
+    "triage": ["triage", "--format", "json", "--no-git"],
+    "triage with git": ["triage", "--format", "json"],
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS.values(), ids=COMMANDS.keys())
+def test_every_command_that_needs_a_validated_suite_takes_it_from_the_cache(
+    sample_copy: Path,
+    count_opens: collections.abc.Callable[[Path], Opens],
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    run([*command, str(sample_copy)], capsys)
+    opens = count_opens(sample_copy)
+    run([*command, str(sample_copy)], capsys)
+    # The second run finds every fixture unchanged in the cache the first one wrote. (What a
+    # command reads beyond its suite, a rubric for the ratings or a catalogue for the gold
+    # files, it still reads itself.)
+    assert opens.task_files() == []
+
+
+def test_the_validated_suite_reads_each_reference_once(
+    sample_copy: Path, count_opens: collections.abc.Callable[[Path], Opens]
+) -> None:
+    opens = count_opens(sample_copy)
+    suite = validated_suite(sample_copy, use_git=False)
+    assert {rel: opens.of(rel) for rel in REFERENCES} == dict.fromkeys(REFERENCES, 1)
+    assert len(opens.task_files()) == len([i for i in suite.items.values() if i.is_fixture])
+    # And again: the items from the cache it wrote; the references read again, once each.
+    again = count_opens(sample_copy)
+    validated_suite(sample_copy, use_git=False)
+    assert {rel: again.of(rel) for rel in REFERENCES} == dict.fromkeys(REFERENCES, 1)
+    assert again.task_files() == []
+
+
+def test_a_validate_reuses_what_a_command_checked(
+    sample_copy: Path,
+    count_opens: collections.abc.Callable[[Path], Opens],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run(["results", str(sample_copy)], capsys)
+    opens = count_opens(sample_copy)
+    run(["validate", str(sample_copy), "--no-git"], capsys)
+    assert opens.task_files() == []
+
+
+def _calls(path: Path) -> set[str]:
+    """The names called in a module: `Suite(...)` gives "Suite", `x.validate_all()` gives
+    "validate_all", `Suite.open(...)` gives "open" (and "Suite" is not called)."""
+    called = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name):
+                called.add(node.func.id)
+            elif isinstance(node.func, ast.Attribute):
+                called.add(node.func.attr)
+                if isinstance(node.func.value, ast.Name) and node.func.value.id == "Suite":
+                    called.add("Suite." + node.func.attr)
+    return called
+
+
+def test_no_command_makes_a_validated_suite_of_its_own() -> None:
+    """The commands (and the authoring session `new` opens) call validated_suite; the app's
+    start (cli/common.py) prepares the live suite's first load, which uses the cache too."""
+    callers = [
+        *sorted((REPO / "voyage_tui" / "cli").glob("*.py")),
+        REPO / "voyage_tui" / "engine" / "authoring" / "session.py",
+    ]
+    own = {}
+    for path in callers:
+        if path.name == "common.py":
+            continue
+        found = _calls(path) & {"Suite", "Suite.open", "validate_all", "prepare_early"}
+        if found:
+            own[path.name] = sorted(found)
+    assert own == {}
