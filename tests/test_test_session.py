@@ -206,5 +206,6 @@ def test_an_engine_only_run_imports_no_app_test_module(pytestconfig: pytest.Conf
             assert conftest.pytest_ignore_collect(path, config) is None  # type: ignore[arg-type]
     if " ".join(pytestconfig.option.markexpr.split()) == conftest.ENGINE_ONLY:
         # (helper modules of tests/app/ that other tests import are not test files)
-        assert not [name for name in sys.modules if name.startswith("tests.app.test_")]
+        leaked = [name for name in sys.modules if name.startswith("tests.app.test_")]
+        assert not leaked, leaked
         assert "tests.test_serve" not in sys.modules

@@ -14,8 +14,7 @@ import pytest
 from tests.conftest import MakeWorkspace
 from tests.fake_app import record_openings
 from tests.ratings.common import jsonl, record, rubric, workspace_files
-from tests.test_serve_raters import cli
-from voyage_tui.cli import serve_web
+from voyage_tui.cli import main, serve_web
 from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.ratings.assignment import Assignment
 from voyage_tui.engine.ratings.lock import RaterBusy, RaterLock, lock_rel
@@ -50,6 +49,18 @@ def served(monkeypatch: pytest.MonkeyPatch) -> list[serve_web.AppServer]:
 
     monkeypatch.setattr(serve_web.AppServer, "serve", record)
     return started
+
+
+def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """The command line in this process: its exit code, stdout and stderr. (Not imported from
+    tests/test_serve_raters.py: that module is an app test's, which an engine-only run must not
+    import.)"""
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 2
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 def toml_team(*names: str) -> str:
