@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from voyage_tui.engine.loading.safe_read import MAX_FILE_BYTES_CEILING
+
 
 class PathsModel(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
@@ -46,8 +48,9 @@ class HoldoutModel(BaseModel):
 class LimitsModel(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
-    # Bounded like every number read from a file: 1 TiB is past any file voyage-tui reads.
-    max_file_bytes: int = Field(default=1_048_576, gt=0, le=1 << 40)
+    # Bounded like every number read from a file; a larger value is a diagnostic, and the
+    # ceiling applies (engine/workspace/config.py).
+    max_file_bytes: int = Field(default=1_048_576, gt=0, le=MAX_FILE_BYTES_CEILING)
 
 
 class TriageModel(BaseModel):

@@ -34,7 +34,6 @@ from dataclasses import dataclass, replace
 
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import Item
-from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.assignment import Assignment, workspace_assignment
 from voyage_tui.engine.ratings.content import PairContent, load_pair
 from voyage_tui.engine.ratings.keypad import ScoreDraft
@@ -78,13 +77,13 @@ def why_no_session(ws: Workspace, rater: str) -> str | None:
     full = ws.abs(rel)
     if not os.path.lexists(full):
         return None
-    data = read_bytes_inside(full, rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
-    if isinstance(data, Diagnostic):
+    lines = ws.open_lines(rel)
+    if isinstance(lines, Diagnostic):
         return (
-            f"{rel} cannot be read ({data.message}); a session would append to a file whose "
+            f"{rel} cannot be read ({lines.message}); a session would append to a file whose "
             "ratings it cannot see. Fix the file first"
         )
-    parsed = parse_ratings(data, rel)
+    parsed = parse_ratings(lines, rel)
     if not parsed.readable:
         reasons = "; ".join(d.message for d in parsed.diagnostics) or "it cannot be read"
         return f"{rel} cannot be read ({reasons}); fix the file first"

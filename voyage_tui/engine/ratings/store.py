@@ -19,7 +19,7 @@ from dataclasses import replace
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.loading.safe_read import is_within, read_bytes_inside
+from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.ratings.names import ratings_file_rel
 from voyage_tui.engine.ratings.records import (
     RATINGS_SUFFIX,
@@ -203,12 +203,10 @@ def _count_lines(ws: Workspace, checked: RatingsFile) -> None:
         checked.line_count, checked.ends_with_newline = 0, True
         checked.foreign = Foreign()
         return
-    data = read_bytes_inside(
-        full, checked.path, root_real=ws.root_real, max_bytes=ws.max_file_bytes
-    )
-    if isinstance(data, Diagnostic):
+    lines = ws.open_lines(checked.path)
+    if isinstance(lines, Diagnostic):
         return
-    parsed = parse_ratings(data, checked.path)
+    parsed = parse_ratings(lines, checked.path)
     checked.line_count, checked.ends_with_newline = parsed.line_count, parsed.ends_with_newline
     checked.foreign = parsed.foreign
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.safe_read import MAX_FILE_BYTES_CEILING
 from voyage_tui.engine.loading.text import position_of_index
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME
@@ -63,7 +64,8 @@ class HoldoutConfig:
 
 @dataclass(slots=True)
 class LimitsConfig:
-    # Bounded like every number read from a file: 1 TiB is past any file voyage-tui reads.
+    # Bounded like every number read from a file; a larger value is a diagnostic, and the
+    # ceiling applies (_CEILINGS).
     max_file_bytes: int = 1_048_576
     fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
@@ -152,6 +154,10 @@ _KEYS: dict[str, tuple[str, ...]] = {
 }
 """Each section's keys, in the order the file format declares them."""
 
+_CEILINGS: dict[tuple[str, str], int] = {("limits", "max_file_bytes"): MAX_FILE_BYTES_CEILING}
+"""Keys whose larger values are taken down to a ceiling (with a diagnostic) rather than refused
+for the default: a keeper who raised the bound past it wants the most there is."""
+
 _MISSING = object()
 """A check's answer for a value it does not accept: the model is asked."""
 
@@ -194,7 +200,7 @@ _CHECKS: dict[str, dict[str, Callable[[Any], Any]]] = {
     "paths": {key: (_strings() if key == "gold" else _str) for key in _KEYS["paths"]},
     "git": {"repo": _str, "branches": _strings()},
     "holdout": {key: _strings() for key in _KEYS["holdout"]},
-    "limits": {"max_file_bytes": _int(1, 1 << 40)},
+    "limits": {"max_file_bytes": _int(1, MAX_FILE_BYTES_CEILING)},
     "triage": {"min_f1": _float(0.0, 1.0), "ratings_per_run": _int(0, 1_000_000)},
     "rating": {
         "raters": _strings(max_length=1000),
@@ -267,6 +273,12 @@ def _locate(text: str, section: str | None, key: str | None) -> tuple[int, int] 
 def key_position(text: str, section: str, key: str) -> tuple[int, int] | None:
     """Line and column of `key` in `[section]` of voyage.toml's text, if it is written there."""
     return _locate(text, section, key)
+
+
+def _shown_number(value: int) -> str:
+    """A number as a message shows it: with its thousands, or by its digits when too long."""
+    digits = len(str(value))
+    return f"{value:,}" if digits <= 30 else f"a number of {digits:,} digits"
 
 
 def _leaves_workspace(value: Any) -> str | None:
@@ -428,6 +440,19 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                         f"unknown key `{key}` in [{section}]; it is ignored{hint(key, known)}",
                     )
                 )
+                continue
+            ceiling = _CEILINGS.get((section, key))
+            if ceiling is not None and type(item) is int and item > ceiling:
+                diagnostics.append(
+                    dg.error(
+                        rel,
+                        _locate(text, section, key),
+                        "config-invalid",
+                        f"[{section}] {key}: {_shown_number(item)} is over the ceiling of "
+                        f"{ceiling:,} ({ceiling >> 20} MiB); the ceiling is used",
+                    )
+                )
+                section_values[key] = ceiling
                 continue
             checked, wrong = checked_value(section, key, item)
             if wrong is not None:
