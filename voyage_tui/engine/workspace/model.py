@@ -41,6 +41,11 @@ class Workspace:
     """What voyage.toml held when it was read (loading/stamps.py `content_digest`); "" when
     the configuration did not come from the file. The validation caches key on it."""
     _classifier: Classifier | None = field(default=None, init=False, repr=False, compare=False)
+    ignore_answers: dict[str, tuple[object, bool]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Whether git ignores a file the writer was asked to change, by path, with the state of
+    the files that decide it when git was asked (layout.py `git_ignores_file`)."""
 
     def __post_init__(self) -> None:
         self.root_real = os.path.realpath(self.root)
