@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from tests.ratings.common import jsonl, load_ws, record, rubric, workspace_files
+from voyage_tui.engine.formats.config_spec import MAX_FILE_BYTES_CEILING
 from voyage_tui.engine.loading.line_stream import MAX_LINE_BYTES, MAX_LINE_PROBLEMS
-from voyage_tui.engine.loading.safe_read import MAX_FILE_BYTES_CEILING
 from voyage_tui.engine.ratings.rules import check_ratings_file
 from voyage_tui.engine.workspace.config import parse_config
 

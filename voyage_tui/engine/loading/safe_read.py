@@ -21,11 +21,6 @@ _KIND_NAMES = (
     (stat.S_ISSOCK, "a socket"),
 )
 
-MAX_FILE_BYTES_CEILING = 64 << 20
-"""64 MiB: the most `[limits] max_file_bytes` may raise the bound of one file read to. A file
-within it is read whole (a task, a run) or as a stream of bounded lines (ratings,
-adjudications, line_stream.py); a voyage.toml asking for more gets this, and a diagnostic."""
-
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
