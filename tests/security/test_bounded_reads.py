@@ -10,6 +10,7 @@ fails with a MemoryError instead of taking the machine's memory.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import subprocess
@@ -165,3 +166,28 @@ def test_a_file_of_junk_lines_lists_its_first_problems(make_workspace) -> None:
     assert (last.code, last.line, last.severity) == ("problems-not-listed", 1002, "error")
     assert f"{junk - MAX_LINE_PROBLEMS:,} more problems" in last.message
     assert checked.foreign.count == junk  # still counted: no session appends to this file
+
+
+def test_a_snooze_fingerprint_hashes_a_large_file_a_block_at_a_time(make_workspace) -> None:
+    # a snooze "until the file changes" hashes the item's files, a rater's ratings file too
+    from voyage_tui.engine.triage.queue import fingerprint
+
+    root = make_workspace(
+        {**workspace_files(), "voyage.toml": f"[limits]\nmax_file_bytes = {64 << 20}\n"}
+    )
+    path = root / "ratings" / "alice.jsonl"
+    path.parent.mkdir(exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.write(jsonl(record()).encode())
+        handle.truncate(60 << 20)
+    ws = load_ws(root)
+    tracemalloc.start()
+    try:
+        got = fingerprint(ws, ["ratings/alice.jsonl"])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, f"{peak:,} bytes held at once"
+    whole = hashlib.sha256(path.read_bytes()).hexdigest()  # as it was computed: the same digest
+    expected = hashlib.sha256(b"ratings/alice.jsonl\0" + whole.encode() + b"\n").hexdigest()
+    assert got == expected

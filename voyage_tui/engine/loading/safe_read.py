@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 import threading
@@ -191,6 +192,31 @@ def read_bytes_inside(
     if refused is not None:
         return refused
     return read_bytes(abs_path, rel, root_real=root_real, max_bytes=max_bytes)
+
+
+def sha256_inside(abs_path: str, rel: str, *, root_real: str, max_bytes: int) -> str | Diagnostic:
+    """The SHA-256 (hex) of the file's bytes, read as read_bytes_inside reads it but a block at
+    a time: a file of any kind (a ratings file of 64 MiB) is hashed in bounded memory."""
+    refused = outside_through_folder(abs_path, rel, root_real)
+    if refused is not None:
+        return refused
+    opened = open_regular(abs_path, rel, root_real=root_real, max_bytes=max_bytes)
+    if isinstance(opened, Diagnostic):
+        return opened
+    fd, _ = opened
+    digest = hashlib.sha256()
+    total = 0
+    try:
+        while chunk := os.read(fd, 1 << 16):
+            total += len(chunk)
+            if total > max_bytes:
+                return too_large(rel, total, max_bytes)
+            digest.update(chunk)
+    except OSError as exc:
+        return dg.error(rel, None, "file-unreadable", f"cannot read the file: {exc.strerror}")
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
 
 
 def _swapped(rel: str) -> Diagnostic:
