@@ -48,21 +48,25 @@ class Spawned:
         return [argv for argv in self.argv if argv and os.path.basename(argv[0]) == "git"]
 
 
-def test_ratings_after_the_first_spawn_no_git_process(make_workspace, monkeypatch) -> None:
+def test_a_rating_spawns_no_git_process(make_workspace, monkeypatch) -> None:
     root = make_workspace({**workspace_files(), ALICE: jsonl(record(run_id="run-b"))})
     git_repo(root)
     suite = Suite.open(root, use_git=False)
-    session = RaterSession.open(
-        suite.ws, suite.refs.rubric.value, suite.items, "alice", use_git=False, lock=False
-    )
     spawned = Spawned(monkeypatch)
-    session.submit(GOOD)
-    first = len(spawned.git())
-    assert first <= 1, spawned.git()  # the question, asked once
-    session.submit(GOOD)
-    session.undo()
-    session.redo()
-    assert spawned.git()[first:] == [], "a rating asked git again"
+    session = RaterSession.open(
+        suite.ws, suite.refs.rubric.value, suite.items, "alice", use_git=False
+    )
+    # the writer's question, asked once, when the session opens
+    assert [argv[3:4] for argv in spawned.git()] == [["check-ignore"]]
+    opened = len(spawned.git())
+    try:
+        session.submit(GOOD)
+        session.submit(GOOD)
+        session.undo()
+        session.redo()
+    finally:
+        session.close()
+    assert spawned.git()[opened:] == [], "a rating started git"
     assert len((root / ALICE).read_text().splitlines()) == 5
 
 

@@ -44,6 +44,7 @@ from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.ratings.runs import AgentRunRef, PairKey, RunIndex
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.rubric import Dimension, Rubric
+from voyage_tui.engine.workspace.layout import git_ignores_file
 from voyage_tui.engine.workspace.model import Workspace
 
 
@@ -239,6 +240,11 @@ class RaterSession:
             # Read under the lock: no other session of this rater appends meanwhile.
             paths = [rel] if os.path.lexists(ws.abs(rel)) else []
             store = RatingStore.load(ws, rubric, runs, paths=paths)
+            if held is not None and paths:
+                # The writer's question (is the file one git ignores?) asked once, here: its
+                # answer is kept while the files that decide it stay as they are, so no
+                # rating of the session starts a git process (workspace/layout.py).
+                git_ignores_file(ws, rel)
             session = cls(ws, rubric, runs, store, name, blind=blind, clock=clock)
         except BaseException:
             if held is not None:
