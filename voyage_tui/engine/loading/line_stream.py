@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.loading.safe_read import open_regular, outside_through_folder, too_large
+from voyage_tui.engine.wording import plural
 
 MAX_LINE_BYTES = 1 << 20
 """1 MiB: a record is a few hundred bytes, and one with a page-long note a few KiB. A longer
@@ -64,7 +65,8 @@ class Unlisted:
             rel,
             (self.first_line, 1) if self.first_line is not None else None,
             UNLISTED,
-            f"{self.count:,} more problems from this line on are not listed (the first "
+            f"{plural(self.count, 'more problem')} from this line on "
+            f"{'is' if self.count == 1 else 'are'} not listed (the first "
             f"{MAX_LINE_PROBLEMS:,} of the file are); fix those, and validate again",
         )
 
