@@ -258,14 +258,14 @@ async def test_the_screen_moves_on_only_once_the_rating_is_on_disk(
     order = queue_of(root)
     release = threading.Event()
     writing = threading.Event()
-    append = ratings_store.append_line
+    append = ratings_store.append_lines
 
     def slow_append(*args, **kwargs):
         writing.set()
         assert release.wait(10)
         return append(*args, **kwargs)
 
-    monkeypatch.setattr(ratings_store, "append_line", slow_append)
+    monkeypatch.setattr(ratings_store, "append_lines", slow_append)
     app = rate_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await session_screen(pilot)
@@ -288,12 +288,12 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     order = queue_of(root)
-    append = ratings_store.append_line
+    append = ratings_store.append_lines
 
     def full_disk(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(ratings_store, "append_line", full_disk)
+    monkeypatch.setattr(ratings_store, "append_lines", full_disk)
     app = rate_app(root)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await session_screen(pilot)
@@ -304,7 +304,7 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
         assert screen.state is not None and screen.state.current is not None
         assert screen.state.current.pair == order[0]
         assert screen.draft.complete
-        monkeypatch.setattr(ratings_store, "append_line", append)
+        monkeypatch.setattr(ratings_store, "append_lines", append)
         await rate(pilot, screen, "enter")
         [written] = records(root)
         assert pair(written) == order[0]
@@ -312,16 +312,16 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
 
 
 def _fail_once(monkeypatch: pytest.MonkeyPatch, part: int) -> None:
-    """The next append writes `part` bytes of its line, then fails as a full disk does."""
-    append = ratings_store.append_line
+    """The next append writes `part` bytes of its lines, then fails as a full disk does."""
+    append = ratings_store.append_lines
 
-    def failing(ws, rel, line, *, shown=None):
+    def failing(ws, rel, lines, *, shown=None):
         with open(ws.abs(rel), "ab") as handle:
-            handle.write((line.rstrip("\n") + "\n").encode()[:part])
-        monkeypatch.setattr(ratings_store, "append_line", append)
+            handle.write("".join(line.rstrip("\n") + "\n" for line in lines).encode()[:part])
+        monkeypatch.setattr(ratings_store, "append_lines", append)
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(ratings_store, "append_line", failing)
+    monkeypatch.setattr(ratings_store, "append_lines", failing)
 
 
 async def test_after_a_save_that_left_part_of_a_line_the_next_says_its_real_line(

@@ -1,6 +1,7 @@
-"""voyage.toml is checked by hand (engine/workspace/config.py), so `validate` starts without
-importing pydantic; the pydantic models of engine/formats/config.py stay the file format. These
-tests hold the two to one answer: every value the hand-written rules accept, the model accepts
+"""voyage.toml is declared once (engine/formats/config_spec.py: plain dataclasses, bounds as
+field metadata). The reader checks each value by rules made from it (engine/workspace/config.py),
+so `validate` starts without importing pydantic; the pydantic models of engine/formats/config.py,
+which word the diagnostics, are built from it. These tests hold the two to one answer: every value the hand-written rules accept, the model accepts
 and gives back equal (type included); the same fields with the same defaults; and on every
 voyage.toml of the rule data (the bad-config cases) and on generated ones, the diagnostics and
 the configuration are those of asking the model about every value."""
@@ -210,3 +211,56 @@ def test_a_generated_voyage_toml_gives_what_the_model_gives(
         tables.setdefault(section, []).append(f"{key} = {_toml(value)}")
     text = "".join(f"[{section}]\n" + "\n".join(lines) + "\n" for section, lines in tables.items())
     _same(*_both(text))
+
+
+# --- one declaration (issue 34, item 7) ----------------------------------------------------------
+
+ENGINE = Path(__file__).resolve().parents[2] / "voyage_tui" / "engine"
+
+
+def test_voyage_toml_is_declared_once() -> None:
+    """The reader's sections are the declaration's classes, and the pydantic models are built
+    from them: a key, default or bound written anywhere else would be a second model."""
+    from voyage_tui.engine.formats import config_spec
+
+    assert _SECTIONS is config_spec.SECTIONS
+    for name, kind in _SECTIONS.items():
+        model = SECTION_MODELS[name]
+        for declared in dataclasses.fields(kind):
+            if declared.name == "fields_set":
+                continue
+            made = model.model_fields[declared.name]
+            assert made.get_default(call_default_factory=True) == getattr(kind(), declared.name)
+            schema = model.model_json_schema()["properties"][declared.name]
+            for bound, value in declared.metadata.items():
+                pydantic_name = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum"}
+                if bound in pydantic_name:
+                    assert schema[pydantic_name[bound]] == value, (name, declared.name, bound)
+    # no hand-written model or section class of voyage.toml is left anywhere in the engine
+    for path in ENGINE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        if path.name == "config_spec.py":
+            continue
+        assert "max_file_bytes: int" not in text, path
+        assert "class LimitsModel" not in text and "class LimitsConfig" not in text, path
+
+
+def test_the_ceiling_is_written_once() -> None:
+    from voyage_tui.engine.formats.config_spec import MAX_FILE_BYTES_CEILING
+
+    assert (
+        VoyageModel.model_json_schema()["$defs"]["LimitsModel"]["properties"]["max_file_bytes"][
+            "maximum"
+        ]
+        == MAX_FILE_BYTES_CEILING
+    )
+    defined = sorted(
+        path.relative_to(ENGINE).as_posix()
+        for path in ENGINE.rglob("*.py")
+        if "MAX_FILE_BYTES_CEILING =" in path.read_text(encoding="utf-8")
+    )
+    assert defined == ["formats/config_spec.py"]
+    # the reader, the models and the readers of files name it, never spell it out
+    for rel in ("workspace/config.py", "formats/config.py", "loading/safe_read.py"):
+        text = (ENGINE / rel).read_text(encoding="utf-8")
+        assert not any(s in text for s in ("64 << 20", "67108864", "67_108_864")), rel

@@ -335,6 +335,14 @@ NOT_FROM_A_FILE = {
     "yaml-unreadable": "test_yaml_unreadable_when_the_loader_itself_fails",
     "json-unreadable": "test_json_unreadable_when_the_loader_itself_fails",
     "invalid-value": "test_invalid_value_is_the_fallback_for_a_vocabulary_without_a_code",
+    # A line over 1 MiB, of a file over it: tests/security/test_bounded_reads.py.
+    "line-too-long": (
+        "tests.security.test_bounded_reads::"
+        "test_a_line_over_the_bound_is_a_diagnostic_and_the_lines_after_it_count"
+    ),
+    "problems-not-listed": (
+        "tests.security.test_bounded_reads::test_a_file_of_junk_lines_lists_its_first_problems"
+    ),
     # A git that does not answer (a FIFO in its config): tests/security/test_git_hangs.py.
     "git-check-failed": (
         "tests.security.test_git_hangs::"

@@ -187,6 +187,9 @@ def test_the_editor_does_not_save_through_a_symlink_inside(ws_root: Path) -> Non
     assert real.read_text() == "keep\n"
 
 
+ATOMIC_WRITERS = ("write_inside", "append_line_durably", "append_lines_durably")
+
+
 def test_only_the_workspace_writer_calls_the_atomic_writers() -> None:
     """One place decides what may be written (workspace/writes.py); a new writer elsewhere would
     skip git's ignores."""
@@ -198,7 +201,7 @@ def test_only_the_workspace_writer_calls_the_atomic_writers() -> None:
         if rel in allowed:
             continue
         text = path.read_text()
-        if "write_inside(" in text or "append_line_durably(" in text:
+        if any(f"{name}(" in text for name in ATOMIC_WRITERS):
             offenders.append(rel)
     assert offenders == []
 

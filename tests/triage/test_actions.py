@@ -172,13 +172,13 @@ def test_a_snooze_reads_only_the_items_own_files(seeded: Path, monkeypatch) -> N
     state = seeded / ".voyage/triage.json"
     state.write_text(state.read_text().replace(f'"{error.files[0]}"', '"../../outside.txt"'))
     read: list[str] = []
-    real = queue_module.read_bytes_inside
+    real = queue_module.sha256_inside
 
     def recording(abs_path, rel, **kwargs):  # type: ignore[no-untyped-def]
         read.append(rel)
         return real(abs_path, rel, **kwargs)
 
-    monkeypatch.setattr(queue_module, "read_bytes_inside", recording)
+    monkeypatch.setattr(queue_module, "sha256_inside", recording)
     assert error.key not in keys(queue_of(seeded, git=False))
     assert "../../outside.txt" not in read
 

@@ -39,7 +39,7 @@ import os
 import secrets
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from voyage_tui.engine.loading.safe_read import is_within
@@ -158,24 +158,36 @@ def append_line_durably(
     root: str | os.PathLike[str] | None = None,
     shown: str | None = None,
 ) -> None:
-    """Append one line and fsync it: a killed process loses at most the line being written.
+    """Append one line and fsync it (append_lines_durably of one line)."""
+    append_lines_durably(path, [line], root=root, shown=shown)
+
+
+def append_lines_durably(
+    path: str | os.PathLike[str],
+    lines: Sequence[str],
+    *,
+    root: str | os.PathLike[str] | None = None,
+    shown: str | None = None,
+) -> None:
+    """Append `lines` in one write and one fsync: a killed process loses at most these lines
+    (the last one reaching the file may be cut off; readers take a cut-off last line for
+    what it is, and the next append starts a line of its own). A batch of a thousand records
+    costs what one does.
 
     The same rules as write_inside (root: `root`, else the file's own folder), and the real file
     is opened with O_NOFOLLOW. A file with other hard links is refused: its bytes may be shared
-    with a file outside."""
-    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    with a file outside. The folder is fsynced only when the append made the file (its name is
+    new); an existing file's name is already on disk."""
+    data = "".join(line.rstrip("\n") + "\n" for line in lines).encode("utf-8")
+    if not data:
+        return
     full = os.path.abspath(path)
     shown = shown if shown is not None else os.fspath(path)
     allowed = root if root is not None else os.path.dirname(full)
     where = "the workspace" if root is not None else "its folder"
     folder_fd, name, _ = _open_target_folder(allowed, full, False, shown, where)
     try:
-        try:
-            fd = os.open(name, _APPEND_FLAGS, 0o644, dir_fd=folder_fd)
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
-                raise _not_regular(shown) from exc
-            raise
+        fd, made = _open_for_append(folder_fd, name, shown)
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
@@ -190,9 +202,27 @@ def append_line_durably(
             os.fsync(fd)
         finally:
             os.close(fd)
-        _fsync(folder_fd)
+        if made:
+            _fsync(folder_fd)
     finally:
         os.close(folder_fd)
+
+
+def _open_for_append(folder_fd: int, name: str, shown: str) -> tuple[int, bool]:
+    """(a descriptor appending to `name` in the folder, whether this made the file)."""
+    try:
+        try:
+            return os.open(name, _APPEND_FLAGS & ~os.O_CREAT, dir_fd=folder_fd), False
+        except FileNotFoundError:
+            pass
+        try:
+            return os.open(name, _APPEND_FLAGS | os.O_EXCL, 0o644, dir_fd=folder_fd), True
+        except FileExistsError:  # made meanwhile by another session: append to it
+            return os.open(name, _APPEND_FLAGS & ~os.O_CREAT, dir_fd=folder_fd), False
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
+            raise _not_regular(shown) from exc
+        raise
 
 
 # --- steps ---------------------------------------------------------------------------------------

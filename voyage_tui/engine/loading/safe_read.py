@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 import threading
@@ -55,18 +56,19 @@ def is_within(root_real: str, path_real: str) -> bool:
     return path_real == root_real or path_real.startswith(root_real.rstrip(os.sep) + os.sep)
 
 
-def read_bytes(
+def open_regular(
     abs_path: str,
     rel: str,
     *,
     root_real: str,
     max_bytes: int,
     check_symlink: bool = True,
-) -> bytes | Diagnostic:
-    """The file's bytes, or the one diagnostic that says why it was not read.
+) -> tuple[int, os.stat_result] | Diagnostic:
+    """An open descriptor of the regular file at `abs_path` and its fstat, or the one
+    diagnostic that says why it was not opened. The caller closes the descriptor.
 
-    A FIFO or device is never opened for reading (opening a FIFO blocks); a symlink that
-    resolves outside the workspace is refused unread; the size is checked before reading.
+    A FIFO or device is never opened (opening a FIFO blocks); a symlink that resolves outside
+    the workspace is refused unopened; a size over `max_bytes` is refused before opening.
     """
     try:
         st = lst = os.lstat(abs_path)
@@ -98,7 +100,7 @@ def read_bytes(
             f"this is {_kind(st.st_mode)}, not a regular file; it was not opened",
         )
     if st.st_size > max_bytes:
-        return _too_large(rel, st.st_size, max_bytes)
+        return too_large(rel, st.st_size, max_bytes)
     # A name that was no symlink when looked at is opened without following one: a swap to a
     # symlink since then fails here instead of being read.
     flags = _OPEN_FLAGS if stat.S_ISLNK(lst.st_mode) else _OPEN_FLAGS | _NOFOLLOW
@@ -112,14 +114,39 @@ def read_bytes(
         # Re-check on the open descriptor: the path may have been swapped since lstat.
         fst = os.fstat(fd)
         if not stat.S_ISREG(fst.st_mode):
+            os.close(fd)
             return dg.error(
                 rel, None, "not-a-regular-file", f"this is {_kind(fst.st_mode)}, not a regular file"
             )
         if (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
+            os.close(fd)
             return _swapped(rel)
-        stats = getattr(_recording, "stats", None)
-        if stats is not None and st is lst:  # read by its own name, no symlink on it
-            stats.setdefault(rel, pack_stat(lst))
+    except OSError as exc:
+        os.close(fd)
+        return dg.error(rel, None, "file-unreadable", f"cannot read the file: {exc.strerror}")
+    stats = getattr(_recording, "stats", None)
+    if stats is not None and st is lst:  # read by its own name, no symlink on it
+        stats.setdefault(rel, pack_stat(lst))
+    return fd, fst
+
+
+def read_bytes(
+    abs_path: str,
+    rel: str,
+    *,
+    root_real: str,
+    max_bytes: int,
+    check_symlink: bool = True,
+) -> bytes | Diagnostic:
+    """The file's bytes, or the one diagnostic that says why it was not read (open_regular's
+    checks; a file that grows past `max_bytes` while it is read is refused too)."""
+    opened = open_regular(
+        abs_path, rel, root_real=root_real, max_bytes=max_bytes, check_symlink=check_symlink
+    )
+    if isinstance(opened, Diagnostic):
+        return opened
+    fd, fst = opened
+    try:
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -134,12 +161,25 @@ def read_bytes(
             chunks.append(chunk)
             total += len(chunk)
             if total > max_bytes:
-                return _too_large(rel, total, max_bytes)
+                return too_large(rel, total, max_bytes)
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     except OSError as exc:
         return dg.error(rel, None, "file-unreadable", f"cannot read the file: {exc.strerror}")
     finally:
         os.close(fd)
+
+
+def outside_through_folder(abs_path: str, rel: str, root_real: str) -> Diagnostic | None:
+    """The refusal of a file whose folder on the way is a symlink leading out of the
+    workspace (the file's own name is open_regular's to judge), else None."""
+    if not os.path.islink(abs_path) and not is_within(root_real, os.path.realpath(abs_path)):
+        return dg.error(
+            rel,
+            None,
+            "symlink-outside-workspace",
+            "this file's folder leads outside the workspace through a symlink; it was not read",
+        )
+    return None
 
 
 def read_bytes_inside(
@@ -148,14 +188,35 @@ def read_bytes_inside(
     """read_bytes, and refused unread when any folder on the way is a symlink leading out of
     the workspace (read_bytes alone looks at the file's own name only; the folder walker has
     already refused such folders, a path typed or stored elsewhere has not)."""
-    if not os.path.islink(abs_path) and not is_within(root_real, os.path.realpath(abs_path)):
-        return dg.error(
-            rel,
-            None,
-            "symlink-outside-workspace",
-            "this file's folder leads outside the workspace through a symlink; it was not read",
-        )
+    refused = outside_through_folder(abs_path, rel, root_real)
+    if refused is not None:
+        return refused
     return read_bytes(abs_path, rel, root_real=root_real, max_bytes=max_bytes)
+
+
+def sha256_inside(abs_path: str, rel: str, *, root_real: str, max_bytes: int) -> str | Diagnostic:
+    """The SHA-256 (hex) of the file's bytes, read as read_bytes_inside reads it but a block at
+    a time: a file of any kind (a ratings file of 64 MiB) is hashed in bounded memory."""
+    refused = outside_through_folder(abs_path, rel, root_real)
+    if refused is not None:
+        return refused
+    opened = open_regular(abs_path, rel, root_real=root_real, max_bytes=max_bytes)
+    if isinstance(opened, Diagnostic):
+        return opened
+    fd, _ = opened
+    digest = hashlib.sha256()
+    total = 0
+    try:
+        while chunk := os.read(fd, 1 << 16):
+            total += len(chunk)
+            if total > max_bytes:
+                return too_large(rel, total, max_bytes)
+            digest.update(chunk)
+    except OSError as exc:
+        return dg.error(rel, None, "file-unreadable", f"cannot read the file: {exc.strerror}")
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
 
 
 def _swapped(rel: str) -> Diagnostic:
@@ -164,7 +225,7 @@ def _swapped(rel: str) -> Diagnostic:
     )
 
 
-def _too_large(rel: str, size: int, max_bytes: int) -> Diagnostic:
+def too_large(rel: str, size: int, max_bytes: int) -> Diagnostic:
     return dg.error(
         rel,
         None,

@@ -23,8 +23,8 @@ from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.diagnostics import Diagnostic, Position
 from voyage_tui.engine.formats.schema_errors import describe
+from voyage_tui.engine.loading.line_stream import LineStream
 from voyage_tui.engine.loading.positions import PathKey, Positions
-from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.records import (
     FieldCheck,
     Foreign,
@@ -245,7 +245,7 @@ FORMAT: LineFormat[Adjudication] = LineFormat(
 
 
 def parse_adjudications(
-    data: bytes,
+    data: bytes | LineStream,
     rel: str,
     rubric: Rubric,
     runs: RunIndex | None = None,
@@ -344,12 +344,10 @@ def load_adjudications(
     if data is None:
         if not os.path.lexists(ws.abs(rel)):
             return AdjudicationsFile(rel)
-        read = read_bytes_inside(
-            ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes
-        )
-        if isinstance(read, Diagnostic):
-            return AdjudicationsFile(rel, diagnostics=[read], readable=False)
-        data = read
+        source = ws.open_lines(rel)
+        if isinstance(source, Diagnostic):
+            return AdjudicationsFile(rel, diagnostics=[source], readable=False)
+        return parse_adjudications(source, rel, rubric, runs, in_force)
     return parse_adjudications(data, rel, rubric, runs, in_force)
 
 
@@ -366,10 +364,10 @@ def append_adjudication(ws: Workspace, record: Adjudication) -> Adjudication:
     if not os.path.lexists(full):
         with contextlib.suppress(ContentChanged):  # made meanwhile: append to it all the same
             write_file(ws, rel, b"", expect=Expected(None), make_folders=True)
-    read = read_bytes_inside(full, rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
-    if isinstance(read, Diagnostic):
-        raise WriteRefused(rel, f"{rel}: {read.message}; nothing was written to it")
-    lines = read_lines(read, rel, FORMAT)
+    source = ws.open_lines(rel)
+    if isinstance(source, Diagnostic):
+        raise WriteRefused(rel, f"{rel}: {source.message}; nothing was written to it")
+    lines = read_lines(source, rel, FORMAT)
     refusal = (
         lines.foreign.refusal(rel, "an adjudications file", "one adjudication")
         if lines.readable

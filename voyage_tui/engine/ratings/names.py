@@ -19,7 +19,6 @@ import unicodedata
 from collections.abc import Iterable
 
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.records import RATINGS_SUFFIX, parse_ratings
 from voyage_tui.engine.workspace.model import Workspace
 from voyage_tui.engine.workspace.rater_name import (
@@ -214,10 +213,10 @@ def _spellings_in_use(ws: Workspace, key: str, rater: str) -> list[tuple[str, st
 def _owner_of(ws: Workspace, rel: str, stem: str) -> str | None:
     """Whose ratings the file `rel` holds (records.py `file_owner`), None when it names no
     one or cannot be read (a session refuses such a file on its own)."""
-    data = read_bytes_inside(ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
-    if isinstance(data, Diagnostic):
+    lines = ws.open_lines(rel)
+    if isinstance(lines, Diagnostic):
         return None
-    parsed = parse_ratings(data, rel)
+    parsed = parse_ratings(lines, rel)
     return file_owner((line.rating.rater for line in parsed.lines), stem)
 
 

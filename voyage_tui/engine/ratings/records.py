@@ -27,6 +27,15 @@ from voyage_tui.engine.formats.rating_fields import (
 )
 from voyage_tui.engine.formats.schema_errors import describe
 from voyage_tui.engine.loading.json_doc import load_json
+from voyage_tui.engine.loading.line_stream import (
+    LINE_TOO_LONG,
+    MAX_LINE_BYTES,
+    MAX_LINE_PROBLEMS,
+    BufferLines,
+    Line,
+    LineStream,
+    Unlisted,
+)
 from voyage_tui.engine.loading.positions import PathKey, Positions
 from voyage_tui.engine.suggest import hint
 
@@ -290,31 +299,60 @@ class LinesRead(Generic[R]):
     foreign: Foreign = field(default_factory=lambda: Foreign())
 
 
-def read_lines(data: bytes, rel: str, fmt: LineFormat[R]) -> LinesRead[R]:
-    """Every line of a JSON-lines file of `fmt`'s records. A bad line never hides the lines
-    after it."""
+def read_lines(data: bytes | LineStream, rel: str, fmt: LineFormat[R]) -> LinesRead[R]:
+    """Every line of a JSON-lines file of `fmt`'s records, from its bytes (an editor's buffer)
+    or a stream of the file (line_stream.open_lines: one line in memory at a time). A bad
+    line, one over the line bound included, never hides the lines after it."""
     read: LinesRead[R] = LinesRead(rel)
-    for bom, name in _WIDE_BOMS:
-        if data.startswith(bom):
-            read.diagnostics.append(
-                dg.error(rel, (1, 1), "not-utf8", f"the file is {name}; save it as UTF-8")
-            )
-            read.readable = False
-            return read
-    data = data.removeprefix(_UTF8_BOM)
-    # Only "\n" ends a record: JSON text may hold U+2028 or a lone "\r", which str.splitlines
-    # would take for line ends.
-    chunks = data.split(b"\n")
-    read.ends_with_newline = not data or data.endswith(b"\n")
-    if read.ends_with_newline:
-        chunks.pop()
-    read.line_count = len(chunks)
-    for number, raw in enumerate(chunks, start=1):
-        _parse_line(raw.removesuffix(b"\r"), number, read, fmt)
+    # A file of junk lines would make a diagnostic of each (GiB of them): the first are
+    # listed, the rest counted.
+    unlisted = Unlisted()
+    stream: BufferLines | LineStream = BufferLines(data) if isinstance(data, bytes) else data
+    for line in stream:
+        if line.number == 1:
+            wide = next((name for bom, name in _WIDE_BOMS if stream.head.startswith(bom)), None)
+            if wide is not None:
+                read.diagnostics.append(
+                    dg.error(rel, (1, 1), "not-utf8", f"the file is {wide}; save it as UTF-8")
+                )
+                read.readable = False
+                if isinstance(stream, LineStream):
+                    stream.close()
+                return read
+        raw = line.data
+        if raw is None:
+            read.diagnostics.append(_too_long(rel, line, fmt))
+            continue
+        if line.number == 1:
+            raw = raw.removeprefix(_UTF8_BOM)
+        _parse_line(raw.removesuffix(b"\r"), line.number, read, fmt)
+        if len(read.diagnostics) > MAX_LINE_PROBLEMS:
+            unlisted.add(read.diagnostics[MAX_LINE_PROBLEMS:])
+            del read.diagnostics[MAX_LINE_PROBLEMS:]
+    if unlisted.count:
+        read.diagnostics.append(unlisted.diagnostic(rel))
+    read.line_count = stream.line_count
+    read.ends_with_newline = stream.ends_with_newline
+    if stream.problem is not None:
+        # Stopped part-way (the file grew past its bound, a read failed): what was read is
+        # not the file, so nothing of it counts and nothing is appended to it.
+        read.records.clear()
+        read.diagnostics.append(stream.problem)
+        read.readable = False
     return read
 
 
-def parse_ratings(data: bytes, rel: str) -> ParsedFile:
+def _too_long(rel: str, line: Line, fmt: LineFormat[Any]) -> Diagnostic:
+    return dg.error(
+        rel,
+        (line.number, 1),
+        LINE_TOO_LONG,
+        f"this line has {line.length:,} bytes, over the bound of {MAX_LINE_BYTES:,} for one "
+        f"line; it was not read (no {fmt.noun} is that long). It is ignored; delete the line",
+    )
+
+
+def parse_ratings(data: bytes | LineStream, rel: str) -> ParsedFile:
     """Every line of a ratings file: its well-formed records and a diagnostic for each other
     line. A bad line never hides the lines after it."""
     read = read_lines(data, rel, RATING_FORMAT)

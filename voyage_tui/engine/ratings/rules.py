@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic, Position
-from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.records import (
     DUPLICATE_KEY,
     ParsedFile,
@@ -63,14 +62,10 @@ def check_ratings_file(
 ) -> RatingsFile:
     """Read (unless `data` is given) and check the ratings file `rel`. Without `runs` the runs
     the records name are not checked (what `agreement` does: it needs only the rubric)."""
-    if data is None:
-        read = read_bytes_inside(
-            ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes
-        )
-        if isinstance(read, Diagnostic):
-            return RatingsFile(rel, diagnostics=[read], readable=False)
-        data = read
-    return check_parsed(parse_ratings(data, rel), rubric, runs, deleted_runs)
+    source = ws.open_lines(rel) if data is None else data
+    if isinstance(source, Diagnostic):
+        return RatingsFile(rel, diagnostics=[source], readable=False)
+    return check_parsed(parse_ratings(source, rel), rubric, runs, deleted_runs)
 
 
 def check_parsed(

@@ -34,7 +34,6 @@ from dataclasses import dataclass, replace
 
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import Item
-from voyage_tui.engine.loading.safe_read import read_bytes_inside
 from voyage_tui.engine.ratings.assignment import Assignment, workspace_assignment
 from voyage_tui.engine.ratings.content import PairContent, load_pair
 from voyage_tui.engine.ratings.keypad import ScoreDraft
@@ -45,6 +44,7 @@ from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.ratings.runs import AgentRunRef, PairKey, RunIndex
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.rubric import Dimension, Rubric
+from voyage_tui.engine.workspace.layout import git_ignores_file
 from voyage_tui.engine.workspace.model import Workspace
 
 
@@ -82,13 +82,13 @@ def why_no_session(ws: Workspace, rater: str) -> str | None:
     full = ws.abs(rel)
     if not os.path.lexists(full):
         return None
-    data = read_bytes_inside(full, rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes)
-    if isinstance(data, Diagnostic):
+    lines = ws.open_lines(rel)
+    if isinstance(lines, Diagnostic):
         return (
-            f"{rel} cannot be read ({data.message}); a session would append to a file whose "
+            f"{rel} cannot be read ({lines.message}); a session would append to a file whose "
             "ratings it cannot see. Fix the file first"
         )
-    parsed = parse_ratings(data, rel)
+    parsed = parse_ratings(lines, rel)
     if not parsed.readable:
         reasons = "; ".join(d.message for d in parsed.diagnostics) or "it cannot be read"
         return f"{rel} cannot be read ({reasons}); fix the file first"
@@ -246,6 +246,11 @@ class RaterSession:
             # Read under the lock: no other session of this rater appends meanwhile.
             paths = [rel] if os.path.lexists(ws.abs(rel)) else []
             store = read(rubric, runs, paths)
+            if held is not None and paths:
+                # The writer's question (is the file one git ignores?) asked once, here: its
+                # answer is kept while the files that decide it stay as they are, so no
+                # rating of the session starts a git process (workspace/layout.py).
+                git_ignores_file(ws, rel)
             session = cls(ws, rubric, runs, store, name, blind=blind, clock=clock)
         except BaseException:
             if held is not None:

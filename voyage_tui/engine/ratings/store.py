@@ -13,13 +13,13 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.diagnostics import Diagnostic
-from voyage_tui.engine.loading.safe_read import is_within, read_bytes_inside
+from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.ratings.names import ratings_file_rel
 from voyage_tui.engine.ratings.records import (
     RATINGS_SUFFIX,
@@ -32,7 +32,7 @@ from voyage_tui.engine.ratings.rules import DeletedRuns, check_ratings_file
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.references.rubric import Rubric
 from voyage_tui.engine.workspace.model import Workspace
-from voyage_tui.engine.workspace.writes import append_line, write_file
+from voyage_tui.engine.workspace.writes import append_lines, write_file
 
 Key = tuple[str, str, str]
 """(fixture_id, run_id, rater)"""
@@ -159,26 +159,45 @@ class RatingStore:
     # --- writing -------------------------------------------------------------------------------
 
     def append(self, ws: Workspace, rating: Rating) -> Rating:
-        """Write `rating` durably to its rater's file (see append_rating) and count it. Returns
+        """Write `rating` durably to its rater's file (see append_ratings) and count it. Returns
         the record as stored, with its path and line."""
-        rel = ratings_file_rel(ws, rating.rater)
-        checked = self.files.get(rel)
-        if checked is None:
-            checked = self.files[rel] = RatingsFile(rel)
-        if self._stamps.get(rel) != _stamp_of(ws.abs(rel)):
-            _count_lines(ws, checked)
-        refusal = checked.foreign.refusal(rel)
-        if refusal is not None:
-            raise WriteRefused(rel, refusal)
-        self._stamps.pop(rel, None)
-        append_rating(ws, rating)
-        self._stamps[rel] = _stamp_of(ws.abs(rel))
-        checked.line_count += 1
-        checked.ends_with_newline = True
-        stored = replace(rating, path=rel, line=checked.line_count)
-        checked.ratings.append(stored)
-        self._latest = None
-        return stored
+        return self.append_many(ws, [rating])[0]
+
+    def append_many(self, ws: Workspace, ratings: Sequence[Rating]) -> list[Rating]:
+        """Write `ratings` durably and count them: each rater's records in one write and one
+        fsync to their file (append_ratings), so a program rating thousands of items pays for
+        one. Returns the records as stored (with their paths and lines), in the order given.
+        A file refused (WriteRefused) gets none of its records; the files before it keep
+        theirs."""
+        by_file: dict[str, list[int]] = {}
+        for index, rating in enumerate(ratings):
+            by_file.setdefault(ratings_file_rel(ws, rating.rater), []).append(index)
+        stored: dict[int, Rating] = {}
+        for rel, indexes in by_file.items():
+            checked = self.files.get(rel)
+            if checked is None:
+                checked = self.files[rel] = RatingsFile(rel)
+            # As this store last saw it: its line count and last byte are known without a read.
+            unchanged = rel in self._stamps and self._stamps[rel] == _stamp_of(ws.abs(rel))
+            if not unchanged:
+                _count_lines(ws, checked)
+            refusal = checked.foreign.refusal(rel)
+            if refusal is not None:
+                raise WriteRefused(rel, refusal)
+            # The stamp is dropped first: a failed append leaves the file to be counted again.
+            self._stamps.pop(rel, None)
+            group = [ratings[i] for i in indexes]
+            append_ratings(
+                ws, rel, group, ends_with_newline=checked.ends_with_newline if unchanged else None
+            )
+            self._stamps[rel] = _stamp_of(ws.abs(rel))
+            for index, rating in zip(indexes, group, strict=True):
+                checked.line_count += 1
+                stored[index] = replace(rating, path=rel, line=checked.line_count)
+                checked.ratings.append(stored[index])
+            checked.ends_with_newline = True
+            self._latest = None
+        return [stored[i] for i in range(len(ratings))]
 
 
 _Stamp = tuple[int, int, int, int] | None
@@ -203,32 +222,45 @@ def _count_lines(ws: Workspace, checked: RatingsFile) -> None:
         checked.line_count, checked.ends_with_newline = 0, True
         checked.foreign = Foreign()
         return
-    data = read_bytes_inside(
-        full, checked.path, root_real=ws.root_real, max_bytes=ws.max_file_bytes
-    )
-    if isinstance(data, Diagnostic):
+    lines = ws.open_lines(checked.path)
+    if isinstance(lines, Diagnostic):
         return
-    parsed = parse_ratings(data, checked.path)
+    parsed = parse_ratings(lines, checked.path)
     checked.line_count, checked.ends_with_newline = parsed.line_count, parsed.ends_with_newline
     checked.foreign = parsed.foreign
 
 
 def append_rating(ws: Workspace, rating: Rating) -> None:
-    """Append one record to `<ratings>/<rater>.jsonl` with write, flush and fsync, so a killed
-    session loses at most the record being written. A last line left without its newline by an
-    earlier crash is ended first, so the new record starts a line of its own. The ratings
-    folder is made when missing. Raises OSError (WriteRefused for a symlink out of the
-    workspace, a FIFO, a file with other hard links)."""
-    rel = ratings_file_rel(ws, rating.rater)
+    """Append one record to `<ratings>/<rater>.jsonl` (append_ratings)."""
+    append_ratings(ws, ratings_file_rel(ws, rating.rater), [rating])
+
+
+def append_ratings(
+    ws: Workspace,
+    rel: str,
+    ratings: Sequence[Rating],
+    *,
+    ends_with_newline: bool | None = None,
+) -> None:
+    """Append records to the ratings file `rel` in one write and one fsync, so a killed
+    session loses at most these records (the last one may be left cut off: a torn line, which
+    readers report and step over). A last line left without its newline by an earlier crash is
+    ended first, so the new records start a line of their own; `ends_with_newline` is what the
+    caller already knows of that, else the file's last byte is read. The ratings folder is
+    made when missing. Raises OSError (WriteRefused for a symlink out of the workspace, a FIFO,
+    a file with other hard links)."""
     full = ws.abs(rel)
-    line = rating.to_line()
+    lines = [rating.to_line() for rating in ratings]
+    if not lines:
+        return
     if not os.path.lexists(full):
         # Made meanwhile by another session (ContentChanged): append to it all the same.
         with contextlib.suppress(ContentChanged):
             write_file(ws, rel, b"", expect=Expected(None), make_folders=True)
-    if not _ends_with_newline(ws, full):
-        line = "\n" + line
-    append_line(ws, rel, line)
+        ends_with_newline = None
+    if not (_ends_with_newline(ws, full) if ends_with_newline is None else ends_with_newline):
+        lines[0] = "\n" + lines[0]
+    append_lines(ws, rel, lines)
 
 
 def _ends_with_newline(ws: Workspace, full: str) -> bool:

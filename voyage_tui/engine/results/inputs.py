@@ -59,9 +59,13 @@ def gather_inputs(
             "(`voyage-tui validate` lists them)"
         )
     if missing.unreadable:
+        # Which files and why: the figures are short of them, and a keeper must find them.
+        named = ", ".join(f"{d.path} ({d.code})" for d in missing.unreadable[:3])
+        more = len(missing.unreadable) - 3
         notices.append(
-            f"{plural(len(missing.unreadable), 'ratings file')} could not be read: their ratings "
-            "are missing from the figures"
+            f"{plural(len(missing.unreadable), 'ratings file')} could not be read ({named}"
+            f"{f' and {more} more' if more > 0 else ''}): their ratings are missing from the "
+            "figures"
         )
     if not adjudications.readable:
         notices.append(

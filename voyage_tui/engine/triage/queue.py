@@ -19,7 +19,7 @@ from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.exposure import EXPOSURE_KINDS, ExposureReport, Signal
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FileKind
-from voyage_tui.engine.loading.safe_read import read_bytes_inside
+from voyage_tui.engine.loading.safe_read import sha256_inside
 from voyage_tui.engine.ratings.assignment import workspace_assignment
 from voyage_tui.engine.ratings.runs import PairKey, agent_runs
 from voyage_tui.engine.review.inputs import ReviewError, load_gold, score_pair
@@ -391,10 +391,11 @@ def fingerprint(ws: Workspace, files: Iterable[str]) -> str:
     ends when the content changes, not when a file is merely touched."""
     digest = hashlib.sha256()
     for rel in files:
-        data = read_bytes_inside(
+        # A block at a time: the files of an item may be a rater's whole ratings file.
+        hashed = sha256_inside(
             ws.abs(rel), rel, root_real=ws.root_real, max_bytes=ws.max_file_bytes
         )
-        part = hashlib.sha256(data).hexdigest() if isinstance(data, bytes) else f"!{data.code}"
+        part = hashed if isinstance(hashed, str) else f"!{hashed.code}"
         digest.update(rel.encode("utf-8", "surrogateescape") + b"\0" + part.encode() + b"\n")
     return digest.hexdigest()
 

@@ -7,11 +7,22 @@ import posixpath
 import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
 from typing import Any
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.formats.config_spec import (
+    SECTIONS,
+    GitConfig,
+    HoldoutConfig,
+    LimitsConfig,
+    PathsConfig,
+    RatingConfig,
+    ResultsConfig,
+    Section,
+    TriageConfig,
+)
 from voyage_tui.engine.loading.text import position_of_index
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME
@@ -20,91 +31,11 @@ from voyage_tui.engine.workspace.rater_name import rater_key, rater_name_problem
 __all__ = ["CONFIG_NAME", "VoyageConfig", "key_position", "parse_config"]
 
 
-# The configuration as the engine holds it: plain dataclasses, so reading voyage.toml imports no
-# pydantic (`validate`'s start-up, issue 23). Each value is checked by the hand-written rules
-# below; the pydantic models of engine/formats/config.py, the file format, are asked only for the
-# wording of a value those rules do not accept (tests/engine/test_config_fast.py: the two agree
-# on every value, and the fields and defaults are the same).
-
-
-@dataclass(slots=True)
-class PathsConfig:
-    fixtures: str = "fixtures"
-    journey: str = "references/journey.md"
-    routing_table: str = "references/routing-table.md"
-    rule_catalogue: str = "references/rule-catalogue.yaml"
-    rubric: str = "rubric.md"
-    ratings: str = "ratings"
-    adjudications: str = ""
-    """Empty: `adjudications.jsonl` beside the ratings folder (SPEC 3.9)."""
-    gold: list[str] = field(default_factory=lambda: ["."])
-    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-    """The keys voyage.toml wrote (as pydantic's `model_fields_set`)."""
-
-
-@dataclass(slots=True)
-class GitConfig:
-    repo: str = "."
-    # Empty: a final_head_sha may be reachable from any branch, tag, remote-tracking branch or
-    # HEAD. Set: only from these branches, local or remote-tracking (docs/git-checks.md).
-    branches: list[str] = field(default_factory=list)
-    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-
-
-@dataclass(slots=True)
-class HoldoutConfig:
-    custodians: list[str] = field(default_factory=list)
-    bundle_paths: list[str] = field(default_factory=list)
-    # Nothing is skipped by default: a holdout's prompt pasted into an agent's Markdown
-    # instructions is the commonest leak, so Markdown is searched like any other file.
-    ignore_paths: list[str] = field(default_factory=list)
-    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-
-
-@dataclass(slots=True)
-class LimitsConfig:
-    # Bounded like every number read from a file: 1 TiB is past any file voyage-tui reads.
-    max_file_bytes: int = 1_048_576
-    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-
-
-@dataclass(slots=True)
-class TriageConfig:
-    min_f1: float = 0.5
-    """A recorded run of a gold file scoring below this F1 is a `low-score` item."""
-    ratings_per_run: int = 2
-    """Deprecated in favour of `[rating] overlap`: when written, an agent run with fewer ratings
-    in force than this is an `unrated` item (0: never); when not, `[rating] overlap` counts."""
-    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-
-
-@dataclass(slots=True)
-class RatingConfig:
-    """A rating campaign (SPEC 3.9): who rates, how many ratings each item wants, and how far
-    apart raters' scores must be for an item to be disputed."""
-
-    raters: list[str] = field(default_factory=list)
-    overlap: int = 2
-    dispute_spread: int = 2
-    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-
-
-@dataclass(slots=True)
-class ResultsConfig:
-    baseline: str = ""
-    """The agent others are compared against (SPEC 3.10); empty: no comparisons."""
-    fields_set: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
-
-
-Section = (
-    PathsConfig
-    | GitConfig
-    | HoldoutConfig
-    | LimitsConfig
-    | TriageConfig
-    | RatingConfig
-    | ResultsConfig
-)
+# The configuration as the engine holds it is the one model of the file (formats/config_spec.py:
+# plain dataclasses, so reading voyage.toml imports no pydantic, issue 23). Each value is
+# checked by a rule made from its declared type and bounds (_CHECKS); the pydantic models of
+# formats/config.py, built from the same declaration, are asked only for the wording of a value
+# those rules do not accept.
 
 
 @dataclass(slots=True)
@@ -137,15 +68,7 @@ class VoyageConfig:
         return cls(**sections)  # type: ignore[arg-type]  # each name is given its own section
 
 
-_SECTIONS: dict[str, type[Section]] = {
-    "paths": PathsConfig,
-    "git": GitConfig,
-    "holdout": HoldoutConfig,
-    "limits": LimitsConfig,
-    "triage": TriageConfig,
-    "rating": RatingConfig,
-    "results": ResultsConfig,
-}
+_SECTIONS = SECTIONS
 _KEYS: dict[str, tuple[str, ...]] = {
     name: tuple(f.name for f in fields(kind) if f.name != "fields_set")
     for name, kind in _SECTIONS.items()
@@ -190,21 +113,35 @@ def _float(low: float, high: float) -> Callable[[Any], Any]:
     return check
 
 
+def _check_of(declared: Field[Any]) -> Callable[[Any], Any]:
+    """The rule of a key, from its declared type and bounds (formats/config_spec.py)."""
+    bounds = declared.metadata
+    if declared.type == "str":
+        return _str
+    if declared.type == "list[str]":
+        return _strings(bounds.get("max_length"))
+    if declared.type == "int":
+        return _int(bounds["ge"] if "ge" in bounds else bounds["gt"] + 1, bounds["le"])
+    if declared.type == "float":
+        return _float(bounds["ge"], bounds["le"])
+    raise TypeError(f"voyage.toml key {declared.name}: no rule for a {declared.type}")
+
+
 _CHECKS: dict[str, dict[str, Callable[[Any], Any]]] = {
-    "paths": {key: (_strings() if key == "gold" else _str) for key in _KEYS["paths"]},
-    "git": {"repo": _str, "branches": _strings()},
-    "holdout": {key: _strings() for key in _KEYS["holdout"]},
-    "limits": {"max_file_bytes": _int(1, 1 << 40)},
-    "triage": {"min_f1": _float(0.0, 1.0), "ratings_per_run": _int(0, 1_000_000)},
-    "rating": {
-        "raters": _strings(max_length=1000),
-        "overlap": _int(1, 1000),
-        "dispute_spread": _int(1, 100),
-    },
-    "results": {"baseline": _str},
+    name: {f.name: _check_of(f) for f in fields(kind) if f.name != "fields_set"}
+    for name, kind in _SECTIONS.items()
 }
 """Each key's rule, as the file format's model states it: the value as the model would give it
 back, or _MISSING when the model is to be asked (for its verdict and its wording)."""
+
+_CEILINGS: dict[tuple[str, str], int] = {
+    (name, f.name): f.metadata["le"]
+    for name, kind in _SECTIONS.items()
+    for f in fields(kind)
+    if f.metadata.get("ceiling")
+}
+"""Keys whose larger values are taken down to a ceiling (with a diagnostic) rather than refused
+for the default: a keeper who raised the bound past it wants the most there is."""
 
 
 def checked_value(section: str, key: str, value: Any) -> tuple[Any, str | None]:
@@ -267,6 +204,12 @@ def _locate(text: str, section: str | None, key: str | None) -> tuple[int, int] 
 def key_position(text: str, section: str, key: str) -> tuple[int, int] | None:
     """Line and column of `key` in `[section]` of voyage.toml's text, if it is written there."""
     return _locate(text, section, key)
+
+
+def _shown_number(value: int) -> str:
+    """A number as a message shows it: with its thousands, or by its digits when too long."""
+    digits = len(str(value))
+    return f"{value:,}" if digits <= 30 else f"a number of {digits:,} digits"
 
 
 def _leaves_workspace(value: Any) -> str | None:
@@ -433,6 +376,19 @@ def parse_config(text: str, rel: str = CONFIG_NAME) -> tuple[VoyageConfig, list[
                         f"unknown key `{key}` in [{section}]; it is ignored{hint(key, known)}",
                     )
                 )
+                continue
+            ceiling = _CEILINGS.get((section, key))
+            if ceiling is not None and type(item) is int and item > ceiling:
+                diagnostics.append(
+                    dg.error(
+                        rel,
+                        _locate(text, section, key),
+                        "config-invalid",
+                        f"[{section}] {key}: {_shown_number(item)} is over the ceiling of "
+                        f"{ceiling:,} ({ceiling >> 20} MiB); the ceiling is used",
+                    )
+                )
+                section_values[key] = ceiling
                 continue
             checked, wrong = checked_value(section, key, item)
             if wrong is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
@@ -29,6 +30,9 @@ from voyage_tui.engine.workspace.classify import (
 )
 from voyage_tui.engine.workspace.config_file import CONFIG_NAME
 from voyage_tui.engine.workspace.model import Workspace
+
+if TYPE_CHECKING:
+    from voyage_tui.engine.git.repo import Location
 
 __all__ = [
     "FOLDER_UNREADABLE",
@@ -332,6 +336,58 @@ def ask_git_ignored(ws: Workspace, paths: list[str]) -> tuple[set[str], Diagnost
         f"{why.removeprefix('fatal: ')}; every JSON file was checked, ignored or not",
     )
     return set(), problem
+
+
+def git_ignores_file(ws: Workspace, rel: str) -> bool:
+    """Whether git ignores the workspace file `rel` (ask_git_ignored), asked once and then
+    answered from `ws.ignore_answers` while the files that decide it are as they were: a rater
+    appending record after record must not start a git process per record (issue 34). The
+    answer is asked again when any of them changes (its size, time or inode): each `.gitignore`
+    from the work tree's top down to the file's folder, the repository's `info/exclude`, its
+    `config` (`core.excludesFile`) and its index (a tracked file is not ignored), the user's
+    git configuration and global ignore file at their usual places, and whether there is a
+    repository at all. An answer git could not give (a failure, a time-out) is not kept."""
+    from voyage_tui.engine.git.repo import find_repository
+
+    location = find_repository(str(ws.root))
+    state = _ignore_state(location, ws, rel)
+    kept = ws.ignore_answers.get(rel)
+    if kept is not None and kept[0] == state:
+        return kept[1]
+    ignored, problem = ask_git_ignored(ws, [rel])
+    answer = rel in ignored
+    if problem is None:
+        ws.ignore_answers[rel] = (state, answer)
+    return answer
+
+
+def _ignore_state(location: Location | None, ws: Workspace, rel: str) -> object:
+    """The stamps of the files git reads to decide whether `rel` is ignored (git_ignores_file)."""
+    if location is None or location.work_tree is None:
+        return None
+    top = os.path.realpath(location.work_tree)
+    folder = os.path.dirname(os.path.join(ws.root_real, rel))
+    sources = [os.path.join(location.git_dir, name) for name in ("info/exclude", "config", "index")]
+    config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    sources += [
+        os.path.expanduser("~/.gitconfig"),
+        os.path.join(config_home, "git", "config"),
+        os.path.join(config_home, "git", "ignore"),
+    ]
+    while True:
+        sources.append(os.path.join(folder, ".gitignore"))
+        if folder == top or not folder.startswith(top + os.sep):
+            break
+        folder = os.path.dirname(folder)
+    return (location, tuple(_file_stamp(path) for path in sources))
+
+
+def _file_stamp(path: str) -> tuple[int, int, int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 WATCHED_FILES = (CONFIG_NAME, ".gitignore")

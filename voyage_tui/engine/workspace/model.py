@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from voyage_tui.engine import diagnostics as dg
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.line_stream import LineStream, open_lines
 from voyage_tui.engine.loading.safe_read import is_within, read_bytes
 from voyage_tui.engine.loading.stamps import content_digest
 from voyage_tui.engine.loading.text import decode
@@ -40,6 +41,11 @@ class Workspace:
     """What voyage.toml held when it was read (loading/stamps.py `content_digest`); "" when
     the configuration did not come from the file. The validation caches key on it."""
     _classifier: Classifier | None = field(default=None, init=False, repr=False, compare=False)
+    ignore_answers: dict[str, tuple[object, bool]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Whether git ignores a file the writer was asked to change, by path, with the state of
+    the files that decide it when git was asked (layout.py `git_ignores_file`)."""
 
     def __post_init__(self) -> None:
         self.root_real = os.path.realpath(self.root)
@@ -103,6 +109,13 @@ class Workspace:
     @property
     def max_file_bytes(self) -> int:
         return self.config.limits.max_file_bytes
+
+    def open_lines(self, rel: str) -> LineStream | Diagnostic:
+        """A JSON-lines file of the workspace (ratings, adjudications) as a stream of bounded
+        lines, with the checks of every read (loading/line_stream.py)."""
+        return open_lines(
+            self.abs(rel), rel, root_real=self.root_real, max_bytes=self.max_file_bytes
+        )
 
     def read_text(self, rel: str) -> str | Diagnostic:
         """A workspace file as text, through the same safety checks as every fixture; a file

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
 
 from voyage_tui.engine.atomic import (
     ContentChanged,
     Expected,
     WriteRefused,
-    append_line_durably,
+    append_lines_durably,
     write_inside,
 )
 from voyage_tui.engine.workspace.model import Workspace
@@ -45,10 +46,18 @@ def write_file(
 
 
 def append_line(ws: Workspace, rel: str, line: str, *, shown: str | None = None) -> None:
-    """Append one fsynced line to the workspace-relative `rel` (atomic.append_line_durably)."""
+    """Append one fsynced line to the workspace-relative `rel` (append_lines)."""
+    append_lines(ws, rel, [line], shown=shown)
+
+
+def append_lines(
+    ws: Workspace, rel: str, lines: Sequence[str], *, shown: str | None = None
+) -> None:
+    """Append `lines` to the workspace-relative `rel` in one write and one fsync
+    (atomic.append_lines_durably)."""
     shown = shown if shown is not None else rel
     refuse_ignored(ws, rel, shown)
-    append_line_durably(ws.abs(rel), line, root=ws.root_real, shown=shown)
+    append_lines_durably(ws.abs(rel), lines, root=ws.root_real, shown=shown)
 
 
 def ensure_state_folder(ws: Workspace) -> None:
@@ -82,9 +91,9 @@ def refuse_ignored(ws: Workspace, rel: str, shown: str) -> None:
         return
     if not os.path.lexists(ws.abs(norm)):
         return
-    from voyage_tui.engine.workspace.layout import git_ignored
+    from voyage_tui.engine.workspace.layout import git_ignores_file
 
-    if git_ignored(ws, [norm]):
+    if git_ignores_file(ws, norm):
         raise WriteRefused(
             shown,
             f"{shown} is a file git ignores, and voyage-tui did not make it (an ignored file is "
