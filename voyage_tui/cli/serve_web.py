@@ -29,12 +29,14 @@ from typing import Any
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from aiohttp.web_runner import GracefulExit
 from rich.logging import RichHandler
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, log, to_int
 
 from voyage_tui.cli.render import shown
 from voyage_tui.cli.serve_cmd import DEFAULT_MAX_SESSIONS, listening_url
+from voyage_tui.cli.serve_doors import IDLE_SECONDS, Doors, QuietLoopErrors, SteadyHandler
 from voyage_tui.engine.wording import plural
 
 SHUTDOWN_SECONDS = 5.0
@@ -42,6 +44,14 @@ SHUTDOWN_SECONDS = 5.0
 
 APP_QUIT_SECONDS = 5.0
 """How long a closed connection's app may take to quit before it is killed."""
+
+EXTRA_SOCKETS_PER_TOKEN = 4
+"""Websockets of one token open at once beyond its sessions (a rater's one, the shared
+address's --max-sessions): those being turned away. One more is refused before it is a
+websocket (HTTP 429), so one token cannot hold the server's descriptors."""
+
+TURN_AWAY_SECONDS = 1.0
+"""How long a turned-away websocket waits for the browser to answer its closing."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -55,6 +65,8 @@ class Seat:
     command: str
     rater: str | None = None
     live: bool = False
+    sockets: int = 0
+    """Its websockets open now, the live one and those being turned away."""
 
 
 def new_token() -> str:
@@ -90,6 +102,8 @@ class AppServer(Server):
         # which is right through an SSH tunnel to any local port.
         self.fixed_public_url = public_url.rstrip("/") if public_url else None
         self.sockets: set[web.WebSocketResponse] = set()
+        self.doors: Doors | None = None
+        """The connections that are not websockets, while `serve` listens."""
 
     @property
     def token(self) -> str:
@@ -225,11 +239,11 @@ class AppServer(Server):
         self, request: web.Request, seat: Seat | None = None
     ) -> web.WebSocketResponse:
         """A page fetched just before the cap was reached (or before its rater's other tab
-        opened) still opens its websocket: it is told in its terminal, and held open (no app,
-        no process) so the words stay on screen."""
-        websocket = web.WebSocketResponse(heartbeat=15)
-        await websocket.prepare(request)
-        self.sockets.add(websocket)
+        opened) still opens its websocket: it is told in its terminal, and closed at once (no
+        app, no process); the words stay on the page, which offers to reconnect. Held open, 300
+        of them took every descriptor of the server."""
+        websocket = web.WebSocketResponse(timeout=TURN_AWAY_SECONDS)
+        await self._upgrade(websocket, request)
         try:
             if seat is not None:
                 words = (
@@ -241,12 +255,24 @@ class AppServer(Server):
                     f"\r\n  {self._limit_words()}\r\n"
                     "  Close a tab you no longer need, then reload this page.\r\n"
                 )
-            await websocket.send_bytes(words.encode())
-            async for _ in websocket:
-                pass  # keys typed into a page without an app go nowhere
+            with contextlib.suppress(Exception):  # a browser gone already is told nothing
+                await websocket.send_bytes(words.encode())
+            await websocket.close()
         finally:
             self.sockets.discard(websocket)
         return websocket
+
+    async def _upgrade(self, websocket: web.WebSocketResponse, request: web.Request) -> None:
+        """Take the connection up as a websocket: from then on it is no longer a waiting
+        connection (serve_doors.py), and is counted against its token instead."""
+        await websocket.prepare(request)
+        self.sockets.add(websocket)
+        if self.doors is not None:
+            self.doors.admitted(request.transport)
+
+    def _socket_cap(self, seat: Seat) -> int:
+        sessions = 1 if seat.rater is not None else self.max_sessions
+        return sessions + EXTRA_SOCKETS_PER_TOKEN
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         seat = self._check_token(request.query.get("token"))
@@ -268,6 +294,18 @@ class AppServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         seat = self._check_token(request.match_info.get("token"))
+        if seat.sockets >= self._socket_cap(seat):
+            raise web.HTTPTooManyRequests(
+                text="voyage-tui serve: too many connections of this address at once; close "
+                "the tabs you no longer need, then reload.\n"
+            )
+        seat.sockets += 1
+        try:
+            return await self._connect(request, seat)
+        finally:
+            seat.sockets -= 1
+
+    async def _connect(self, request: web.Request, seat: Seat) -> web.WebSocketResponse:
         if seat.live:
             return await self._turn_away(request, seat)
         if self.full:
@@ -305,8 +343,7 @@ class AppServer(Server):
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
         try:
-            await websocket.prepare(request)
-            self.sockets.add(websocket)
+            await self._upgrade(websocket, request)
             service = AppService(
                 command,
                 write_bytes=websocket.send_bytes,
@@ -333,11 +370,13 @@ class AppServer(Server):
 
     def initialize_logging(self) -> None:
         # textual-serve's own handler prints each traceback's local variables, and a request's
-        # repr holds its path: the websocket's path is the token.
+        # repr holds its path: the websocket's path is the token. Steady: out of descriptors,
+        # rich's handler raises (serve_doors.py).
+        rich = RichHandler(show_path=False, show_time=False, console=self.console)
         logging.basicConfig(
             level="DEBUG" if self.debug else "INFO",
             format="%(message)s",
-            handlers=[RichHandler(show_path=False, show_time=False, console=self.console)],
+            handlers=[SteadyHandler(rich)],
         )
 
     def serve(self, debug: bool = False) -> None:
@@ -346,19 +385,52 @@ class AppServer(Server):
         self.initialize_logging()
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
+        loop.set_exception_handler(QuietLoopErrors(log))
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
                 loop.add_signal_handler(signum, self.request_exit)
-        web.run_app(
-            self._make_app(),
-            host=self.host,
-            port=self.port,
-            handle_signals=False,
-            loop=loop,
-            print=self._announce,
+        main = loop.create_task(self._listen())
+        try:
+            loop.run_until_complete(main)
+        except (GracefulExit, KeyboardInterrupt):
+            pass
+        finally:
+            try:
+                if not main.done():
+                    main.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        loop.run_until_complete(main)
+            finally:
+                left = asyncio.all_tasks(loop)
+                for task in left:
+                    task.cancel()
+                loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+                loop.run_until_complete(loop.shutdown_asyncgens())
+                loop.close()
+
+    async def _listen(self) -> None:
+        """aiohttp's `run_app`, but listening through `Doors` (serve_doors.py), with a short
+        keep-alive (which aiohttp applies from a connection's start too)."""
+        runner = web.AppRunner(
+            await self._make_app(),
             access_log=None,  # its lines would show the token
+            keepalive_timeout=IDLE_SECONDS,
             shutdown_timeout=SHUTDOWN_SECONDS,
         )
+        await runner.setup()
+        listening: asyncio.Server | None = None
+        try:
+            assert runner.server is not None
+            self.doors = Doors(runner.server)
+            listening = await asyncio.get_running_loop().create_server(
+                self.doors, self.host, self.port, backlog=128
+            )
+            self._announce()
+            await asyncio.Event().wait()  # until Ctrl+C or SIGTERM
+        finally:
+            if listening is not None:
+                listening.close()
+            await runner.cleanup()
 
 
 FOCUS_SCRIPT = """<script>
