@@ -244,9 +244,9 @@ class AppServer(Server):
         self, request: web.Request, seat: Seat | None = None
     ) -> web.WebSocketResponse:
         """A page fetched just before the cap was reached (or before its rater's other tab
-        opened) still opens its websocket: it is told in its terminal, and closed at once (no
-        app, no process); the words stay on the page, which offers to reconnect. Held open, 300
-        of them took every descriptor of the server."""
+        opened) still opens its websocket: it is sent the reason and closed at once (no app,
+        no process); the page's Restart then loads the page, which says why. Held open, 300 of
+        them took every descriptor of the server."""
         websocket = web.WebSocketResponse(timeout=TURN_AWAY_SECONDS)
         await self._upgrade(websocket, request)
         try:
