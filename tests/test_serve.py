@@ -226,6 +226,22 @@ async def test_the_terminal_takes_the_focus_when_the_page_loads() -> None:
     assert "js/textual.js" in page
 
 
+async def test_the_page_shows_why_the_server_closed_its_socket() -> None:
+    """A socket closed with a reason (a rater's session taken over by a newer tab, a server at
+    its limit): the page's "Session ended" dialog says the reason, as text. The script wraps
+    the WebSocket class before textual.js makes its socket (in window.onload)."""
+    server = web_server()
+    _, page = await page_of(server, f"/?token={server.token}")
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    [script] = [s for s in scripts if "event.reason" in s]
+    assert "window.WebSocket = Socket" in script
+    assert 'addEventListener("close"' in script
+    assert ".textContent = event.reason" in script and "innerHTML" not in script
+    assert '".closed-dialog .message"' in script
+    assert page.index('class="dialog-container closed-dialog"') < page.index(script)
+    assert "window.onload =" not in script
+
+
 async def test_the_tokens_of_two_servers_differ() -> None:
     assert web_server().token != web_server().token
 

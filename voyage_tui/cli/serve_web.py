@@ -8,8 +8,8 @@ The token never leaves this process except in the address printed on its own std
 Per-rater links (`serve --rate --raters ann,ben`): one address per rater, each with its own
 token, which is the rater's identity: a token's tabs run the rater session of its rater and no
 other (the name is in the command the server runs, never asked of the browser). A rater has at
-most one live session: while a tab of a token runs, another tab of the same token gets a page
-saying the session is open elsewhere, and no app. The tokens live in this process's memory
+most one live session, and the newest tab of a token takes it: a reload resumes, and an older
+tab still open is told its session was taken over (`_take_over`). The tokens live in this process's memory
 only: a restarted server prints new addresses, and the old ones open nothing (docs/trust.md).
 """
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import html
 import logging
 import secrets
 import signal
@@ -53,6 +52,19 @@ websocket (HTTP 429), so one token cannot hold the server's descriptors."""
 TURN_AWAY_SECONDS = 1.0
 """How long a turned-away websocket waits for the browser to answer its closing."""
 
+TAKE_OVER_SECONDS = 20.0
+"""How long a rater's newest tab waits for the session of the older one to end (its socket
+closed, its app asked to quit, then killed) before it is turned away instead."""
+
+TURNED_AWAY = 4001
+"""The close code of a websocket turned away (at the limit, or its rater's session still
+ending); its reason, in words, is shown by the page."""
+
+TAKEN_OVER = 4000
+"""The close code of a rater's websocket whose session a newer tab took (4000-4999 are for
+applications); the reason, in words, is shown by the page (PAGE_SCRIPT)."""
+
+
 COLUMNS = (10, 500)
 ROWS = (5, 200)
 """The terminal sizes a browser may ask for: a larger (or smaller) one is clamped into them. A
@@ -72,6 +84,10 @@ class Seat:
     live: bool = False
     sockets: int = 0
     """Its websockets open now, the live one and those being turned away."""
+    websocket: web.WebSocketResponse | None = None
+    """A rater's live session's socket, which a newer tab of the address closes."""
+    ended: asyncio.Event | None = None
+    """Set once a rater's live session has ended, its app with it."""
 
 
 def new_token() -> str:
@@ -223,38 +239,25 @@ class AppServer(Server):
     @staticmethod
     def _elsewhere_words(seat: Seat) -> str:
         return (
-            f"The rater session of {seat.rater} is open elsewhere (another tab or window of "
-            "this address): a rater has one live session at a time."
+            f"The rater session of {seat.rater} is still open in another tab, which did not "
+            "let it go; reload in a moment."
         )
-
-    def _elsewhere_page(self, seat: Seat) -> web.Response:
-        """What a second tab of a rater's address gets while the first one runs: a plain page
-        (the rater's name escaped; nothing of the request in it)."""
-        body = (
-            '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
-            "<title>voyage-tui serve: session open elsewhere</title></head>\n"
-            '<body style="font-family: monospace; margin: 2em">\n'
-            f"<h1>{html.escape(self._elsewhere_words(seat))}</h1>\n"
-            "<p>Go back to the tab where you are rating, or close it and reload this page.</p>\n"
-            "</body></html>\n"
-        )
-        return web.Response(status=409, text=body, content_type="text/html", charset="utf-8")
 
     async def _turn_away(
         self, request: web.Request, seat: Seat | None = None
     ) -> web.WebSocketResponse:
-        """A page fetched just before the cap was reached (or before its rater's other tab
-        opened) still opens its websocket: it is sent the reason and closed at once (no app,
-        no process); the page's Restart then loads the page, which says why. Held open, 300 of
-        them took every descriptor of the server."""
+        """A page fetched just before the cap was reached (or whose rater's older session did
+        not end in time) still opens its websocket: it is sent the reason and closed at once
+        (no app, no process); the page shows the reason (REASON_SCRIPT). Held open, 300 of them
+        took every descriptor of the server."""
         websocket = web.WebSocketResponse(timeout=TURN_AWAY_SECONDS)
-        await self._upgrade(websocket, request)
+        try:
+            await self._upgrade(websocket, request)
+        except ConnectionError:  # gone already: nothing to tell
+            return websocket
         try:
             if seat is not None:
-                words = (
-                    f"\r\n  {shown(self._elsewhere_words(seat))}\r\n"
-                    "  Go back to the tab where you are rating, or close it and reload.\r\n"
-                )
+                words = f"\r\n  {shown(self._elsewhere_words(seat))}\r\n"
             else:
                 words = (
                     f"\r\n  {self._limit_words()}\r\n"
@@ -262,7 +265,8 @@ class AppServer(Server):
                 )
             with contextlib.suppress(Exception):  # a browser gone already is told nothing
                 await websocket.send_bytes(words.encode())
-            await websocket.close()
+            reason = self._elsewhere_words(seat) if seat is not None else self._limit_words()
+            await websocket.close(code=TURNED_AWAY, message=_close_reason(reason))
         finally:
             self.sockets.discard(websocket)
         return websocket
@@ -281,9 +285,9 @@ class AppServer(Server):
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         seat = self._check_token(request.query.get("token"))
-        if seat.live:
-            return self._elsewhere_page(seat)
-        if self.full:
+        # A rater's address opens while the rater's session runs: its websocket takes the
+        # session over (a reload, a newer tab), and needs no other place.
+        if self.full and not seat.live:
             return self._full_page()
         base = self.fixed_public_url or f"{request.scheme}://{request.host}"
         scheme, rest = base.split(":", 1)
@@ -311,7 +315,7 @@ class AppServer(Server):
             seat.sockets -= 1
 
     async def _connect(self, request: web.Request, seat: Seat) -> web.WebSocketResponse:
-        if seat.live:
+        if seat.live and not await self._take_over(seat):
             return await self._turn_away(request, seat)
         if self.full:
             return await self._turn_away(request)
@@ -319,10 +323,12 @@ class AppServer(Server):
         # the last slot (nor a rater two sessions); given back only once the app has ended (or
         # been killed).
         self.live_sessions += 1
-        seat.live = seat.rater is not None
+        if seat.rater is not None:
+            seat.live = True
+            seat.ended = asyncio.Event()
         started: list[AppService] = []
         try:
-            return await self._session(request, seat.command, started)
+            return await self._session(request, seat, started)
         finally:
             # Its own task, shielded: a handler cancelled as its client leaves (aiohttp can be
             # set to do so) still stops the app, and the slot is free only once it has ended.
@@ -331,16 +337,48 @@ class AppServer(Server):
             ending.add_done_callback(_background.discard)
             await asyncio.shield(ending)
 
+    async def _take_over(self, seat: Seat) -> bool:
+        """The newest connection of a rater's address takes the session: the older tab's
+        socket is closed with the reason (a tab reloaded has closed it already), and this one
+        waits until that session has ended, its app and the rater's lock with it. False when
+        it has not ended within TAKE_OVER_SECONDS."""
+        try:
+            async with asyncio.timeout(TAKE_OVER_SECONDS):
+                while seat.live:  # a third tab may have taken it meanwhile: the newest wins
+                    ended, old = seat.ended, seat.websocket
+                    if old is not None and not old.closed:
+                        reason = _close_reason(self._taken_over_words(seat))
+                        with contextlib.suppress(Exception):
+                            await old.close(code=TAKEN_OVER, message=reason)
+                    if ended is not None and old is not None:
+                        await ended.wait()
+                    else:  # its socket is being opened: known in a moment
+                        await asyncio.sleep(0.05)
+        except TimeoutError:
+            return False
+        return True
+
+    @staticmethod
+    def _taken_over_words(seat: Seat) -> str:
+        return (
+            f"Taken over: the rater session of {seat.rater} was opened in a newer tab; reload "
+            "to take it back here."
+        )
+
     async def _end_session(self, seat: Seat, started: list[AppService]) -> None:
         try:
             for service in started:
                 await _stop(service)
         finally:
             self.live_sessions -= 1
-            seat.live = False
+            if seat.rater is not None:
+                seat.live = False
+                seat.websocket = None
+                if seat.ended is not None:
+                    seat.ended.set()
 
     async def _session(
-        self, request: web.Request, command: str, started: list[AppService]
+        self, request: web.Request, seat: Seat, started: list[AppService]
     ) -> web.WebSocketResponse:
         """One browser connection and its app, until either ends (the app is stopped by the
         caller: `started` holds it once it is made)."""
@@ -351,9 +389,14 @@ class AppServer(Server):
         )
         width, height = terminal_size(*asked) or (80, 24)
         try:
-            await self._upgrade(websocket, request)
+            try:
+                await self._upgrade(websocket, request)
+            except ConnectionError:  # the browser left while it waited (for a take-over)
+                return websocket
+            if seat.rater is not None:
+                seat.websocket = websocket
             service = AppService(
-                command,
+                seat.command,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 # aiohttp's close returns a bool that textual-serve ignores; it types it None.
@@ -507,13 +550,50 @@ FOCUS_SCRIPT = """<script>
 it would drift from the pinned textual-serve): the terminal is focused on load (issue 22)."""
 
 
+REASON_SCRIPT = """<script>
+  // voyage-tui: when the server closes the terminal's socket with a reason (the rater's session
+  // was taken over by a newer tab, the server is at its limit), the page's "Session ended"
+  // dialog shows that reason. textual.js makes its socket in window.onload, after this has run.
+  (function () {
+    var Native = window.WebSocket;
+    if (!Native) {
+      return;
+    }
+    function Socket(url, protocols) {
+      var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+      socket.addEventListener("close", function (event) {
+        var message = document.querySelector(".closed-dialog .message");
+        if (message && event.reason) {
+          message.textContent = event.reason;
+        }
+      });
+      return socket;
+    }
+    Socket.prototype = Native.prototype;
+    ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (name) {
+      Socket[name] = Native[name];
+    });
+    window.WebSocket = Socket;
+  })();
+</script>
+"""
+"""Added to the page too: a closed socket's reason, as text (never HTML), in place of the
+dialog's bare "Session ended."."""
+
+
 def _with_focus(page: str) -> str:
-    """textual-serve's page with FOCUS_SCRIPT before its `</body>`, after the terminal's
-    element (a page without one is returned as it is)."""
+    """textual-serve's page with FOCUS_SCRIPT and REASON_SCRIPT before its `</body>`, after the
+    terminal's element (a page without one is returned as it is)."""
     at = page.rfind("</body>")
     if at < 0:
         return page
-    return page[:at] + FOCUS_SCRIPT + page[at:]
+    return page[:at] + FOCUS_SCRIPT + REASON_SCRIPT + page[at:]
+
+
+def _close_reason(words: str) -> bytes:
+    """A websocket's close reason: at most 123 bytes of UTF-8, cut at a character."""
+    reason = shown(words).encode()
+    return reason if len(reason) <= 123 else reason[:120].decode(errors="ignore").encode() + b"..."
 
 
 def _guard(headers: Any) -> None:
