@@ -695,6 +695,45 @@ async def test_an_app_that_does_not_quit_is_killed(monkeypatch: pytest.MonkeyPat
             await process.wait()
 
 
+async def test_an_app_that_quits_is_waited_for_not_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An app that has quit closes its output a moment before its process exits. Killing it in
+    that moment (asyncio's kill polls the process first) reaped it behind asyncio's back, and
+    Ctrl+C or a reload printed `WARNING Unknown child process pid N, will report returncode
+    255`: the app is waited for, and only one that has not exited in time is killed."""
+    from textual_serve.app_service import AppService
+    from textual_serve.download_manager import DownloadManager
+
+    async def ignore(data: object) -> None:
+        return None
+
+    killed: list[int] = []
+    real_kill = os.kill
+
+    def recording_kill(pid: int, signum: int) -> None:
+        killed.append(pid)
+        real_kill(pid, signum)
+
+    monkeypatch.setattr(os, "kill", recording_kill)
+    service = AppService(
+        "exec sh -c 'sleep 0.2; exec >&-; sleep 0.3'",  # closes its output, then exits
+        write_bytes=ignore,
+        write_str=ignore,
+        close=lambda: ignore(None),
+        download_manager=DownloadManager(),
+    )
+    await service.start(80, 24)
+    process = service._process
+    assert process is not None
+    try:
+        await serve_web._stop(service)
+        assert process.returncode == 0
+        assert killed == []
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
 def test_a_workspace_path_of_quotes_spaces_and_odd_bytes_reaches_the_app(
     tmp_path: Path,
 ) -> None:

@@ -324,6 +324,13 @@ def test_a_reload_of_a_raters_tab_resumes_the_session_through_the_real_server(
 
         asyncio.run(scenario())
         assert server.stop() == 0
+    said = re.findall(rb"^voyage-tui serve: \d\d:\d\d:\d\d (.*)$", server.output, re.M)
+    assert said == [
+        b"ann connected (1 of 8 sessions)",
+        b"ann disconnected",
+        b"ann connected (1 of 8 sessions)",
+        b"ann disconnected",
+    ], server.output
 
 
 def rater_links(server: Any, raters: tuple[str, ...]) -> dict[str, str]:
@@ -341,6 +348,60 @@ def rater_links(server: Any, raters: tuple[str, ...]) -> dict[str, str]:
             break
         time.sleep(0.05)
     raise AssertionError(f"the server did not start: {server.output!r}")
+
+
+async def test_each_raters_tab_is_titled_with_the_rater() -> None:
+    """A rater with several tabs (or the lead with everyone's) tells them apart by the title:
+    "Rating · ann". The name is escaped; the shared address keeps the server's title."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    server = server_of({"ann": "exec false", "<b>&co": "exec false"})
+    async with TestClient(TestServer(await server._make_app())) as client:
+        for rater, title in (("ann", "Rating · ann"), ("<b>&co", "Rating · &lt;b&gt;&amp;co")):
+            response = await client.get(f"/?token={token_of(server.links[rater])}")
+            page = await response.text()
+            assert re.findall(r"<title>(.*?)</title>", page) == [title], page[:300]
+            assert page.index("<title>") < page.index("</head>")
+    shared = serve_web.AppServer(
+        "exec false",
+        host="127.0.0.1",
+        port=8000,
+        public_url=None,
+        title="voyage-tui: <ws>",
+        serving="w",
+    )
+    async with TestClient(TestServer(await shared._make_app())) as client:
+        page = await (await client.get(f"/?token={shared.token}")).text()
+        assert re.findall(r"<title>(.*?)</title>", page) == ["voyage-tui: &lt;ws&gt;"]
+
+
+async def test_the_server_says_who_connected_and_who_left_without_the_token(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    monkeypatch.setattr(serve_web, "APP_QUIT_SECONDS", 0.5)
+    apps = CountedApps(monkeypatch)
+    server = server_of({"ann": "exec sleep 60", "ben": "exec sleep 60"})
+    ann = token_of(server.links["ann"])
+    async with TestClient(TestServer(await server._make_app())) as client:
+        first = await client.ws_connect(f"/ws/{ann}")
+        await eventually(lambda: apps.running == 1, "ann's app")
+        second = await client.ws_connect(f"/ws/{ann}")  # takes the session over
+        await eventually(lambda: len(apps.started) == 2 and apps.running == 1, "the new app")
+        await second.close()
+        await first.close()
+        await eventually(lambda: server.live_sessions == 0, "every slot to be free")
+    out = capsys.readouterr().out
+    lines = [re.sub(r"^voyage-tui serve: \d\d:\d\d:\d\d ", "", x) for x in out.splitlines()]
+    assert lines == [
+        "ann connected (1 of 8 sessions)",
+        "ann taken over by a newer tab",
+        "ann disconnected",
+        "ann connected (1 of 8 sessions)",
+        "ann disconnected",
+    ], out
+    assert ann not in out
 
 
 # --- two raters, each in their own app, as the server starts them ---------------------------

@@ -18,9 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import html
 import logging
+import os
 import secrets
 import signal
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -299,7 +302,10 @@ class AppServer(Server):
             "application": {"name": self.title},
         }
         page = aiohttp_jinja2.render_string("app_index.html", request, context)
-        return web.Response(text=_with_focus(page), content_type="text/html", charset="utf-8")
+        title = f"Rating · {seat.rater}" if seat.rater is not None else self.title
+        return web.Response(
+            text=_with_title(_with_focus(page), title), content_type="text/html", charset="utf-8"
+        )
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         seat = self._check_token(request.match_info.get("token"))
@@ -326,6 +332,9 @@ class AppServer(Server):
         if seat.rater is not None:
             seat.live = True
             seat.ended = asyncio.Event()
+        self._say(
+            seat, f"connected ({self.live_sessions} of {plural(self.max_sessions, 'session')})"
+        )
         started: list[AppService] = []
         try:
             return await self._session(request, seat, started)
@@ -347,6 +356,7 @@ class AppServer(Server):
                 while seat.live:  # a third tab may have taken it meanwhile: the newest wins
                     ended, old = seat.ended, seat.websocket
                     if old is not None and not old.closed:
+                        self._say(seat, "taken over by a newer tab")
                         reason = _close_reason(self._taken_over_words(seat))
                         with contextlib.suppress(Exception):
                             await old.close(code=TAKEN_OVER, message=reason)
@@ -357,6 +367,14 @@ class AppServer(Server):
         except TimeoutError:
             return False
         return True
+
+    @staticmethod
+    def _say(seat: Seat, what: str) -> None:
+        """One line on the server's output per session that starts or ends: who (the rater, or
+        "a tab" of the shared address), never the token."""
+        who = shown(seat.rater) if seat.rater is not None else "a tab"
+        with contextlib.suppress(OSError):  # an output that is gone stops no session
+            print(f"voyage-tui serve: {time.strftime('%H:%M:%S')} {who} {what}", flush=True)
 
     @staticmethod
     def _taken_over_words(seat: Seat) -> str:
@@ -371,6 +389,7 @@ class AppServer(Server):
                 await _stop(service)
         finally:
             self.live_sessions -= 1
+            self._say(seat, "disconnected")
             if seat.rater is not None:
                 seat.live = False
                 seat.websocket = None
@@ -590,6 +609,16 @@ def _with_focus(page: str) -> str:
     return page[:at] + FOCUS_SCRIPT + REASON_SCRIPT + page[at:]
 
 
+def _with_title(page: str, title: str) -> str:
+    """The page with a `<title>` (textual-serve's has none, so every tab was untitled): a rater
+    with tabs of several addresses, or a lead with everyone's, tells them apart."""
+    at = page.find("<head>")
+    if at < 0:
+        return page
+    at += len("<head>")
+    return f"{page[:at]}\n    <title>{html.escape(shown(title))}</title>{page[at:]}"
+
+
 def _close_reason(words: str) -> bytes:
     """A websocket's close reason: at most 123 bytes of UTF-8, cut at a character."""
     reason = shown(words).encode()
@@ -616,15 +645,37 @@ def _close_later(websocket: web.WebSocketResponse) -> None:
 
 
 async def _stop(service: AppService) -> None:
-    """Ask the app to quit; kill it when it has not after APP_QUIT_SECONDS, so a stuck app
-    never outlives its connection or the server."""
+    """Ask the app to quit and wait for its process to exit; kill it when it has not after
+    APP_QUIT_SECONDS, so a stuck app never outlives its connection or the server. An app that
+    quit closes its output a moment before it exits, and is waited for: killed in that moment
+    (asyncio's kill polls the process, which reaps it behind asyncio's back), it printed
+    `WARNING Unknown child process pid N, will report returncode 255`."""
+    process = service._process
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + APP_QUIT_SECONDS
     try:
+        # wait_for, not asyncio.timeout: textual-serve's reading task swallows its cancellation,
+        # so a timeout block would not end at its deadline.
         await asyncio.wait_for(service.stop(), APP_QUIT_SECONDS)
+        if process is not None:
+            await asyncio.wait_for(process.wait(), max(0.0, deadline - loop.time()))
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            _kill(process)
+            raise
+        # textual-serve's own: an app that ends at once cancels its stderr reader before it began
     except Exception:  # TimeoutError, or a pipe that broke on the way
         log.warning("the app did not quit; stopping it")
-    process = service._process
     if process is not None and process.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
+        _kill(process)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(process.wait(), APP_QUIT_SECONDS)
+
+
+def _kill(process: asyncio.subprocess.Process | None) -> None:
+    """SIGKILL by os.kill, not process.kill: nothing here may reap the process but asyncio's
+    child watcher (process.kill polls it first, which can)."""
+    if process is not None and process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGKILL)
