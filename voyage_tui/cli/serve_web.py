@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import html
 import logging
 import os
 import secrets
@@ -39,6 +38,14 @@ from textual_serve.server import Server, log, to_int
 from voyage_tui.cli.render import shown
 from voyage_tui.cli.serve_cmd import DEFAULT_MAX_SESSIONS, listening_url
 from voyage_tui.cli.serve_doors import IDLE_SECONDS, Doors, QuietLoopErrors, SteadyHandler
+from voyage_tui.cli.serve_page import (
+    close_reason,
+    guard,
+    terminal_size,
+    width_and_height,
+    with_focus,
+    with_title,
+)
 from voyage_tui.engine.wording import plural
 
 SHUTDOWN_SECONDS = 5.0
@@ -67,11 +74,6 @@ TAKEN_OVER = 4000
 """The close code of a rater's websocket whose session a newer tab took (4000-4999 are for
 applications); the reason, in words, is shown by the page (PAGE_SCRIPT)."""
 
-
-COLUMNS = (10, 500)
-ROWS = (5, 200)
-"""The terminal sizes a browser may ask for: a larger (or smaller) one is clamped into them. A
-resize to 30000x30000 took an app 37 s of CPU and 4.5 GB of memory."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -170,9 +172,9 @@ class AppServer(Server):
         try:
             response = await handler(request)
         except web.HTTPException as refusal:  # a 403 or 404 is answered with the same care
-            _guard(refusal.headers)
+            guard(refusal.headers)
             raise
-        _guard(response.headers)
+        guard(response.headers)
         return response
 
     async def _make_app(self) -> web.Application:
@@ -251,8 +253,8 @@ class AppServer(Server):
     ) -> web.WebSocketResponse:
         """A page fetched just before the cap was reached (or whose rater's older session did
         not end in time) still opens its websocket: it is sent the reason and closed at once
-        (no app, no process); the page shows the reason (REASON_SCRIPT). Held open, 300 of them
-        took every descriptor of the server."""
+        (no app, no process); the page shows the reason (serve_page.REASON_SCRIPT). Held
+        open, 300 of them took every descriptor of the server."""
         websocket = web.WebSocketResponse(timeout=TURN_AWAY_SECONDS)
         try:
             await self._upgrade(websocket, request)
@@ -269,7 +271,7 @@ class AppServer(Server):
             with contextlib.suppress(Exception):  # a browser gone already is told nothing
                 await websocket.send_bytes(words.encode())
             reason = self._elsewhere_words(seat) if seat is not None else self._limit_words()
-            await websocket.close(code=TURNED_AWAY, message=_close_reason(reason))
+            await websocket.close(code=TURNED_AWAY, message=close_reason(reason))
         finally:
             self.sockets.discard(websocket)
         return websocket
@@ -304,7 +306,7 @@ class AppServer(Server):
         page = aiohttp_jinja2.render_string("app_index.html", request, context)
         title = f"Rating · {seat.rater}" if seat.rater is not None else self.title
         return web.Response(
-            text=_with_title(_with_focus(page), title), content_type="text/html", charset="utf-8"
+            text=with_title(with_focus(page), title), content_type="text/html", charset="utf-8"
         )
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
@@ -357,7 +359,7 @@ class AppServer(Server):
                     ended, old = seat.ended, seat.websocket
                     if old is not None and not old.closed:
                         self._say(seat, "taken over by a newer tab")
-                        reason = _close_reason(self._taken_over_words(seat))
+                        reason = close_reason(self._taken_over_words(seat))
                         with contextlib.suppress(Exception):
                             await old.close(code=TAKEN_OVER, message=reason)
                     if ended is not None and old is not None:
@@ -442,8 +444,8 @@ class AppServer(Server):
         self, websocket: web.WebSocketResponse, app_service: AppService
     ) -> None:
         """textual-serve's loop over the browser's messages, with the terminal's size bounded:
-        a size out of COLUMNS x ROWS is clamped into it, and one that is not two whole numbers
-        of at least 1 is ignored (it used to end the session with a traceback)."""
+        a size out of serve_page.COLUMNS x ROWS is clamped into it, and one that is not two
+        whole numbers of at least 1 is ignored (it used to end the session with a traceback)."""
         async for message in websocket:
             if message.type != WSMsgType.TEXT:
                 continue
@@ -455,7 +457,7 @@ class AppServer(Server):
                 if isinstance(data, str):
                     await app_service.send_bytes(data.encode("utf-8"))
             elif kind == "resize":
-                size = terminal_size(*_width_and_height(data))
+                size = terminal_size(*width_and_height(data))
                 if size is not None:
                     await app_service.set_terminal_size(*size)
             elif kind == "ping":
@@ -528,109 +530,6 @@ class AppServer(Server):
             if listening is not None:
                 listening.close()
             await runner.cleanup()
-
-
-def terminal_size(width: object, height: object) -> tuple[int, int] | None:
-    """The size a browser asked for, clamped into COLUMNS x ROWS; None for one that is not two
-    whole numbers of at least 1 (a string, a fraction, a boolean, zero, a negative)."""
-    numbers = []
-    for value in (width, height):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            return None
-        numbers.append(value)
-    (low_w, high_w), (low_h, high_h) = COLUMNS, ROWS
-    return min(max(numbers[0], low_w), high_w), min(max(numbers[1], low_h), high_h)
-
-
-def _width_and_height(data: object) -> tuple[object, object]:
-    if isinstance(data, dict):
-        return data.get("width"), data.get("height")
-    return None, None
-
-
-FOCUS_SCRIPT = """<script>
-  // voyage-tui: the terminal takes the keyboard when the page loads, so keys typed before a
-  // click reach the app. textual.js opens the terminal in its window.onload; this listener
-  // runs after it (or waits a moment for the terminal's input to be there).
-  window.addEventListener("load", function () {
-    var tries = 100;
-    (function focusTerminal() {
-      var input = document.querySelector("#terminal .xterm-helper-textarea");
-      if (input) {
-        input.focus();
-      } else if (tries-- > 0) {
-        setTimeout(focusTerminal, 50);
-      }
-    })();
-  });
-</script>
-"""
-"""Added to textual-serve's page (its template has no place for a script of ours, and copying
-it would drift from the pinned textual-serve): the terminal is focused on load (issue 22)."""
-
-
-REASON_SCRIPT = """<script>
-  // voyage-tui: when the server closes the terminal's socket with a reason (the rater's session
-  // was taken over by a newer tab, the server is at its limit), the page's "Session ended"
-  // dialog shows that reason. textual.js makes its socket in window.onload, after this has run.
-  (function () {
-    var Native = window.WebSocket;
-    if (!Native) {
-      return;
-    }
-    function Socket(url, protocols) {
-      var socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
-      socket.addEventListener("close", function (event) {
-        var message = document.querySelector(".closed-dialog .message");
-        if (message && event.reason) {
-          message.textContent = event.reason;
-        }
-      });
-      return socket;
-    }
-    Socket.prototype = Native.prototype;
-    ["CONNECTING", "OPEN", "CLOSING", "CLOSED"].forEach(function (name) {
-      Socket[name] = Native[name];
-    });
-    window.WebSocket = Socket;
-  })();
-</script>
-"""
-"""Added to the page too: a closed socket's reason, as text (never HTML), in place of the
-dialog's bare "Session ended."."""
-
-
-def _with_focus(page: str) -> str:
-    """textual-serve's page with FOCUS_SCRIPT and REASON_SCRIPT before its `</body>`, after the
-    terminal's element (a page without one is returned as it is)."""
-    at = page.rfind("</body>")
-    if at < 0:
-        return page
-    return page[:at] + FOCUS_SCRIPT + REASON_SCRIPT + page[at:]
-
-
-def _with_title(page: str, title: str) -> str:
-    """The page with a `<title>` (textual-serve's has none, so every tab was untitled): a rater
-    with tabs of several addresses, or a lead with everyone's, tells them apart."""
-    at = page.find("<head>")
-    if at < 0:
-        return page
-    at += len("<head>")
-    return f"{page[:at]}\n    <title>{html.escape(shown(title))}</title>{page[at:]}"
-
-
-def _close_reason(words: str) -> bytes:
-    """A websocket's close reason: at most 123 bytes of UTF-8, cut at a character."""
-    reason = shown(words).encode()
-    return reason if len(reason) <= 123 else reason[:120].decode(errors="ignore").encode() + b"..."
-
-
-def _guard(headers: Any) -> None:
-    """The page's address holds the token: no Referer carries it to the fonts the page loads,
-    no cache keeps the page, no other site frames it."""
-    headers["Referrer-Policy"] = "no-referrer"
-    headers["Cache-Control"] = "no-store"
-    headers["X-Frame-Options"] = "DENY"
 
 
 _closing: set[asyncio.Task[object]] = set()
