@@ -9,8 +9,9 @@ Per-rater links (`serve --rate --raters ann,ben`): one address per rater, each w
 token, which is the rater's identity: a token's tabs run the rater session of its rater and no
 other (the name is in the command the server runs, never asked of the browser). A rater has at
 most one live session, and the newest tab of a token takes it: a reload resumes, and an older
-tab still open is told its session was taken over (`_take_over`). The tokens live in this process's memory
-only: a restarted server prints new addresses, and the old ones open nothing (docs/trust.md).
+tab still open is told its session was taken over (`_take_over`). The tokens live in this
+process's memory only: a restarted server prints new addresses, and the old ones open nothing
+(docs/trust.md).
 """
 
 from __future__ import annotations
