@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from tests.test_serve import (
     eventually,
     open_app,
     serving,
+    session_members,
     slots_given_back_late,
     websocket_url_in,
 )
@@ -331,6 +333,33 @@ def test_a_reload_of_a_raters_tab_resumes_the_session_through_the_real_server(
         b"ann connected (1 of 8 sessions)",
         b"ann disconnected",
     ], server.output
+
+
+def test_ctrl_c_with_a_raters_session_open_stops_everything_and_says_nothing_more(
+    sample_copy: Path, tmp_path: Path
+) -> None:
+    """Ctrl+C in a terminal signals the whole process group, the apps as well as the server:
+    exit 0, every app gone, and no warning (it printed `WARNING Unknown child process pid N`)."""
+    with serving(sample_copy, "--rate", "--raters", "ann", "--no-git", cwd=tmp_path) as server:
+        link = rater_links(server, ("ann",))["ann"]
+
+        async def scenario() -> None:
+            _, _, session, websocket = await open_app(link, b"correctness")
+            try:
+                os.killpg(server.proc.pid, signal.SIGINT)
+                async with asyncio.timeout(60):
+                    while (await websocket.receive()).type == aiohttp.WSMsgType.BINARY:
+                        pass
+            finally:
+                await websocket.close()
+                await session.close()
+
+        asyncio.run(scenario())
+        assert server.proc.wait(timeout=60) == 0
+        assert server.proc.stdout is not None
+        server.output += server.proc.stdout.read() or b""
+        wait_for(lambda: session_members(server.proc.pid) == [], "every app to end")
+    assert b"WARNING" not in server.output and b"Traceback" not in server.output, server.output
 
 
 def rater_links(server: Any, raters: tuple[str, ...]) -> dict[str, str]:

@@ -324,8 +324,13 @@ class AppServer(Server):
             seat.sockets -= 1
 
     async def _connect(self, request: web.Request, seat: Seat) -> web.WebSocketResponse:
-        if seat.live and not await self._take_over(seat):
-            return await self._turn_away(request, seat)
+        if seat.live:
+            # A websocket of a valid token, bounded by TAKE_OVER_SECONDS: no longer timed as a
+            # waiting connection, which a long take-over could otherwise outlast.
+            if self.doors is not None:
+                self.doors.admitted(request.transport)
+            if not await self._take_over(seat):
+                return await self._turn_away(request, seat)
         if self.full:
             return await self._turn_away(request)
         # Taken before the first await, so two connections arriving together cannot both have
