@@ -73,7 +73,7 @@ ending); its reason, in words, is shown by the page."""
 
 TAKEN_OVER = 4000
 """The close code of a rater's websocket whose session a newer tab took (4000-4999 are for
-applications); the reason, in words, is shown by the page (PAGE_SCRIPT)."""
+applications); the reason, in words, is shown by the page (serve_page.REASON_SCRIPT)."""
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
