@@ -41,12 +41,12 @@ pytestmark = pytest.mark.waits
 
 
 @contextlib.contextmanager
-def serving_limited(path: Path, *args: str, cwd: Path) -> Iterator[Served]:
-    """The real server, in its own session, with at most FILE_LIMIT open files."""
+def serving_limited(path: Path, *args: str, cwd: Path, limit: int = FILE_LIMIT) -> Iterator[Served]:
+    """The real server, in its own session, with at most `limit` open files."""
     port = free_port()
     start = (
         "import resource, sys\n"
-        f"resource.setrlimit(resource.RLIMIT_NOFILE, ({FILE_LIMIT}, {FILE_LIMIT}))\n"
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, ({limit}, {limit}))\n"
         "from voyage_tui.cli import main\n"
         "sys.exit(main(sys.argv[1:]))\n"
     )
@@ -137,6 +137,28 @@ def test_a_flood_of_idle_connections_and_keep_alive_refusals_does_not_stop_the_s
         still_serves(server, links["ben"])
         assert server.stop() == 0, server.output
         assert b"Traceback" not in server.output, server.output.decode(errors="replace")
+
+
+def test_a_server_out_of_descriptors_waits_and_goes_on(sample_copy: Path, tmp_path: Path) -> None:
+    """With fewer descriptors than the cap of waiting connections, a flood takes them all:
+    `accept()` fails ("Too many open files"). The server says so once, stops accepting for a
+    moment and goes on (it used to exit); once the flood has gone, a rater gets in."""
+    with serving_limited(
+        sample_copy, "--rate", "--raters", "ann", "--no-git", "--no-watch", cwd=tmp_path, limit=48
+    ) as server:
+        links = rater_links(server, ("ann",))
+        held = flood(server.port, 200, None)
+        try:
+            time.sleep(2.0)  # accept() has failed, and been tried again, by now
+            assert server.proc.poll() is None, server.output
+        finally:
+            for sock in held:
+                sock.close()
+        still_serves(server, links["ann"])
+        assert server.stop() == 0, server.output
+    said = server.output.decode(errors="replace")
+    assert said.count("Too many open files") >= 1, said
+    assert "Traceback" not in said, said
 
 
 def test_a_flood_of_websockets_of_one_token_does_not_stop_the_server(
