@@ -226,6 +226,22 @@ async def test_the_terminal_takes_the_focus_when_the_page_loads() -> None:
     assert "js/textual.js" in page
 
 
+async def test_the_page_shows_why_the_server_closed_its_socket() -> None:
+    """A socket closed with a reason (a rater's session taken over by a newer tab, a server at
+    its limit): the page's "Session ended" dialog says the reason, as text. The script wraps
+    the WebSocket class before textual.js makes its socket (in window.onload)."""
+    server = web_server()
+    _, page = await page_of(server, f"/?token={server.token}")
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    [script] = [s for s in scripts if "event.reason" in s]
+    assert "window.WebSocket = Socket" in script
+    assert 'addEventListener("close"' in script
+    assert ".textContent = event.reason" in script and "innerHTML" not in script
+    assert '".closed-dialog .message"' in script
+    assert page.index('class="dialog-container closed-dialog"') < page.index(script)
+    assert "window.onload =" not in script
+
+
 async def test_the_tokens_of_two_servers_differ() -> None:
     assert web_server().token != web_server().token
 
@@ -673,6 +689,45 @@ async def test_an_app_that_does_not_quit_is_killed(monkeypatch: pytest.MonkeyPat
     try:
         await serve_web._stop(service)
         assert process.returncode is not None
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_an_app_that_quits_is_waited_for_not_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An app that has quit closes its output a moment before its process exits. Killing it in
+    that moment (asyncio's kill polls the process first) reaped it behind asyncio's back, and
+    Ctrl+C or a reload printed `WARNING Unknown child process pid N, will report returncode
+    255`: the app is waited for, and only one that has not exited in time is killed."""
+    from textual_serve.app_service import AppService
+    from textual_serve.download_manager import DownloadManager
+
+    async def ignore(data: object) -> None:
+        return None
+
+    killed: list[int] = []
+    real_kill = os.kill
+
+    def recording_kill(pid: int, signum: int) -> None:
+        killed.append(pid)
+        real_kill(pid, signum)
+
+    monkeypatch.setattr(os, "kill", recording_kill)
+    service = AppService(
+        "exec sh -c 'sleep 0.2; exec >&-; sleep 0.3'",  # closes its output, then exits
+        write_bytes=ignore,
+        write_str=ignore,
+        close=lambda: ignore(None),
+        download_manager=DownloadManager(),
+    )
+    await service.start(80, 24)
+    process = service._process
+    assert process is not None
+    try:
+        await serve_web._stop(service)
+        assert process.returncode == 0
+        assert killed == []
     finally:
         if process.returncode is None:
             process.kill()

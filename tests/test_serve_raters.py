@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from tests.test_serve import (
     eventually,
     open_app,
     serving,
+    session_members,
     slots_given_back_late,
     websocket_url_in,
 )
@@ -242,46 +244,194 @@ async def test_each_token_opens_its_own_page_and_any_other_is_refused() -> None:
                 await client.ws_connect(f"/ws/{wrong}")
 
 
-async def test_a_second_tab_of_a_rater_is_told_the_session_is_open_elsewhere(
+async def test_the_newest_tab_of_a_rater_takes_the_session_and_the_old_one_is_told(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """A reload (F5) of ann's tab, or a second tab of her address, used to get "open
+    elsewhere" (409) while the first tab's app was ending. The newest connection of a token
+    takes the session: the old tab's socket is closed with the reason (the page shows it), its
+    app ends, and only then does the new tab's app start (the rater's lock is free by then)."""
     from aiohttp.test_utils import TestClient, TestServer
+    from textual_serve.app_service import AppService
 
     monkeypatch.setattr(serve_web, "APP_QUIT_SECONDS", 0.5)
     apps = CountedApps(monkeypatch)
     slots_given_back_late(monkeypatch)
+    running_at_start: list[int] = []
+    start = AppService.start
+
+    async def counted_start(service: AppService, width: int, height: int) -> None:
+        running_at_start.append(apps.running)
+        await start(service, width, height)
+
+    monkeypatch.setattr(AppService, "start", counted_start)
     server = server_of({"ann": "exec sleep 60", "ben": "exec sleep 60"})
     ann, ben = (token_of(server.links[r]) for r in ("ann", "ben"))
     async with TestClient(TestServer(await server._make_app())) as client:
         first = await client.ws_connect(f"/ws/{ann}")
         await eventually(lambda: apps.running == 1, "ann's app")
 
+        # A second tab (or a reload that has not closed the first socket yet): the page opens.
         response = await client.get(f"/?token={ann}")
-        assert response.status == 409
-        text = await response.text()
-        assert "session of ann is open elsewhere" in text
-        assert ann not in text and ben not in text
-        # A page loaded before the first tab opened is told in its terminal; no app starts.
+        assert response.status == 200
         second = await client.ws_connect(f"/ws/{ann}")
-        message = await second.receive(timeout=30)
-        assert message.type == aiohttp.WSMsgType.BINARY
-        assert b"open elsewhere" in message.data
-        await asyncio.sleep(0.2)
-        assert len(apps.started) == 1
-        await second.close()
+        # The old tab is told, by the reason of its socket's closing.
+        async with asyncio.timeout(30):
+            while (message := await first.receive()).type == aiohttp.WSMsgType.BINARY:
+                pass
+        assert message.type == aiohttp.WSMsgType.CLOSE, message
+        assert message.data == serve_web.TAKEN_OVER
+        assert "Taken over" in message.extra and "session of ann" in message.extra
+        assert ann not in message.extra
+        await eventually(lambda: len(apps.started) == 2 and apps.running == 1, "the new app")
+        assert apps.started[0]._process is not None
+        assert apps.started[0]._process.returncode is not None  # the old app has ended
+        assert server.live_sessions == 1
 
-        # Another rater is not held up.
-        assert (await client.get(f"/?token={ben}")).status == 200
+        # Another rater is not held up, nor taken over.
         other = await client.ws_connect(f"/ws/{ben}")
         await eventually(lambda: apps.running == 2, "ben's app")
 
-        # Once ann's tab has closed and its app ended, ann's address opens again.
-        await first.close()
-        await eventually(lambda: not server.seats[0].live, "ann's session to end")
-        assert (await client.get(f"/?token={ann}")).status == 200
-        await other.close()
+        # A reload: the tab's socket closes and the new one opens at once; it resumes.
+        await second.close()
+        third = await client.ws_connect(f"/ws/{ann}")
+        await eventually(lambda: len(apps.started) == 4 and apps.running == 2, "ann's new app")
+        # No app of ann started while another of hers ran.
+        assert running_at_start == [0, 0, 1, 1], running_at_start
+        for websocket in (third, other):
+            await websocket.close()
         await eventually(lambda: apps.running == 0, "every app to end")
         await eventually(lambda: server.live_sessions == 0, "every slot to be free")
+
+
+def test_a_reload_of_a_raters_tab_resumes_the_session_through_the_real_server(
+    sample_copy: Path, tmp_path: Path
+) -> None:
+    """The real rater app holds the rater's lock: the reloaded tab's app starts once the old one
+    has let it go, and shows the rating screen, not the lock's refusal."""
+    with serving(sample_copy, "--rate", "--raters", "ann", "--no-git", cwd=tmp_path) as server:
+        link = rater_links(server, ("ann",))["ann"]
+
+        async def scenario() -> None:
+            _, _, session, websocket = await open_app(link, b"correctness")
+            await websocket.close()  # F5: the page unloads, its socket closes...
+            await session.close()
+            # ...and loads again at once.
+            _, screen, session, websocket = await open_app(link, b"correctness")
+            try:
+                # Not the lock's refusal ("ann is already rating in another session").
+                assert b"already rating" not in _text(screen)
+            finally:
+                await websocket.close()
+                await session.close()
+
+        asyncio.run(scenario())
+        assert server.stop() == 0
+    said = re.findall(rb"^voyage-tui serve: \d\d:\d\d:\d\d (.*)$", server.output, re.M)
+    assert said == [
+        b"ann connected (1 of 8 sessions)",
+        b"ann disconnected",
+        b"ann connected (1 of 8 sessions)",
+        b"ann disconnected",
+    ], server.output
+
+
+def test_ctrl_c_with_a_raters_session_open_stops_everything_and_says_nothing_more(
+    sample_copy: Path, tmp_path: Path
+) -> None:
+    """Ctrl+C in a terminal signals the whole process group, the apps as well as the server:
+    exit 0, every app gone, and no warning (it printed `WARNING Unknown child process pid N`)."""
+    with serving(sample_copy, "--rate", "--raters", "ann", "--no-git", cwd=tmp_path) as server:
+        link = rater_links(server, ("ann",))["ann"]
+
+        async def scenario() -> None:
+            _, _, session, websocket = await open_app(link, b"correctness")
+            try:
+                os.killpg(server.proc.pid, signal.SIGINT)
+                async with asyncio.timeout(60):
+                    while (await websocket.receive()).type == aiohttp.WSMsgType.BINARY:
+                        pass
+            finally:
+                await websocket.close()
+                await session.close()
+
+        asyncio.run(scenario())
+        assert server.proc.wait(timeout=60) == 0
+        assert server.proc.stdout is not None
+        server.output += server.proc.stdout.read() or b""
+        wait_for(lambda: session_members(server.proc.pid) == [], "every app to end")
+    assert b"WARNING" not in server.output and b"Traceback" not in server.output, server.output
+
+
+def rater_links(server: Any, raters: tuple[str, ...]) -> dict[str, str]:
+    """The address of each rater, as the server prints them, once the port listens."""
+    assert server.proc.stdout is not None
+    os.set_blocking(server.proc.stdout.fileno(), False)
+    deadline = time.monotonic() + 60
+    names = "|".join(raters).encode()
+    while time.monotonic() < deadline:
+        server.output += server.proc.stdout.read() or b""
+        found = dict(re.findall(rb"^  (" + names + rb")  (http://\S+)$", server.output, re.M))
+        if len(found) == len(raters) and _listens(server.port):
+            return {k.decode(): v.decode() for k, v in found.items()}
+        if server.proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise AssertionError(f"the server did not start: {server.output!r}")
+
+
+async def test_each_raters_tab_is_titled_with_the_rater() -> None:
+    """A rater with several tabs (or the lead with everyone's) tells them apart by the title:
+    "Rating · ann". The name is escaped; the shared address keeps the server's title."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    server = server_of({"ann": "exec false", "<b>&co": "exec false"})
+    async with TestClient(TestServer(await server._make_app())) as client:
+        for rater, title in (("ann", "Rating · ann"), ("<b>&co", "Rating · &lt;b&gt;&amp;co")):
+            response = await client.get(f"/?token={token_of(server.links[rater])}")
+            page = await response.text()
+            assert re.findall(r"<title>(.*?)</title>", page) == [title], page[:300]
+            assert page.index("<title>") < page.index("</head>")
+    shared = serve_web.AppServer(
+        "exec false",
+        host="127.0.0.1",
+        port=8000,
+        public_url=None,
+        title="voyage-tui: <ws>",
+        serving="w",
+    )
+    async with TestClient(TestServer(await shared._make_app())) as client:
+        page = await (await client.get(f"/?token={shared.token}")).text()
+        assert re.findall(r"<title>(.*?)</title>", page) == ["voyage-tui: &lt;ws&gt;"]
+
+
+async def test_the_server_says_who_connected_and_who_left_without_the_token(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    monkeypatch.setattr(serve_web, "APP_QUIT_SECONDS", 0.5)
+    apps = CountedApps(monkeypatch)
+    server = server_of({"ann": "exec sleep 60", "ben": "exec sleep 60"})
+    ann = token_of(server.links["ann"])
+    async with TestClient(TestServer(await server._make_app())) as client:
+        first = await client.ws_connect(f"/ws/{ann}")
+        await eventually(lambda: apps.running == 1, "ann's app")
+        second = await client.ws_connect(f"/ws/{ann}")  # takes the session over
+        await eventually(lambda: len(apps.started) == 2 and apps.running == 1, "the new app")
+        await second.close()
+        await first.close()
+        await eventually(lambda: server.live_sessions == 0, "every slot to be free")
+    out = capsys.readouterr().out
+    lines = [re.sub(r"^voyage-tui serve: \d\d:\d\d:\d\d ", "", x) for x in out.splitlines()]
+    assert lines == [
+        "ann connected (1 of 8 sessions)",
+        "ann taken over by a newer tab",
+        "ann disconnected",
+        "ann connected (1 of 8 sessions)",
+        "ann disconnected",
+    ], out
+    assert ann not in out
 
 
 # --- two raters, each in their own app, as the server starts them ---------------------------
