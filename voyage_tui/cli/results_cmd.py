@@ -16,10 +16,9 @@ from __future__ import annotations
 import sys
 
 from voyage_tui.cli.common import Parser, add_match_option, no_workspace, unreadable_workspace
-from voyage_tui.cli.render import dumps, shown
+from voyage_tui.cli.render import shown
+from voyage_tui.engine.reports.render import FORMATS
 from voyage_tui.engine.workspace.discovery import NoWorkspace
-
-FORMATS = ("text", "json", "csv", "md", "html")
 
 
 def build_parser() -> Parser:
@@ -54,24 +53,6 @@ def build_parser() -> Parser:
     return parser
 
 
-def render(report: object, fmt: str) -> str:
-    from voyage_tui.cli import results_render
-    from voyage_tui.engine.results.model import ResultsReport
-
-    assert isinstance(report, ResultsReport)
-    if fmt == "json":
-        return dumps(report.to_json()) + "\n"
-    if fmt == "csv":
-        return results_render.csv_text(report)
-    if fmt == "md":
-        return results_render.markdown(report)
-    if fmt == "html":
-        from voyage_tui.cli.results_html import html_report
-
-        return html_report(report)
-    return "\n".join(results_render.text_lines(report)) + "\n"
-
-
 def run(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from voyage_tui.engine.atomic import WriteRefused
@@ -95,7 +76,10 @@ def run(argv: list[str]) -> int:
         where = "--baseline" if args.baseline is not None else "[results] baseline"
         print(f"voyage-tui results: {where}: {shown(str(exc))}", file=sys.stderr)
         return 2
-    text = render(report, args.format)
+    from voyage_tui.engine.reports.model import Report
+    from voyage_tui.engine.reports.render import render
+
+    text = render(Report(report), args.format)
     if args.output:
         try:
             write_output(ws, args.output, text.encode("utf-8"))

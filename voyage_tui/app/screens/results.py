@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -20,15 +20,23 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
+from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.atomic import ContentChanged, Expected
 from voyage_tui.engine.ratings.effective import ItemScores
+from voyage_tui.engine.reports.model import Report
+from voyage_tui.engine.reports.render import render
 from voyage_tui.engine.results.compute import ResultsInputs, UnknownBaseline, compute_results
 from voyage_tui.engine.results.inputs import gather_inputs
 from voyage_tui.engine.results.model import Comparison, PairedFixture, ResultsReport
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import write_file
 
+EXPORTS = {"md": "reports/results.md", "html": "reports/results.html"}
+"""Where the screen exports (workspace-relative): the same bytes as `voyage-tui results
+--format md|html --output FILE` for the same baseline."""
 BAR = 21
 """The forest plot's width in cells (odd: 0 sits in the middle)."""
 VERDICT = {
@@ -151,7 +159,9 @@ Per agent and rubric dimension the mean effective score with a 95% bootstrap int
 the baseline (`[results] baseline` in voyage.toml; {results.baseline} takes the next agent) the
 paired difference over shared fixtures, its interval, the permutation p and the verdict. The
 forest plot draws each interval as `─` and the difference as `●` around 0 (`│`): `enter` on a
-comparison lists its fixtures, worst first. {results.reload} computes again.
+comparison lists its fixtures, worst first. {results.reload} computes again. {results.export-md}
+and {results.export-html} write `reports/results.md` and `reports/results.html`: the files
+`voyage-tui results --format md` and `--format html` write, byte for byte.
 """
 
     SCOPE = "results"
@@ -258,6 +268,46 @@ comparison lists its fixtures, worst first. {results.reload} computes again.
 
     def action_reload(self) -> None:
         self.load()
+
+    def action_export(self, fmt: str) -> None:
+        """Write the report as `fmt` (md or html) to EXPORTS[fmt], asking before it replaces
+        a file that is there."""
+        if self.report is None or fmt not in EXPORTS:
+            return
+        self._export(Report(self.report), fmt, False)
+
+    @work(thread=True, group="results-export")
+    def _export(self, report: Report, fmt: str, replace: bool) -> None:
+        rel = EXPORTS[fmt]
+        data = render(report, fmt).encode("utf-8", "surrogatepass")
+        try:
+            write_file(
+                self.app.ws,
+                rel,
+                data,
+                expect=None if replace else Expected(None),
+                make_folders=True,
+            )
+        except ContentChanged:
+            self.app.call_from_thread(self._ask_replace, report, fmt)
+            return
+        except OSError as exc:
+            why = _name(str(exc))
+            self.app.call_from_thread(
+                self.notify, f"Not written: {why}", severity="error", timeout=8, markup=False
+            )
+            return
+        self.app.call_from_thread(self.notify, f"Wrote {rel}", timeout=3, markup=False)
+
+    def _ask_replace(self, report: Report, fmt: str) -> None:
+        def answered(answer: str | None) -> None:
+            if answer == "overwrite":
+                self._export(report, fmt, True)
+
+        self.app.push_screen(
+            ChoiceScreen(f"{EXPORTS[fmt]} already exists. Replace it?", ["overwrite"]),
+            answered,
+        )
 
     def action_next_baseline(self) -> None:
         """The next agent becomes the baseline (by name; after the last, none)."""

@@ -9,7 +9,15 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from voyage_tui.cli.results_render import MATCH_WORDS, figure, headline, interval, p_value, signed
+from voyage_tui.engine.reports.figures import (
+    MATCH_WORDS,
+    figure,
+    headline,
+    interval,
+    p_value,
+    signed,
+)
+from voyage_tui.engine.reports.model import Report
 from voyage_tui.engine.results.model import GoldAgent, ResultsReport, Section
 
 _STYLE = """
@@ -94,7 +102,8 @@ def interval_chart(rows: list[Row], title: str, zero: bool) -> str:
     return "".join(parts)
 
 
-def html_report(report: ResultsReport) -> str:
+def html_report(full: Report) -> str:
+    report = full.results
     body = [
         f"<h1>Results</h1><p>{e(headline(report))}</p>",
         f"<p class='note'>Scoring of gold runs: match {e(MATCH_WORDS[report.match])}. "

@@ -1,0 +1,90 @@
+"""`voyage-tui results --format csv`: one row per (group, agent, dimension). A text cell from
+the workspace gets a formula guard."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+
+from voyage_tui.engine.reports.figures import comparison_of
+from voyage_tui.engine.reports.model import Report
+from voyage_tui.engine.results.model import AgentResult, ResultsReport, Section
+
+CSV_COLUMNS = [
+    "group",
+    "agent",
+    "dimension",
+    "items",
+    "fixtures",
+    "n",
+    "mean",
+    "ci_low",
+    "ci_high",
+    "reason",
+    "baseline",
+    "shared_fixtures",
+    "diff",
+    "diff_ci_low",
+    "diff_ci_high",
+    "p",
+    "verdict",
+    "comparison_reason",
+]
+
+
+def _cell(value: object) -> object:
+    """A spreadsheet runs a cell starting with = + - @ (or a tab or CR) as a formula: a text
+    cell from the workspace gets a leading apostrophe. Numbers are written as numbers."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return "" if value is None else value
+
+
+def csv_text(report: Report) -> str:
+    """One row per (group, agent, dimension); `group` is empty for the whole suite. Gold
+    figures are not in the CSV (JSON, text, Markdown and HTML have them)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    results = report.results
+    sections: list[tuple[str, Section]] = [("", results.overall), *results.groups.items()]
+    for group, section in sections:
+        for agent, result in section.agents.items():
+            for row in _csv_rows(group, agent, result, section, results):
+                writer.writerow([_cell(v) for v in row])
+    return out.getvalue()
+
+
+def _csv_rows(
+    group: str, agent: str, result: AgentResult, section: Section, report: ResultsReport
+) -> Iterable[list[object]]:
+    for dimension, stat in result.dimensions.items():
+        c = comparison_of(section, agent, dimension)
+        ci = stat.ci
+        row: list[object] = [
+            group,
+            agent,
+            dimension,
+            result.items,
+            result.fixtures,
+            stat.n,
+            stat.mean,
+            ci.low if ci else None,
+            ci.high if ci else None,
+            stat.reason,
+            report.baseline,
+        ]
+        if c is None:
+            row += [None] * 7
+        else:
+            row += [
+                c.fixtures,
+                c.diff,
+                c.ci.low if c.ci else None,
+                c.ci.high if c.ci else None,
+                c.p,
+                c.verdict,
+                c.reason,
+            ]
+        yield row
