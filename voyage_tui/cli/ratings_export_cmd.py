@@ -35,14 +35,11 @@ from voyage_tui.engine.ratings.export import COLUMNS, ExportRow, export_rows
 from voyage_tui.engine.ratings.runs import RunIndex
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.loaded import load_rubric
-from voyage_tui.engine.safe_text import one_line
+from voyage_tui.engine.safe_text import spreadsheet_cell
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
 from voyage_tui.engine.workspace.writes import output_rel, write_file
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""What a spreadsheet may take for the start of a formula (OWASP's CSV injection list)."""
 
 
 def build_parser() -> Parser:
@@ -145,8 +142,7 @@ def _cell(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        text = one_line(value)
-        return "'" + text if text.startswith(FORMULA_STARTS) else text
+        return spreadsheet_cell(value)
     return str(value)
 
 

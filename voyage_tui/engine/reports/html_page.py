@@ -2,7 +2,7 @@
 forest plot of every comparison's difference and interval; each dimension's means with their
 intervals), the styles inline: no script, no font, no image, nothing fetched. Every verdict is
 written as a word and drawn as a shape as well as a colour, so the page reads in grey. Every
-workspace string goes through `html.escape`."""
+workspace string goes through `e`: `one_line`, then `html.escape`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from voyage_tui.engine.reports.figures import (
 )
 from voyage_tui.engine.reports.model import Report
 from voyage_tui.engine.results.model import GoldAgent, ResultsReport, Section
+from voyage_tui.engine.safe_text import one_line
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em;color:#111;max-width:70em}
@@ -33,7 +34,9 @@ _COLOURS = {"better": "#0a6b2b", "worse": "#a4121b", "unclear": "#444"}
 
 
 def e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    """Text (workspace text above all) for HTML text and attributes: `one_line` first, so a
+    control character or a bidi control is its visible escape, never a raw byte; then escaped."""
+    return html.escape(one_line(str(text)), quote=True)
 
 
 @dataclass(frozen=True, slots=True)

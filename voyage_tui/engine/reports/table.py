@@ -1,5 +1,6 @@
 """`voyage-tui results --format csv`: one row per (group, agent, dimension). A text cell from
-the workspace gets a formula guard."""
+the workspace is one line with its control characters escaped, and has a formula guard
+(engine/safe_text.spreadsheet_cell)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Iterable
 from voyage_tui.engine.reports.figures import comparison_of
 from voyage_tui.engine.reports.model import Report
 from voyage_tui.engine.results.model import AgentResult, ResultsReport, Section
+from voyage_tui.engine.safe_text import spreadsheet_cell
 
 CSV_COLUMNS = [
     "group",
@@ -34,10 +36,9 @@ CSV_COLUMNS = [
 
 
 def _cell(value: object) -> object:
-    """A spreadsheet runs a cell starting with = + - @ (or a tab or CR) as a formula: a text
-    cell from the workspace gets a leading apostrophe. Numbers are written as numbers."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
+    """Text through `spreadsheet_cell` (escapes, formula guard); numbers written as numbers."""
+    if isinstance(value, str):
+        return spreadsheet_cell(value)
     return "" if value is None else value
 
 
