@@ -43,7 +43,13 @@ def build_parser() -> Parser:
     add_match_option(parser)
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument(
-        "--output", metavar="FILE", help="write the report to FILE instead of printing it"
+        "--output",
+        metavar="FILE",
+        help="write the report to FILE instead of printing it (inside the workspace by its "
+        "write rules; anywhere else where you say); an existing file is refused unless --force",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="with --output: replace an existing file"
     )
     parser.add_argument(
         "--fail-if-worse",
@@ -54,8 +60,10 @@ def build_parser() -> Parser:
 
 
 def run(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
-    from voyage_tui.engine.atomic import WriteRefused
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.force and not args.output:
+        parser.error("--force goes with --output")
     from voyage_tui.engine.results.compute import UnknownBaseline, compute_results
     from voyage_tui.engine.results.inputs import gather_inputs
     from voyage_tui.engine.validation.suite import Suite
@@ -82,8 +90,8 @@ def run(argv: list[str]) -> int:
     text = render(Report(report), args.format)
     if args.output:
         try:
-            write_output(ws, args.output, text.encode("utf-8"))
-        except (WriteRefused, OSError) as exc:
+            write_output(ws, args.output, text.encode("utf-8", "surrogatepass"), force=args.force)
+        except OSError as exc:
             print(f"voyage-tui results: {shown(str(exc))}", file=sys.stderr)
             return 2
         print(f"wrote {shown(args.output)}", file=sys.stderr)

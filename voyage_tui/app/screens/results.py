@@ -6,6 +6,7 @@ it opens from the browser and the palette only (never from the rater session).""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -23,7 +24,6 @@ from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
 from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
-from voyage_tui.engine.atomic import ContentChanged, Expected
 from voyage_tui.engine.ratings.effective import ItemScores
 from voyage_tui.engine.reports.model import Report
 from voyage_tui.engine.reports.render import render
@@ -32,7 +32,7 @@ from voyage_tui.engine.results.inputs import gather_inputs
 from voyage_tui.engine.results.model import Comparison, PairedFixture, ResultsReport
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.workspace.model import Workspace
-from voyage_tui.engine.workspace.writes import write_file
+from voyage_tui.engine.workspace.writes import OutputExists, write_output
 
 EXPORTS = {"md": "reports/results.md", "html": "reports/results.html"}
 """Where the screen exports (workspace-relative): the same bytes as `voyage-tui results
@@ -279,16 +279,11 @@ and {results.export-html} write `reports/results.md` and `reports/results.html`:
     @work(thread=True, group="results-export")
     def _export(self, report: Report, fmt: str, replace: bool) -> None:
         rel = EXPORTS[fmt]
+        ws = self.app.ws
         data = render(report, fmt).encode("utf-8", "surrogatepass")
         try:
-            write_file(
-                self.app.ws,
-                rel,
-                data,
-                expect=None if replace else Expected(None),
-                make_folders=True,
-            )
-        except ContentChanged:
+            write_output(ws, os.path.join(ws.root, rel), data, force=replace)
+        except OutputExists:
             self.app.call_from_thread(self._ask_replace, report, fmt)
             return
         except OSError as exc:
