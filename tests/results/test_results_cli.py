@@ -109,7 +109,8 @@ def test_json_has_the_spec_keys_and_every_figure(ws, capsys) -> None:
     worst = comparisons["evidence"]["worst"]
     assert [w["fixture_id"] for w in worst[:2]] == ["f2", "f3"]  # -3, then -3 (by id)
     assert worst[0]["diff"] == -3.0 and worst[0]["baseline_runs"] == ["old-1"]
-    assert data["comparisons"][3]["reason"] == "no fixture where both agents have rated runs"
+    assert data["comparisons"][3]["note"] == "no fixture where both agents have rated runs"
+    assert data["comparisons"][3]["reason"] == "no-data"
     notices = " ".join(data["notices"])
     assert "1 agent run without an `agent` label" in notices
     assert "1 rating record with errors left out" in notices

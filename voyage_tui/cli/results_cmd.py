@@ -1,5 +1,6 @@
 """`voyage-tui results [PATH] [--baseline AGENT] [--by class|boundary] [--match dual|seed]
-[--format text|json|csv|md|html] [--output FILE] [--fail-if-worse]`.
+[--format text|json|csv|md|html] [--output FILE [--force]] [--alpha A] [--fail-if-worse]
+[--require-better AGENT]`.
 
 Which agent is better, by how much and how sure (SPEC 3.10, docs/cli.md "results"): per agent and
 rubric dimension the mean of its items' effective scores with a 95% bootstrap interval; against
@@ -7,7 +8,8 @@ the baseline (`--baseline`, else `[results] baseline` in voyage.toml, else none)
 comparison over shared fixtures with its interval, permutation p and verdict; gold runs by
 review agent. Validates the suite first (without git) to know the runs and gold files.
 
-Exit 0; 1 with `--fail-if-worse` when a comparison is `worse`; 2 for a usage error, no
+Exit 0; 1 with `--fail-if-worse` when a comparison is `worse`, or with `--require-better AGENT`
+unless AGENT is `better` on every dimension; 2 for a usage error, no
 workspace, an unknown baseline (the agents are listed), or an output that cannot be written.
 """
 
@@ -52,11 +54,36 @@ def build_parser() -> Parser:
         "--force", action="store_true", help="with --output: replace an existing file"
     )
     parser.add_argument(
+        "--alpha",
+        type=_alpha,
+        default=0.05,
+        metavar="A",
+        help="the significance level of every verdict, after Holm's adjustment (default 0.05)",
+    )
+    parser.add_argument(
         "--fail-if-worse",
         action="store_true",
         help="exit 1 when an agent is worse than the baseline on a dimension (a CI gate)",
     )
+    parser.add_argument(
+        "--require-better",
+        metavar="AGENT",
+        help="exit 1 unless AGENT is better than the baseline on every dimension (a release gate)",
+    )
     return parser
+
+
+def _alpha(text: str) -> float:
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"a number between 0 and 1, not {text!r}")
+    return value
 
 
 def run(argv: list[str]) -> int:
@@ -79,7 +106,7 @@ def run(argv: list[str]) -> int:
     inputs = gather_inputs(ws, suite.items, args.match)
     baseline = args.baseline if args.baseline is not None else ws.config.results.baseline
     try:
-        report = compute_results(inputs, baseline, args.by)
+        report = compute_results(inputs, baseline, args.by, args.alpha)
     except UnknownBaseline as exc:
         where = "--baseline" if args.baseline is not None else "[results] baseline"
         print(f"voyage-tui results: {where}: {shown(str(exc))}", file=sys.stderr)
@@ -99,8 +126,40 @@ def run(argv: list[str]) -> int:
         sys.stdout.write(text)
     for notice in report.notices if args.format != "text" else ():
         print(f"voyage-tui results: {shown(notice)}", file=sys.stderr)
+    code = 0
     if args.fail_if_worse and report.worse:
         listed = ", ".join(f"{c.agent} on {c.dimension}" for c in report.worse)
         print(f"voyage-tui results: worse than the baseline: {shown(listed)}", file=sys.stderr)
+        code = 1
+    if args.require_better is not None:
+        code = max(code, _require_better(report, args.require_better))
+    return code
+
+
+def _require_better(report: object, agent: str) -> int:
+    """0 when `agent` is `better` on every dimension of the whole suite, else 1 (said why)."""
+    from voyage_tui.engine.results.model import ResultsReport
+
+    assert isinstance(report, ResultsReport)
+    mine = [c for c in report.comparisons if c.agent == agent]
+    if not mine:
+        why = (
+            "there is no baseline to compare it with"
+            if report.baseline is None
+            else "it is the baseline"
+            if agent == report.baseline
+            else "no agent run is labelled with it"
+        )
+        print(f"voyage-tui results: --require-better {shown(agent)}: {why}", file=sys.stderr)
         return 1
-    return 0
+    short = [c for c in mine if c.verdict != "better"]
+    if not short:
+        return 0
+    listed = ", ".join(
+        f"{c.dimension} {c.verdict}" + (f" ({c.reason})" if c.reason else "") for c in short
+    )
+    print(
+        f"voyage-tui results: {shown(agent)} is not better on every dimension: {shown(listed)}",
+        file=sys.stderr,
+    )
+    return 1
