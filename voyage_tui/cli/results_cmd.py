@@ -27,7 +27,7 @@ def build_parser() -> Parser:
     parser = Parser(
         prog="voyage-tui results",
         description="Which agent is better, by how much, and how sure: per agent and rubric "
-        "dimension the mean rating with a 95%% bootstrap interval, paired comparisons against a "
+        "dimension the mean rating with a 95% bootstrap interval, paired comparisons against a "
         "baseline agent over shared fixtures (interval, permutation p, verdict), and gold "
         "scores by review agent. Exit 1 with --fail-if-worse when a comparison is worse; 2 for "
         "a usage error, no workspace or an unknown baseline.",

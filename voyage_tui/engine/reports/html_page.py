@@ -1,20 +1,26 @@
-"""`voyage-tui results --format html`: one self-contained file. The charts are inline SVG (a
-forest plot of every comparison's difference and interval; each dimension's means with their
-intervals), the styles inline: no script, no font, no image, nothing fetched. Every verdict is
-written as a word and drawn as a shape as well as a colour, so the page reads in grey. Every
-workspace string goes through `e`: `one_line`, then `html.escape`."""
+"""`voyage-tui results --format html`: one self-contained page worth pasting. A title and the
+campaign's context, the rule in a sentence, a forest plot of every comparison's difference and
+interval, a table of every comparison (fixtures, diff, interval, p, p_holm, mde, verdict and
+reason), the means of every dimension on one chart on the rubric's own scale, and gold. The
+charts are inline SVG that scale to the page, the styles inline: no script, no font, no image,
+nothing fetched. Every verdict is a word and a shape as well as a colour, so the page reads in
+grey. Every workspace string goes through `e`: `one_line`, then `html.escape`."""
 
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 
 from voyage_tui.engine.reports.figures import (
     MATCH_WORDS,
+    REASON_WORDS,
+    ci_of,
     figure,
     headline,
     interval,
     p_value,
+    rule_text,
     signed,
 )
 from voyage_tui.engine.reports.model import Report
@@ -22,15 +28,23 @@ from voyage_tui.engine.results.model import GoldAgent, ResultsReport, Section
 from voyage_tui.engine.safe_text import one_line
 
 _STYLE = """
-body{font-family:system-ui,sans-serif;margin:2em;color:#111;max-width:70em}
-table{border-collapse:collapse;margin:.5em 0 1.5em}
-th,td{border:1px solid #999;padding:.2em .5em;text-align:right}
-th:first-child,td:first-child,td.t{text-align:left}
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5em auto;color:#111;
+max-width:72em;padding:0 1em;line-height:1.4}
+h1{margin:.2em 0}h2{margin-top:1.6em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+.sub{color:#444;margin:.2em 0 1em}
+dl.context{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.5em 0}
+dl.context dt{color:#555}dl.context dd{margin:0}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;margin:.5em 0 1.2em}
+th,td{border-bottom:1px solid #ccc;padding:.25em .6em;text-align:right;white-space:nowrap}
+th{border-bottom:2px solid #888;font-weight:600}
+th.t,td.t{text-align:left}td.wrap{white-space:normal;min-width:12em}
 .better{color:#0a6b2b;font-weight:bold}.worse{color:#a4121b;font-weight:bold}
-.note{color:#555}svg text{font:12px system-ui,sans-serif}
+.unclear{color:#444}.note{color:#555}
+svg{max-width:100%;height:auto;display:block}svg text{font:12px system-ui,sans-serif}
 """
 _SHAPES = {"better": "▲", "worse": "▼", "unclear": "●"}
-_COLOURS = {"better": "#0a6b2b", "worse": "#a4121b", "unclear": "#444"}
+_COLOURS = {"better": "#0a6b2b", "worse": "#a4121b", "unclear": "#555"}
 
 
 def e(text: object) -> str:
@@ -47,50 +61,69 @@ class Row:
     high: float | None
     verdict: str = "unclear"
     note: str = ""
+    heading: bool = False
+    """A dimension's name above its agents' rows: no figures."""
 
 
-def interval_chart(rows: list[Row], title: str, zero: bool) -> str:
-    """An SVG of one row per `Row`: the interval as a line, the value as a shape, the figures
-    written at the right. `zero` draws the line of no difference."""
-    known = [v for r in rows for v in (r.value, r.low, r.high) if v is not None]
-    if not known:
-        return f"<p class='note'>{e(title)}: nothing to draw.</p>"
-    lo, hi = min(known), max(known)
-    if zero:
-        lo, hi = min(lo, 0.0), max(hi, 0.0)
-        bound = max(abs(lo), abs(hi)) or 1.0
-        lo, hi = -bound, bound
+def _ticks(lo: float, hi: float, whole: bool) -> list[float]:
+    if whole:
+        return [float(v) for v in range(math.ceil(lo), math.floor(hi) + 1)]
+    span = hi - lo
+    step = 10 ** math.floor(math.log10(span / 4)) if span > 0 else 1.0
+    for factor in (1, 2, 5, 10):
+        if span / (step * factor) <= 8:
+            step *= factor
+            break
+    first = math.ceil(lo / step) * step
+    return [round(first + i * step, 10) for i in range(int((hi - first) / step + 1e-9) + 1)]
+
+
+def interval_chart(
+    rows: list[Row], title: str, lo: float, hi: float, zero: bool, whole: bool
+) -> str:
+    """An SVG, a row per `Row`: the interval as a line, the value as a shape (a word's shape:
+    ▲ ▼ ●), the figures at the right; an axis from `lo` to `hi` with grid lines at its ticks
+    (every whole number with `whole`), and the line of no difference with `zero`."""
+    label_w, plot_w, text_w, row_h, axis_h = 210, 440, 250, 22, 30
+    width, height = label_w + plot_w + text_w, row_h * len(rows) + axis_h + 8
     if hi - lo < 1e-9:
         lo, hi = lo - 1, hi + 1
-    label_w, plot_w, text_w, row_h = 220, 360, 230, 22
-    width, height = label_w + plot_w + text_w, row_h * (len(rows) + 2)
 
     def x(v: float) -> float:
-        return label_w + (v - lo) / (hi - lo) * plot_w
+        return label_w + (min(max(v, lo), hi) - lo) / (hi - lo) * plot_w
 
+    bottom = row_h * len(rows) + 6
     parts = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
-        f"role='img' aria-label='{e(title)}'>",
+        f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' "
+        f"width='{width}' role='img' aria-label='{e(title)}'>",
         f"<title>{e(title)}</title>",
-        f"<line x1='{label_w}' y1='{height - row_h}' x2='{label_w + plot_w}' "
-        f"y2='{height - row_h}' stroke='#999'/>",
-        f"<text x='{label_w}' y='{height - 6}'>{lo:.2f}</text>",
-        f"<text x='{label_w + plot_w}' y='{height - 6}' text-anchor='end'>{hi:.2f}</text>",
     ]
-    if zero:
+    for tick in _ticks(lo, hi, whole):
+        label = f"{tick:g}" if whole else f"{tick:+g}".replace("+0", "0") if zero else f"{tick:g}"
         parts.append(
-            f"<line x1='{x(0):.1f}' y1='4' x2='{x(0):.1f}' y2='{height - row_h}' "
-            "stroke='#777' stroke-dasharray='4 3'/>"
-            f"<text x='{x(0):.1f}' y='{height - 6}' text-anchor='middle'>0</text>"
+            f"<line x1='{x(tick):.1f}' y1='4' x2='{x(tick):.1f}' y2='{bottom}' stroke='#e3e3e3'/>"
+            f"<text x='{x(tick):.1f}' y='{bottom + 16}' text-anchor='middle' fill='#444'>"
+            f"{e(label)}</text>"
+        )
+    parts.append(
+        f"<line x1='{label_w}' y1='{bottom}' x2='{label_w + plot_w}' y2='{bottom}' stroke='#888'/>"
+    )
+    if zero and lo <= 0 <= hi:
+        parts.append(
+            f"<line x1='{x(0):.1f}' y1='4' x2='{x(0):.1f}' y2='{bottom}' "
+            "stroke='#666' stroke-dasharray='4 3'/>"
         )
     for i, row in enumerate(rows):
-        y = row_h * (i + 1)
-        parts.append(f"<text x='4' y='{y + 4}'>{e(row.label)}</text>")
+        y = row_h * i + row_h // 2 + 4
+        if row.heading:
+            parts.append(f"<text x='4' y='{y + 4}' font-weight='bold'>{e(row.label)}</text>")
+            continue
+        parts.append(f"<text x='14' y='{y + 4}'>{e(row.label)}</text>")
         colour = _COLOURS[row.verdict]
         if row.low is not None and row.high is not None:
             parts.append(
                 f"<line x1='{x(row.low):.1f}' y1='{y}' x2='{x(row.high):.1f}' y2='{y}' "
-                f"stroke='{colour}' stroke-width='2'/>"
+                f"stroke='{colour}' stroke-width='2.5'/>"
             )
         if row.value is not None:
             parts.append(
@@ -98,7 +131,7 @@ def interval_chart(rows: list[Row], title: str, zero: bool) -> str:
                 f"fill='{colour}'>{_SHAPES[row.verdict]}</text>"
             )
         parts.append(
-            f"<text x='{label_w + plot_w + 8}' y='{y + 4}'>"
+            f"<text x='{label_w + plot_w + 10}' y='{y + 4}' fill='{colour}'>"
             f"{e(row.note or figure(row.value))}</text>"
         )
     parts.append("</svg>")
@@ -107,24 +140,36 @@ def interval_chart(rows: list[Row], title: str, zero: bool) -> str:
 
 def html_report(full: Report) -> str:
     report = full.results
-    body = [
-        f"<h1>Results</h1><p>{e(headline(report))}</p>",
-        f"<p class='note'>Scoring of gold runs: match {e(MATCH_WORDS[report.match])}. "
-        "Intervals are 95% percentile bootstraps (10,000 resamples, fixed seed); comparisons "
-        "pair the agents on shared fixtures; p is a two-sided sign-flip permutation test. "
-        "▲ better (interval above 0), ▼ worse (below 0), ● unclear.</p>",
-    ]
+    body = [f"<h1>{e(full.title)}</h1>", f"<p class='sub'>{e(headline(report))}</p>"]
+    context = full.context_items()
+    if context:
+        body.append(
+            "<dl class='context'>"
+            + "".join(f"<dt>{e(k)}</dt><dd>{e(v)}</dd>" for k, v in context)
+            + "</dl>"
+        )
+    if report.baseline:
+        body.append(
+            "<p>Each agent is compared with the baseline on the fixtures both were rated on. "
+            "A difference is called <span class='better'>▲ better</span> or "
+            "<span class='worse'>▼ worse</span> only when it is unlikely to be chance: its "
+            "95% interval excludes 0 <em>and</em> its p-value, adjusted for the number of "
+            f"comparisons made (Holm), is below {report.alpha:g}. Everything else is "
+            "<span class='unclear'>● unclear</span>, with the reason. The <em>mde</em> is the "
+            "smallest true difference this many fixtures would detect 4 times in 5: an "
+            "unclear comparison with a large mde needs more fixtures, not a verdict.</p>"
+        )
     if report.notices:
         body.append("<ul>" + "".join(f"<li>{e(n)}</li>" for n in report.notices) + "</ul>")
     body += _section(report.overall, report)
     for name, group in report.groups.items():
         body.append(f"<h2>{e(report.by)}: {e(name)}</h2>")
         body += _section(group, report)
-    body += _gold(report.gold)
+    body += _gold(report)
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width'>"
-        f"<title>voyage-tui results</title><style>{_STYLE}</style></head><body>\n"
+        f"<title>{e(full.title)}</title><style>{_STYLE}</style></head><body>\n"
         + "\n".join(body)
         + "\n</body></html>\n"
     )
@@ -135,36 +180,72 @@ def _section(section: Section, report: ResultsReport) -> list[str]:
         return ["<p>No agent runs.</p>"]
     out: list[str] = []
     if section.comparisons:
-        rows = [
-            Row(
-                f"{c.agent} · {c.dimension}",
-                c.diff,
-                c.ci.low if c.ci else None,
-                c.ci.high if c.ci else None,
-                c.verdict,
-                f"{signed(c.diff)} {interval(c.ci.as_list() if c.ci else None)} "
-                f"p {p_value(c.p)} {c.verdict}",
-            )
-            for c in section.comparisons
-        ]
-        out.append("<h2>Against the baseline</h2>")
-        out.append(interval_chart(rows, "Forest plot: difference from the baseline", zero=True))
-        out.append(
-            "<table><tr><th>agent</th><th>dimension</th><th>fixtures</th><th>diff</th>"
-            "<th>95% CI</th><th>p</th><th>verdict</th><th>note</th></tr>"
-            + "".join(
-                f"<tr><td>{e(c.agent)}</td><td class='t'>{e(c.dimension)}</td>"
-                f"<td>{c.fixtures}</td><td>{signed(c.diff)}</td>"
-                f"<td>{interval(c.ci.as_list() if c.ci else None)}</td><td>{p_value(c.p)}</td>"
-                f"<td class='{c.verdict} t'>{_SHAPES[c.verdict]} {c.verdict}</td>"
-                f"<td class='t'>{e(c.reason or '')}</td></tr>"
-                for c in section.comparisons
-            )
-            + "</table>"
+        out += _comparisons(section, report)
+    out += _means(section, report)
+    return out
+
+
+def _comparisons(section: Section, report: ResultsReport) -> list[str]:
+    rows = [
+        Row(
+            f"{c.agent} · {c.dimension}",
+            c.diff,
+            c.ci.low if c.ci else None,
+            c.ci.high if c.ci else None,
+            c.verdict,
+            f"{signed(c.diff)} {ci_of(c)}  {c.verdict}",
         )
-    out.append("<h2>Means per dimension</h2>")
+        for c in section.comparisons
+    ]
+    known = [abs(v) for c in section.comparisons for v in (c.diff, *(c.ci.as_list() if c.ci else ())) if v is not None]  # fmt: skip
+    bound = max(known, default=1.0) or 1.0
+    if report.scale is not None:
+        bound = min(bound * 1.15, float(report.scale[1] - report.scale[0]))
+    bound = max(bound, 0.5)
+    out = [
+        f"<h2>Against the baseline {e(report.baseline)}</h2>",
+        f"<p class='note'>Paired over shared fixtures; {e(rule_text(report, section))}.</p>",
+        interval_chart(rows, "Difference from the baseline", -bound, bound, zero=True, whole=False),
+    ]
+    notes = any(c.note for c in section.comparisons)
+    head = "".join(
+        f"<th{' class=t' if t else ''}>{name}</th>"
+        for name, t in (
+            ("agent", True),
+            ("dimension", True),
+            ("fixtures", False),
+            ("diff", False),
+            ("95% interval", False),
+            ("p", False),
+            ("p_holm", False),
+            ("mde", False),
+            ("verdict", True),
+            ("reason", True),
+        )
+    )
+    if notes:
+        head += "<th class='t'>note</th>"
+    body = ""
+    for c in section.comparisons:
+        reason = f"{e(c.reason)}: {e(REASON_WORDS[c.reason])}" if c.reason else ""
+        body += (
+            f"<tr><td class='t'>{e(c.agent)}</td><td class='t'>{e(c.dimension)}</td>"
+            f"<td>{c.fixtures}</td><td>{signed(c.diff)}</td><td>{ci_of(c)}</td>"
+            f"<td>{p_value(c.p)}</td><td>{p_value(c.p_holm)}</td><td>{figure(c.mde)}</td>"
+            f"<td class='{c.verdict} t'>{_SHAPES[c.verdict]} {c.verdict}</td>"
+            f"<td class='t note'>{reason}</td>"
+        )
+        if notes:
+            body += f"<td class='t wrap note'>{e(c.note or '')}</td>"
+        body += "</tr>"
+    out.append(f"<div class='scroll'><table><tr>{head}</tr>{body}</table></div>")
+    return out
+
+
+def _means(section: Section, report: ResultsReport) -> list[str]:
+    rows: list[Row] = []
     for dimension in report.dimensions:
-        rows = []
+        rows.append(Row(dimension, None, None, None, heading=True))
         for agent, result in section.agents.items():
             stat = result.dimensions[dimension]
             rows.append(
@@ -174,15 +255,24 @@ def _section(section: Section, report: ResultsReport) -> list[str]:
                     stat.ci.low if stat.ci else None,
                     stat.ci.high if stat.ci else None,
                     note=f"{figure(stat.mean)} {interval(stat.ci.as_list() if stat.ci else None)}"
-                    f" n={stat.n}",
+                    f"  n={stat.n}",
                 )
             )
-        out.append(f"<h3>{e(dimension)}</h3>")
-        out.append(interval_chart(rows, f"Means of {dimension}", zero=False))
-    return out
+    if report.scale is not None:
+        lo, hi = float(report.scale[0]), float(report.scale[1])
+    else:
+        known = [v for r in rows for v in (r.low, r.high, r.value) if v is not None]
+        lo, hi = min(known, default=0.0), max(known, default=1.0)
+    scale = f" (the rubric's scale, {lo:g} to {hi:g})" if report.scale is not None else ""
+    return [
+        "<h2>Means per dimension</h2>",
+        f"<p class='note'>Each agent's mean score with its 95% interval{scale}.</p>",
+        interval_chart(rows, "Means per dimension", lo, hi, zero=False, whole=True),
+    ]
 
 
-def _gold(gold: dict[str, GoldAgent]) -> list[str]:
+def _gold(report: ResultsReport) -> list[str]:
+    gold: dict[str, GoldAgent] = report.gold
     if not gold:
         return []
     head = (
@@ -197,4 +287,8 @@ def _gold(gold: dict[str, GoldAgent]) -> list[str]:
         f"<td class='{'worse' if g.block_to_allow else ''}'>{len(g.block_to_allow)}</td></tr>"
         for s, g in gold.items()
     )
-    return ["<h2>Gold by review agent</h2>", f"<table>{head}{rows}</table>"]
+    return [
+        "<h2>Gold by review agent</h2>",
+        f"<p class='note'>Gold matched {e(report.match)}: {e(MATCH_WORDS[report.match])}.</p>",
+        f"<div class='scroll'><table>{head}{rows}</table></div>",
+    ]

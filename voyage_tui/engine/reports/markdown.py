@@ -1,21 +1,27 @@
-"""`voyage-tui results --format md`: a pull-request comment. Workspace text has Markdown's
-specials escaped, so a name cannot close the table, open a link or mention someone."""
+"""`voyage-tui results --format md`: a pull-request comment holding what the text holds (the
+means, every comparison with fixtures, diff, interval, p, p_holm, mde, verdict and reason, the
+fixtures furthest below the baseline, gold). Workspace text has Markdown's specials escaped, so
+a name cannot close the table, open a link or mention someone."""
 
 from __future__ import annotations
 
 import re
 
 from voyage_tui.engine.reports.figures import (
-    comparison_of,
+    MATCH_WORDS,
+    REASON_WORDS,
+    ci_of,
     figure,
     headline,
     interval,
     p_value,
+    rule_text,
     signed,
     stat_ci,
 )
 from voyage_tui.engine.reports.model import Report
-from voyage_tui.engine.results.model import GoldAgent, ResultsReport, Section
+from voyage_tui.engine.reports.text import WORST_SHOWN
+from voyage_tui.engine.results.model import Comparison, ResultsReport, Section
 from voyage_tui.engine.safe_text import one_line
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
@@ -33,7 +39,11 @@ def md_escape(text: str) -> str:
 
 def markdown(full: Report) -> str:
     report = full.results
-    lines = [f"### Results: {md_escape(headline(report))}", ""]
+    lines = [f"### {md_escape(full.title)}: {md_escape(headline(report))}", ""]
+    context = full.context_lines()
+    if context:
+        lines += [f"{md_escape(line)}  " for line in context]
+        lines.append("")
     for notice in report.notices:
         lines.append(f"> {md_escape(notice)}")
     if report.notices:
@@ -49,7 +59,7 @@ def markdown(full: Report) -> str:
                 "</details>",
                 "",
             ]
-    lines += _md_gold(report.gold)
+    lines += _md_gold(report)
     text = "\n".join(lines)
     if len(text) > MD_LIMIT:
         cut = text.rfind("\n", 0, MD_LIMIT)
@@ -57,47 +67,74 @@ def markdown(full: Report) -> str:
     return text + "\n"
 
 
+def _verdict_cell(c: Comparison) -> str:
+    cell = MD_EMOJI[c.verdict]
+    if c.reason:
+        cell += f" ({md_escape(c.reason)})"
+    return cell
+
+
 def _md_section(section: Section, report: ResultsReport) -> list[str]:
     if not section.agents:
         return ["No agent runs.", ""]
-    compared = bool(report.baseline)
-    head = "| dimension | agent | n | mean | 95% CI |"
-    rule = "|---|---|--:|--:|---|"
-    if compared:
-        head += " diff | 95% CI | p | verdict |"
-        rule += "--:|---|--:|---|"
-    lines = [head, rule]
+    lines = [
+        "| dimension | agent | n | mean | 95% interval of the mean |",
+        "|---|---|--:|--:|---|",
+    ]
     for dimension in report.dimensions:
         for agent, result in section.agents.items():
             stat = result.dimensions[dimension]
-            row = (
-                f"| {md_escape(dimension)} | {md_escape(agent)} | {stat.n} | "
+            name = md_escape(agent) + (" *(baseline)*" if agent == report.baseline else "")
+            lines.append(
+                f"| {md_escape(dimension)} | {name} | {stat.n} | "
                 f"{figure(stat.mean)} | {interval(stat_ci(stat))} |"
             )
-            if compared:
-                c = comparison_of(section, agent, dimension)
-                if c is None:
-                    row += " *baseline* | | | |"
-                else:
-                    ci = interval(c.ci.as_list() if c.ci else None)
-                    row += f" {signed(c.diff)} | {ci} | {p_value(c.p)} | {MD_EMOJI[c.verdict]} |"
-            lines.append(row)
     lines.append("")
-    worst = [c for c in section.comparisons if c.verdict == "worse" and c.worst(1)]
+    if section.comparisons:
+        lines += [
+            f"**Against the baseline {md_escape(report.baseline or '')}**, paired over shared "
+            f"fixtures: {md_escape(rule_text(report, section))}.",
+            "",
+            "| agent | dimension | fixtures | diff | 95% interval of the diff | p | p_holm | "
+            "mde | verdict |",
+            "|---|---|--:|--:|---|--:|--:|--:|---|",
+        ]
+        for c in section.comparisons:
+            lines.append(
+                f"| {md_escape(c.agent)} | {md_escape(c.dimension)} | {c.fixtures} | "
+                f"{signed(c.diff)} | {ci_of(c)} | {p_value(c.p)} | {p_value(c.p_holm)} | "
+                f"{figure(c.mde)} | {_verdict_cell(c)} |"
+            )
+        reasons = sorted({c.reason for c in section.comparisons if c.reason})
+        if reasons:
+            lines.append("")
+            lines += [f"- *{r}*: {md_escape(REASON_WORDS[r])}" for r in reasons]
+        lines.append("")
+    worst = [c for c in section.comparisons if c.worst(1)]
     if worst:
-        lines += ["<details>", "<summary>Furthest below the baseline</summary>", ""]
+        lines += [
+            "<details>",
+            "<summary>Furthest below the baseline (fixture: agent mean vs baseline mean)</summary>",
+            "",
+        ]
         for c in worst:
-            shown = ", ".join(f"{md_escape(p.fixture_id)} ({p.diff:+.2f})" for p in c.worst(5))
+            shown = ", ".join(
+                f"{md_escape(p.fixture_id)} {p.agent_mean:.2f} vs {p.baseline_mean:.2f}"
+                for p in c.worst(WORST_SHOWN)
+            )
             lines.append(f"- {md_escape(c.agent)} · {md_escape(c.dimension)}: {shown}")
         lines += ["", "</details>", ""]
     return lines
 
 
-def _md_gold(gold: dict[str, GoldAgent]) -> list[str]:
+def _md_gold(report: ResultsReport) -> list[str]:
+    gold = report.gold
     if not gold:
         return []
     lines = [
         "#### Gold by review agent",
+        "",
+        f"Gold matched {report.match}: {md_escape(MATCH_WORDS[report.match])}.",
         "",
         "| review agent | corpora | tp | fp | fn | precision | recall | F1 | macro F1 | "
         "verdicts | BLOCK→ALLOW |",

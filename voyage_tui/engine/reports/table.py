@@ -30,8 +30,13 @@ CSV_COLUMNS = [
     "diff_ci_low",
     "diff_ci_high",
     "p",
+    "p_holm",
+    "mde",
+    "mde_reason",
+    "alpha",
     "verdict",
     "comparison_reason",
+    "comparison_note",
 ]
 
 
@@ -77,7 +82,7 @@ def _csv_rows(
             report.baseline,
         ]
         if c is None:
-            row += [None] * 7
+            row += [None] * 12
         else:
             row += [
                 c.fixtures,
@@ -85,7 +90,12 @@ def _csv_rows(
                 c.ci.low if c.ci else None,
                 c.ci.high if c.ci else None,
                 c.p,
+                c.p_holm,
+                c.mde,
+                c.mde_reason,
+                report.alpha,
                 c.verdict,
                 c.reason,
+                c.note,
             ]
         yield row

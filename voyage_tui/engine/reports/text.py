@@ -1,37 +1,47 @@
-"""`voyage-tui results` as the terminal's text. Every workspace string (agent names,
-dimensions, fixture ids, gold paths) goes through `one_line`."""
+"""`voyage-tui results` as the terminal's text: per dimension the agents' means, then every
+comparison with its fixtures, diff, interval, p, p_holm, mde and verdict (with the reason when
+unclear), the fixtures furthest below the baseline, and gold. Every workspace string (agent
+names, dimensions, fixture ids, gold paths) goes through `one_line`."""
 
 from __future__ import annotations
 
+import textwrap
+
 from voyage_tui.engine.reports.figures import (
-    ARROWS,
-    MATCH_WORDS,
-    comparison_of,
+    ci_of,
     figure,
     headline,
     interval,
+    match_text,
     p_value,
+    rule_text,
     signed,
     stat_ci,
+    verdict_words,
 )
 from voyage_tui.engine.reports.model import Report
 from voyage_tui.engine.results.model import GoldAgent, ResultsReport, Section
 from voyage_tui.engine.safe_text import one_line
 
+WORST_SHOWN = 3
+"""Fixtures per comparison under "Furthest below the baseline" (JSON lists five)."""
+
 
 def text(report: Report) -> str:
-    return "\n".join(text_lines(report.results)) + "\n"
+    return "\n".join(text_lines(report)) + "\n"
 
 
-def text_lines(report: ResultsReport) -> list[str]:
-    lines = [one_line(f"Results ({headline(report)})"), f"match: {MATCH_WORDS[report.match]}"]
+def text_lines(full: Report) -> list[str]:
+    report = full.results
+    lines = [one_line(f"{full.title} ({headline(report)})")]
+    lines += [one_line(line) for line in full.context_lines()]
     for notice in report.notices:
         lines.append(one_line(f"note: {notice}"))
     lines += _section_text(report.overall, report)
     for name, group in report.groups.items():
         lines += ["", one_line(f"=== {report.by} {name} ===")]
         lines += _section_text(group, report)
-    lines += _gold_text(report.gold)
+    lines += _gold_text(report)
     return lines
 
 
@@ -43,47 +53,66 @@ def _section_text(section: Section, report: ResultsReport) -> list[str]:
     width = max(len(one_line(a)) for a in [*agents, "agent"])
     for dimension in report.dimensions:
         lines += ["", one_line(dimension)]
-        header = f"  {'agent'.ljust(width)}      n   mean  95% interval"
-        if report.baseline:
-            header += "     diff  95% interval       p  verdict"
-        lines.append(header)
+        lines.append(f"  {'agent'.ljust(width)}      n   mean  95% interval")
         for agent in agents:
             stat = section.agents[agent].dimensions[dimension]
             row = (
                 f"  {one_line(agent).ljust(width)}  {stat.n:>5}  {figure(stat.mean):>5}  "
                 f"{interval(stat_ci(stat)):<13}"
             )
-            c = comparison_of(section, agent, dimension)
-            if c is not None:
-                row += (
-                    f"  {signed(c.diff):>7}  {interval(c.ci.as_list() if c.ci else None):<14}  "
-                    f"{p_value(c.p):>6}  {ARROWS[c.verdict]}"
-                )
-                if c.reason:
-                    row += f" ({c.reason})"
-            elif agent == report.baseline:
+            if agent == report.baseline:
                 row += "  (baseline)"
             if stat.reason:
                 row += f"  [{stat.reason}]"
-            lines.append(one_line(row))
+            lines.append(one_line(row).rstrip())
+    lines += _comparisons_text(section, report)
     worst = [c for c in section.comparisons if c.worst(1)]
     if worst:
         lines += ["", "Furthest below the baseline (fixture: agent mean vs baseline mean)"]
         for c in worst:
             shown = ", ".join(
-                f"{p.fixture_id} {p.agent_mean:.2f} vs {p.baseline_mean:.2f}" for p in c.worst(3)
+                f"{p.fixture_id} {p.agent_mean:.2f} vs {p.baseline_mean:.2f}"
+                for p in c.worst(WORST_SHOWN)
             )
             lines.append(one_line(f"  {c.agent} · {c.dimension}: {shown}"))
     return lines
 
 
-def _gold_text(gold: dict[str, GoldAgent]) -> list[str]:
+def _comparisons_text(section: Section, report: ResultsReport) -> list[str]:
+    if not section.comparisons:
+        return []
+    names = [f"{one_line(c.agent)} · {one_line(c.dimension)}" for c in section.comparisons]
+    width = max(len(n) for n in [*names, "agent · dimension"])
+    lines = [
+        "",
+        one_line(f"Against the baseline {report.baseline}, paired over shared fixtures"),
+        *textwrap.wrap(
+            f"({rule_text(report, section)})", 96, initial_indent="  ", subsequent_indent="   "
+        ),
+        f"  {'agent · dimension'.ljust(width)}  fixtures    diff  95% interval        p  "
+        "p_holm     mde  verdict",
+    ]
+    for name, c in zip(names, section.comparisons, strict=True):
+        row = (
+            f"  {name.ljust(width)}  {c.fixtures:>8}  {signed(c.diff):>6}  {ci_of(c):<14}  "
+            f"{p_value(c.p):>6}  {p_value(c.p_holm):>6}  {figure(c.mde):>6}  "
+            f"{verdict_words(c)}"
+        )
+        if c.note:
+            row += f"; {c.note}"
+        lines.append(one_line(row))
+    return lines
+
+
+def _gold_text(report: ResultsReport) -> list[str]:
+    gold: dict[str, GoldAgent] = report.gold
     if not gold:
         return []
     width = max(len(one_line(s)) for s in [*gold, "review agent"])
     lines = [
         "",
         "Gold by review agent (runs grouped by file-name stem across corpora)",
+        one_line(f"  ({match_text(report)})"),
         f"  {'review agent'.ljust(width)}  corpora   tp   fp   fn  precision  recall     f1  "
         "macro f1  verdicts  BLOCK->ALLOW",
     ]

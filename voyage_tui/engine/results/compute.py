@@ -73,6 +73,8 @@ class ResultsInputs:
     gold_runs: list[GoldCorpusRun] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     match: MatchMode = DEFAULT_MATCH
+    scale: tuple[int, int] | None = None
+    """The rubric's lowest and highest score over every dimension (the charts' one axis)."""
 
     def agents(self) -> list[str]:
         return _ordered({r.agent for r in self.runs}, None)
@@ -121,6 +123,7 @@ def compute_results(
         groups=groups,
         notices=tuple(inputs.notices),
         alpha=alpha,
+        scale=inputs.scale,
     )
 
 

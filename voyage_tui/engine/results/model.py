@@ -229,6 +229,8 @@ class ResultsReport:
     notices: tuple[str, ...] = ()
     alpha: float = ALPHA
     """The significance level of every verdict (`--alpha`)."""
+    scale: tuple[int, int] | None = None
+    """The rubric's lowest and highest score (None: not known)."""
 
     @property
     def agents(self) -> dict[str, AgentResult]:
