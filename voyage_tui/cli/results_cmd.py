@@ -61,6 +61,18 @@ def build_parser() -> Parser:
         help="the significance level of every verdict, after Holm's adjustment (default 0.05)",
     )
     parser.add_argument(
+        "--plan",
+        action="store_true",
+        help="add a plan: per comparison, the shared fixtures that would detect a difference of "
+        "--detect D with 80%% power at --alpha (from the sd of today's paired differences)",
+    )
+    parser.add_argument(
+        "--detect",
+        type=_positive,
+        metavar="D",
+        help="with --plan: the true difference to detect, in points of the rubric",
+    )
+    parser.add_argument(
         "--fail-if-worse",
         action="store_true",
         help="exit 1 when an agent is worse than the baseline on a dimension (a CI gate)",
@@ -86,11 +98,26 @@ def _alpha(text: str) -> float:
     return value
 
 
+def _positive(text: str) -> float:
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"a number above 0, not {text!r}")
+    return value
+
+
 def run(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.force and not args.output:
         parser.error("--force goes with --output")
+    if args.plan != (args.detect is not None):
+        parser.error("--plan and --detect D go together")
     from voyage_tui.engine.results.compute import UnknownBaseline, compute_results
     from voyage_tui.engine.results.inputs import gather_inputs
     from voyage_tui.engine.validation.suite import Suite
@@ -113,8 +140,10 @@ def run(argv: list[str]) -> int:
         return 2
     from voyage_tui.engine.reports.model import Report
     from voyage_tui.engine.reports.render import render
+    from voyage_tui.engine.results.plan import plan_of
 
-    text = render(Report(report), args.format)
+    plan = plan_of(report, args.detect) if args.plan else None
+    text = render(Report(report, plan=plan), args.format)
     if args.output:
         try:
             write_output(ws, args.output, text.encode("utf-8", "surrogatepass"), force=args.force)

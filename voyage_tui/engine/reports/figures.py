@@ -93,3 +93,17 @@ def headline(report: ResultsReport) -> str:
 
 def match_text(report: ResultsReport) -> str:
     return f"gold matched {report.match}: {MATCH_WORDS[report.match]}"
+
+
+def plan_heading(detect: float, alpha: float) -> str:
+    return (
+        f"Plan: shared fixtures needed to detect a true difference of {detect:g} with 80% power "
+        f"at alpha {alpha:g} (from the sd of today's paired differences)"
+    )
+
+
+def needed_text(needed: int | None, fixtures: int) -> str:
+    if needed is None:
+        return "—"
+    more = needed - fixtures
+    return f"{needed} ({more} more)" if more > 0 else f"{needed} (enough today)"

@@ -19,7 +19,9 @@ from voyage_tui.engine.reports.figures import (
     figure,
     headline,
     interval,
+    needed_text,
     p_value,
+    plan_heading,
     rule_text,
     signed,
 )
@@ -166,6 +168,7 @@ def html_report(full: Report) -> str:
         body.append(f"<h2>{e(report.by)}: {e(name)}</h2>")
         body += _section(group, report)
     body += _gold(report)
+    body += _plan(full)
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width'>"
@@ -292,3 +295,24 @@ def _gold(report: ResultsReport) -> list[str]:
         f"<p class='note'>Gold matched {e(report.match)}: {e(MATCH_WORDS[report.match])}.</p>",
         f"<div class='scroll'><table>{head}{rows}</table></div>",
     ]
+
+
+def _plan(full: Report) -> list[str]:
+    plan = full.plan
+    if plan is None:
+        return []
+    out = [f"<h2>{e(plan_heading(plan.detect, plan.alpha))}</h2>"]
+    if not plan.rows:
+        return [*out, "<p>No comparisons: name a baseline.</p>"]
+    rows = "".join(
+        f"<tr><td class='t'>{e(r.agent)}</td><td class='t'>{e(r.dimension)}</td>"
+        f"<td>{r.fixtures}</td><td>{figure(r.sd)}</td>"
+        f"<td class='t'>{e(needed_text(r.needed, r.fixtures))}</td>"
+        f"<td class='t note'>{e(r.reason or '')}</td></tr>"
+        for r in plan.rows
+    )
+    head = (
+        "<tr><th class='t'>agent</th><th class='t'>dimension</th><th>fixtures</th><th>sd</th>"
+        "<th class='t'>needed</th><th class='t'></th></tr>"
+    )
+    return [*out, f"<div class='scroll'><table>{head}{rows}</table></div>"]

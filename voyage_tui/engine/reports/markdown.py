@@ -14,7 +14,9 @@ from voyage_tui.engine.reports.figures import (
     figure,
     headline,
     interval,
+    needed_text,
     p_value,
+    plan_heading,
     rule_text,
     signed,
     stat_ci,
@@ -60,6 +62,7 @@ def markdown(full: Report) -> str:
                 "",
             ]
     lines += _md_gold(report)
+    lines += _md_plan(full)
     text = "\n".join(lines)
     if len(text) > MD_LIMIT:
         cut = text.rfind("\n", 0, MD_LIMIT)
@@ -146,6 +149,26 @@ def _md_gold(report: ResultsReport) -> list[str]:
             f"| {md_escape(stem)} | {g.corpora} | {g.tp} | {g.fp} | {g.fn} | {g.precision:.3f} | "
             f"{g.recall:.3f} | {g.f1:.3f} | {g.macro_f1:.3f} | {g.verdict_accuracy:.0%} | "
             f"{'🔴 ' if flips else ''}{flips} |"
+        )
+    lines.append("")
+    return lines
+
+
+def _md_plan(full: Report) -> list[str]:
+    plan = full.plan
+    if plan is None:
+        return []
+    lines = [f"#### {md_escape(plan_heading(plan.detect, plan.alpha))}", ""]
+    if not plan.rows:
+        return [*lines, "No comparisons: name a baseline.", ""]
+    lines += ["| agent | dimension | fixtures | sd | needed |", "|---|---|--:|--:|---|"]
+    for r in plan.rows:
+        needed = needed_text(r.needed, r.fixtures)
+        if r.reason:
+            needed += f" ({md_escape(r.reason)})"
+        lines.append(
+            f"| {md_escape(r.agent)} | {md_escape(r.dimension)} | {r.fixtures} | "
+            f"{figure(r.sd)} | {needed} |"
         )
     lines.append("")
     return lines

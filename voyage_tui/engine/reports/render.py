@@ -19,7 +19,7 @@ def render(report: Report, fmt: str) -> str:
 
         from voyage_tui.engine.safe_text import json_text
 
-        payload = report.results.to_json()
+        payload = report.to_json()
         return json_text(json.dumps(payload, indent=2, ensure_ascii=False)) + "\n"
     if fmt == "csv":
         from voyage_tui.engine.reports.table import csv_text

@@ -13,7 +13,9 @@ from voyage_tui.engine.reports.figures import (
     headline,
     interval,
     match_text,
+    needed_text,
     p_value,
+    plan_heading,
     rule_text,
     signed,
     stat_ci,
@@ -42,6 +44,28 @@ def text_lines(full: Report) -> list[str]:
         lines += ["", one_line(f"=== {report.by} {name} ===")]
         lines += _section_text(group, report)
     lines += _gold_text(report)
+    if full.plan is not None:
+        lines += _plan_text(full)
+    return lines
+
+
+def _plan_text(full: Report) -> list[str]:
+    plan = full.plan
+    assert plan is not None
+    lines = ["", plan_heading(plan.detect, plan.alpha)]
+    if not plan.rows:
+        return [*lines, "  No comparisons: name a baseline."]
+    names = [f"{one_line(r.agent)} · {one_line(r.dimension)}" for r in plan.rows]
+    width = max(len(n) for n in [*names, "agent · dimension"])
+    lines.append(f"  {'agent · dimension'.ljust(width)}  fixtures     sd  needed")
+    for name, r in zip(names, plan.rows, strict=True):
+        row = (
+            f"  {name.ljust(width)}  {r.fixtures:>8}  {figure(r.sd):>5}  "
+            f"{needed_text(r.needed, r.fixtures)}"
+        )
+        if r.reason:
+            row += f"  ({r.reason})"
+        lines.append(one_line(row))
     return lines
 
 

@@ -227,8 +227,8 @@ def minimum_detectable(
 def fixtures_needed(sd: float | None, detect: float, alpha: float) -> int | None:
     """How many fixtures would detect a true difference of `detect` with POWER at two-sided
     `alpha`, given the paired differences' sd: mde's formula solved for n, rounded up (at
-    least 2, the fewest with an sd). None without an sd; for sd 0, 2."""
-    if sd is None:
+    least 2, the fewest with an sd). None without an sd, or for sd 0 (no spread to size)."""
+    if sd is None or sd == 0:
         return None
     if detect <= 0:
         raise ValueError("the difference to detect is above 0")
