@@ -138,12 +138,14 @@ def run(argv: list[str]) -> int:
         where = "--baseline" if args.baseline is not None else "[results] baseline"
         print(f"voyage-tui results: {where}: {shown(str(exc))}", file=sys.stderr)
         return 2
+    from voyage_tui.engine.reports.context import campaign
     from voyage_tui.engine.reports.model import Report
     from voyage_tui.engine.reports.render import render
     from voyage_tui.engine.results.plan import plan_of
 
     plan = plan_of(report, args.detect) if args.plan else None
-    text = render(Report(report, plan=plan), args.format)
+    context = campaign(ws, suite.items, inputs.agents())
+    text = render(Report(report, plan=plan, campaign=context), args.format)
     if args.output:
         try:
             write_output(ws, args.output, text.encode("utf-8", "surrogatepass"), force=args.force)

@@ -25,6 +25,7 @@ from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.effective import ItemScores
+from voyage_tui.engine.reports.context import Campaign, campaign
 from voyage_tui.engine.reports.model import Report
 from voyage_tui.engine.reports.render import render
 from voyage_tui.engine.results.compute import ResultsInputs, UnknownBaseline, compute_results
@@ -65,15 +66,17 @@ class Computed:
     inputs: ResultsInputs | None
     report: ResultsReport | None
     problem: str = ""
+    campaign: Campaign | None = None
 
 
 def compute(ws: Workspace, view: SuiteView, baseline: str | None) -> Computed:
-    """The report over the suite on screen (in a thread)."""
+    """The report over the suite on screen, and its campaign (in a thread)."""
     inputs = gather_inputs(ws, view.items)
+    context = campaign(ws, view.items, inputs.agents())
     try:
-        return Computed(inputs, compute_results(inputs, baseline))
+        return Computed(inputs, compute_results(inputs, baseline), campaign=context)
     except UnknownBaseline as exc:
-        return Computed(inputs, compute_results(inputs, None), str(exc))
+        return Computed(inputs, compute_results(inputs, None), str(exc), context)
 
 
 def means_table(report: ResultsReport) -> Table:
@@ -170,6 +173,7 @@ and {results.export-html} write `reports/results.md` and `reports/results.html`:
     def __init__(self) -> None:
         super().__init__()
         self.report: ResultsReport | None = None
+        self.campaign: Campaign | None = None
         self.inputs: ResultsInputs | None = None
         self.baseline: str | None = None
         self._chosen = False
@@ -211,6 +215,7 @@ and {results.export-html} write `reports/results.md` and `reports/results.html`:
     def _computed(self, computed: Computed) -> None:
         report = self.report = computed.report
         self.inputs = computed.inputs
+        self.campaign = computed.campaign
         if report is None:
             return
         self.baseline = report.baseline
@@ -274,7 +279,7 @@ and {results.export-html} write `reports/results.md` and `reports/results.html`:
         a file that is there."""
         if self.report is None or fmt not in EXPORTS:
             return
-        self._export(Report(self.report), fmt, False)
+        self._export(Report(self.report, campaign=self.campaign), fmt, False)
 
     @work(thread=True, group="results-export")
     def _export(self, report: Report, fmt: str, replace: bool) -> None:

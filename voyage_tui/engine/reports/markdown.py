@@ -42,9 +42,9 @@ def md_escape(text: str) -> str:
 def markdown(full: Report) -> str:
     report = full.results
     lines = [f"### {md_escape(full.title)}: {md_escape(headline(report))}", ""]
-    context = full.context_lines()
+    context = full.context_items()
     if context:
-        lines += [f"{md_escape(line)}  " for line in context]
+        lines += [f"- **{md_escape(what)}**: {md_escape(value)}" for what, value in context]
         lines.append("")
     for notice in report.notices:
         lines.append(f"> {md_escape(notice)}")
