@@ -43,6 +43,7 @@ NOT_CODES = frozenset(
         "rev-list",
         "rev-parse",
         "rule-key",  # a column name of a gold file's README table
+        "packed-refs",  # git's file of packed references (the report's suite commit)
         "too-few-fixtures",  # why a result's comparison is unclear (docs/cli.md, results)
         "no-data",
         "not-significant",
