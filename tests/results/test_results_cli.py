@@ -201,7 +201,7 @@ def test_fail_if_worse_is_a_ci_gate(ws, capsys) -> None:
 def test_text_names_the_mode_and_marks_verdicts(ws, capsys) -> None:
     code, out, _ = results(capsys, str(ws), "--baseline", "old", "--by", "class")
     assert code == 0
-    assert out.startswith("Results (baseline old · alpha 0.05 · by class)")
+    assert out.startswith("Results (baseline agent: old · alpha 0.05 · by class)")
     assert "gold matched dual" in out and "SPEC" not in out
     assert "↑ better" in out and "↓ worse" in out and "· unclear" in out
     assert "=== class adversarial ===" in out and "=== class bug-diagnosis ===" in out
@@ -232,7 +232,7 @@ def test_csv(ws, capsys) -> None:
 def test_markdown_fits_a_comment(ws, capsys) -> None:
     code, out, _ = results(capsys, str(ws), "--baseline", "old", "--format", "md")
     assert code == 0
-    assert out.startswith("### Results: baseline old")
+    assert out.startswith("### Results: baseline agent: old")
     assert "| correctness | new | 9 |" in out
     assert "🔴 worse ↓" in out and "🟢 better ↑" in out
     assert "#### Gold by review agent" in out

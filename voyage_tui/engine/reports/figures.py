@@ -12,9 +12,11 @@ MATCH_WORDS = {
     "seed": "a gold finding counts only for its own file and rule key",
 }
 REASON_WORDS = {
-    "too-few-fixtures": "too few fixtures for any test to reach alpha",
+    "too-few-fixtures": "on this few shared fixtures no result could reach alpha (the smallest "
+    "p possible is 2 in 2^n): rate more fixtures before reading a verdict",
     "no-data": "no fixture where both agents have rated runs",
-    "not-significant": "the difference could be chance",
+    "not-significant": "the interval includes 0 or p_holm is not below alpha: the difference "
+    "could be chance",
 }
 """Why a comparison is `unclear`, in words (the code is shown beside them)."""
 
@@ -81,8 +83,10 @@ def comparison_of(section: Section, agent: str, dimension: str) -> Comparison | 
 
 
 def headline(report: ResultsReport) -> str:
-    """`baseline old · alpha 0.05 · by class`."""
-    base = f"baseline {report.baseline}" if report.baseline else "no baseline: no comparisons"
+    """`baseline agent: old · alpha 0.05 · by class`."""
+    base = (
+        f"baseline agent: {report.baseline}" if report.baseline else "no baseline: no comparisons"
+    )
     parts = [base]
     if report.baseline:
         parts.append(f"alpha {report.alpha:g}")

@@ -37,13 +37,17 @@ h1{margin:.2em 0}h2{margin-top:1.6em;border-bottom:1px solid #ddd;padding-bottom
 dl.context{display:grid;grid-template-columns:max-content 1fr;gap:.15em 1em;margin:.5em 0}
 dl.context dt{color:#555}dl.context dd{margin:0}
 .scroll{overflow-x:auto}
-table{border-collapse:collapse;margin:.5em 0 1.2em}
-th,td{border-bottom:1px solid #ccc;padding:.25em .6em;text-align:right;white-space:nowrap}
+table{border-collapse:collapse;margin:.5em 0 .6em;font-size:.92em}
+th,td{border-bottom:1px solid #ccc;padding:.25em .45em;text-align:right;white-space:nowrap}
+th:first-child,td:first-child{text-align:left}
 th{border-bottom:2px solid #888;font-weight:600}
 th.t,td.t{text-align:left}td.wrap{white-space:normal;min-width:12em}
 .better{color:#0a6b2b;font-weight:bold}.worse{color:#a4121b;font-weight:bold}
 .unclear{color:#444}.note{color:#555}
 svg{max-width:100%;height:auto;display:block}svg text{font:12px system-ui,sans-serif}
+td small{display:block;font-weight:normal;color:#555}
+@media (max-width:900px){body{padding:0 .4em;margin:1em auto}table{font-size:.8em}
+th,td{padding:.2em .3em}}
 """
 _SHAPES = {"better": "▲", "worse": "▼", "unclear": "●"}
 _COLOURS = {"better": "#0a6b2b", "worse": "#a4121b", "unclear": "#555"}
@@ -196,21 +200,19 @@ def _comparisons(section: Section, report: ResultsReport) -> list[str]:
             c.ci.low if c.ci else None,
             c.ci.high if c.ci else None,
             c.verdict,
-            f"{signed(c.diff)} {ci_of(c)}  {c.verdict}",
+            f"{signed(c.diff)} {ci_of(c)}  {c.verdict}"
+            if c.diff is not None
+            else f"no shared fixture · {c.verdict}",
         )
         for c in section.comparisons
     ]
     known = [abs(v) for c in section.comparisons for v in (c.diff, *(c.ci.as_list() if c.ci else ())) if v is not None]  # fmt: skip
-    bound = max(known, default=1.0) or 1.0
-    if report.scale is not None:
-        bound = min(bound * 1.15, float(report.scale[1] - report.scale[0]))
-    bound = max(bound, 0.5)
+    bound = max(max(known, default=1.0) * 1.1, 0.5)
     out = [
-        f"<h2>Against the baseline {e(report.baseline)}</h2>",
+        f"<h2>Against the baseline agent, {e(report.baseline)}</h2>",
         f"<p class='note'>Paired over shared fixtures; {e(rule_text(report, section))}.</p>",
         interval_chart(rows, "Difference from the baseline", -bound, bound, zero=True, whole=False),
     ]
-    notes = any(c.note for c in section.comparisons)
     head = "".join(
         f"<th{' class=t' if t else ''}>{name}</th>"
         for name, t in (
@@ -223,25 +225,30 @@ def _comparisons(section: Section, report: ResultsReport) -> list[str]:
             ("p_holm", False),
             ("mde", False),
             ("verdict", True),
-            ("reason", True),
         )
     )
-    if notes:
-        head += "<th class='t'>note</th>"
-    body = ""
-    for c in section.comparisons:
-        reason = f"{e(c.reason)}: {e(REASON_WORDS[c.reason])}" if c.reason else ""
-        body += (
-            f"<tr><td class='t'>{e(c.agent)}</td><td class='t'>{e(c.dimension)}</td>"
-            f"<td>{c.fixtures}</td><td>{signed(c.diff)}</td><td>{ci_of(c)}</td>"
-            f"<td>{p_value(c.p)}</td><td>{p_value(c.p_holm)}</td><td>{figure(c.mde)}</td>"
-            f"<td class='{c.verdict} t'>{_SHAPES[c.verdict]} {c.verdict}</td>"
-            f"<td class='t note'>{reason}</td>"
-        )
-        if notes:
-            body += f"<td class='t wrap note'>{e(c.note or '')}</td>"
-        body += "</tr>"
+    body = "".join(
+        f"<tr><td class='t'>{e(c.agent)}</td><td class='t'>{e(c.dimension)}</td>"
+        f"<td>{c.fixtures}</td><td>{signed(c.diff)}</td><td>{ci_of(c)}</td>"
+        f"<td>{p_value(c.p)}</td><td>{p_value(c.p_holm)}</td><td>{figure(c.mde)}</td>"
+        f"<td class='{c.verdict} t'>{_SHAPES[c.verdict]} {c.verdict}"
+        f"{f'<small>{e(c.reason)}</small>' if c.reason else ''}</td></tr>"
+        for c in section.comparisons
+    )
     out.append(f"<div class='scroll'><table><tr>{head}</tr>{body}</table></div>")
+    # What a reason means, and each comparison's note, below the table: a column of long
+    # text would take the width the figures need.
+    said = [
+        f"<li><b>{e(r)}</b>: {e(REASON_WORDS[r])}</li>"
+        for r in dict.fromkeys(c.reason for c in section.comparisons if c.reason)
+    ]
+    said += [
+        f"<li>{e(c.agent)} · {e(c.dimension)}: {e(c.note)}</li>"
+        for c in section.comparisons
+        if c.note
+    ]
+    if said:
+        out.append(f"<ul class='note'>{''.join(said)}</ul>")
     return out
 
 
@@ -258,7 +265,9 @@ def _means(section: Section, report: ResultsReport) -> list[str]:
                     stat.ci.low if stat.ci else None,
                     stat.ci.high if stat.ci else None,
                     note=f"{figure(stat.mean)} {interval(stat.ci.as_list() if stat.ci else None)}"
-                    f"  n={stat.n}",
+                    f"  n={stat.n}"
+                    if stat.mean is not None
+                    else "no rated item",
                 )
             )
     if report.scale is not None:

@@ -71,17 +71,14 @@ def markdown(full: Report) -> str:
 
 
 def _verdict_cell(c: Comparison) -> str:
-    cell = MD_EMOJI[c.verdict]
-    if c.reason:
-        cell += f" ({md_escape(c.reason)})"
-    return cell
+    return f"{MD_EMOJI[c.verdict]} | {md_escape(c.reason) if c.reason else ''}"
 
 
 def _md_section(section: Section, report: ResultsReport) -> list[str]:
     if not section.agents:
         return ["No agent runs.", ""]
     lines = [
-        "| dimension | agent | n | mean | 95% interval of the mean |",
+        "| dimension | agent | n | mean | mean's 95% CI |",
         "|---|---|--:|--:|---|",
     ]
     for dimension in report.dimensions:
@@ -95,12 +92,12 @@ def _md_section(section: Section, report: ResultsReport) -> list[str]:
     lines.append("")
     if section.comparisons:
         lines += [
-            f"**Against the baseline {md_escape(report.baseline or '')}**, paired over shared "
+            f"**Against the baseline agent, {md_escape(report.baseline or '')}**, paired over shared "
             f"fixtures: {md_escape(rule_text(report, section))}.",
             "",
-            "| agent | dimension | fixtures | diff | 95% interval of the diff | p | p_holm | "
-            "mde | verdict |",
-            "|---|---|--:|--:|---|--:|--:|--:|---|",
+            "| agent | dimension | fixtures | diff | diff's 95% CI | p | p_holm | mde | verdict "
+            "| reason |",
+            "|---|---|--:|--:|---|--:|--:|--:|---|---|",
         ]
         for c in section.comparisons:
             lines.append(

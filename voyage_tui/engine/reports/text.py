@@ -109,7 +109,7 @@ def _comparisons_text(section: Section, report: ResultsReport) -> list[str]:
     width = max(len(n) for n in [*names, "agent · dimension"])
     lines = [
         "",
-        one_line(f"Against the baseline {report.baseline}, paired over shared fixtures"),
+        one_line(f"Against the baseline agent, {report.baseline}, paired over shared fixtures"),
         *textwrap.wrap(
             f"({rule_text(report, section)})", 96, initial_indent="  ", subsequent_indent="   "
         ),
