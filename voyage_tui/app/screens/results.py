@@ -25,6 +25,7 @@ from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.effective import ItemScores
+from voyage_tui.engine.reports import figures
 from voyage_tui.engine.reports.context import Campaign, campaign
 from voyage_tui.engine.reports.model import Report
 from voyage_tui.engine.reports.render import render
@@ -52,13 +53,12 @@ def _name(text: str) -> str:
 
 
 def _figure(value: float | None, signed: bool = False) -> str:
-    if value is None:
-        return "—"
-    return f"{value:+.2f}" if signed else f"{value:.2f}"
+    """As every report writes it (engine/reports/figures.py): never `-0.00`."""
+    return figures.signed(value) if signed else figures.figure(value)
 
 
 def _ci(low: float | None, high: float | None) -> str:
-    return "—" if low is None or high is None else f"[{low:.2f}, {high:.2f}]"
+    return figures.interval(None if low is None or high is None else [low, high])
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def compute(ws: Workspace, view: SuiteView, baseline: str | None) -> Computed:
 
 def means_table(report: ResultsReport) -> Table:
     """A row per (dimension, agent): n, mean and interval, and against the baseline the
-    difference, its interval, p and the verdict in words."""
+    difference, Holm's p and the verdict in words (SPEC 3.10's rule)."""
     table = Table(box=None, padding=(0, 1), header_style="bold", show_edge=False)
     for column, justify in (
         ("dimension", "left"),
@@ -90,7 +90,7 @@ def means_table(report: ResultsReport) -> Table:
         ("mean", "right"),
         ("95% CI", "left"),
         ("diff", "right"),
-        ("p", "right"),
+        ("p_holm", "right"),
         ("verdict", "left"),
     ):
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
@@ -110,7 +110,7 @@ def means_table(report: ResultsReport) -> Table:
             ]
             if c is not None:
                 word, style = VERDICT[c.verdict]
-                p = "—" if c.p is None else ("<0.001" if c.p < 0.001 else f"{c.p:.3f}")
+                p = figures.p_value(c.p_holm)
                 cells += [Text(_figure(c.diff, signed=True)), Text(p), Text(word, style=style)]
             else:
                 label = "baseline" if agent == report.baseline else ""
@@ -146,11 +146,14 @@ def comparison_label(c: Comparison, bound: float, width: int) -> Text:
     text.append_text(forest_bar(c, bound))
     ci = c.ci
     text.append(
-        f" {_figure(c.diff, signed=True):>6} {_ci(ci.low if ci else None, ci.high if ci else None)}"
+        f" {_figure(c.diff, signed=True):>6} "
+        f"{_ci(ci.low if ci else None, ci.high if ci else None):<14}"
     )
-    text.append(f"  {word}", style=style)
+    # The verdict before the mde and the reason: at 80 columns the end of the line is cut.
+    text.append(f" {word}", style=style)
     if c.reason:
-        text.append(f"  ({c.reason})", style="dim")
+        text.append(f" ({c.reason})", style="dim")
+    text.append(f"  mde {_figure(c.mde)}", style="dim")
     return text
 
 
@@ -160,7 +163,9 @@ class ResultsScreen(VoyageScreen[None]):
 
 Per agent and rubric dimension the mean effective score with a 95% bootstrap interval; against
 the baseline (`[results] baseline` in voyage.toml; {results.baseline} takes the next agent) the
-paired difference over shared fixtures, its interval, the permutation p and the verdict. The
+paired difference over shared fixtures, its interval, Holm's p (`p_holm`), the smallest
+difference the suite could detect (`mde`) and the verdict: better or worse only when the
+interval excludes 0 and p_holm is below 0.05, else unclear with the reason. The
 forest plot draws each interval as `─` and the difference as `●` around 0 (`│`): `enter` on a
 comparison lists its fixtures, worst first. {results.reload} computes again. {results.export-md}
 and {results.export-html} write `reports/results.md` and `reports/results.html`: the files
@@ -220,11 +225,7 @@ and {results.export-html} write `reports/results.md` and `reports/results.html`:
             return
         self.baseline = report.baseline
         title = Text("Results", style="bold")
-        title.append(f"   match {report.match} · ", style="dim")
-        title.append(
-            f"baseline {_name(report.baseline)}" if report.baseline else "no baseline",
-            style="dim",
-        )
+        title.append(f"   {_name(figures.headline(report))}", style="dim")
         self.query_one("#results-title", Static).update(title)
         notes = [computed.problem] if computed.problem else []
         notes += list(report.notices)
