@@ -92,3 +92,8 @@ def test_a_symlink_at_the_name_outside_is_refused(ws, tmp_path, capsys) -> None:
     (tmp_path / "r.md").symlink_to(tmp_path / "elsewhere")
     code, _ = run(capsys, "results", ws, tmp_path / "r.md", "--force")
     assert code == 2 and (tmp_path / "elsewhere").read_text() == "keep\n"
+
+
+def test_a_missing_folder_outside_is_said_and_not_made(ws, tmp_path, capsys) -> None:
+    code, err = run(capsys, "results", ws, tmp_path / "nowhere" / "r.md")
+    assert code == 2 and "no folder" in err and not (tmp_path / "nowhere").exists()

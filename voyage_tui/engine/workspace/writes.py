@@ -128,6 +128,12 @@ def write_output(ws: Workspace, path: str, data: bytes, *, force: bool = False) 
                 "workspace voyage-tui writes through none; name the file by its path inside "
                 "the workspace; nothing was written",
             )
+        if not os.path.isdir(folder):
+            raise WriteRefused(
+                path,
+                f"{path}: no folder {os.path.dirname(full)} (outside the workspace voyage-tui "
+                "makes none); nothing was written",
+            )
         return write_inside(
             folder, os.path.basename(full), data, expect=expect, shown=path, root_name="its folder"
         )
