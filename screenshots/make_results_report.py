@@ -24,7 +24,7 @@ from tests.results.common import build  # noqa: E402
 from voyage_tui.cli import main as cli  # noqa: E402
 
 SVG = re.compile(
-    r"<svg xmlns='http://www.w3.org/2000/svg' width='(\d+)' height='(\d+)'.*?</svg>", re.S
+    r"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 (\d+) (\d+)'.*?</svg>", re.S
 )
 
 
@@ -48,7 +48,7 @@ def main(folder: Path = HERE) -> None:
             f"font-weight='bold'>{title.group(1) if title else ''}</text>"
         )
         y += 22
-        inner = found.group(0).replace("<svg ", f"<svg x='10' y='{y}' ", 1)
+        inner = found.group(0).replace("<svg ", f"<svg x='10' y='{y}' height='{h}' ", 1)
         charts.append(inner)
         y += h + 10
         width = max(width, w + 20)

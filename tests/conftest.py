@@ -251,7 +251,14 @@ def _rewrite_test_modules_once(config: pytest.Config) -> None:
             rewrite._write_pyc(state, code, source_stat, pyc)
 
 
-_APP_TESTS = ("app/", "test_serve.py", "test_serve_raters.py")
+_APP_TESTS = (
+    "app/",
+    "test_serve.py",
+    "test_serve_raters.py",
+    # serve's floods and sizes: each serves the app, in a real server
+    "security/test_serve_floods.py",
+    "security/test_serve_sizes.py",
+)
 ENGINE_ONLY = "not app"
 """The mark expression of the README's engine and command-line run."""
 
@@ -277,7 +284,7 @@ _WAITING_TESTS = ("security/test_git_hangs.py",)
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the tests that drive the app (`app`), so `pytest -m "not app"` runs the engine and
-    command-line tests alone: every test under tests/app/ and tests/test_serve.py, and every
+    command-line tests alone: every test under tests/app/ and of serve (`_APP_TESTS`), and every
     async test elsewhere (the engine and the command line are synchronous: an async test is a
     pilot driving the app, as the security and git folders have a few). Mark the tests that
     wait on a time limit (`waits`). Then both are handed out first (`long_tests_first`)."""

@@ -200,7 +200,13 @@ def test_an_engine_only_run_imports_no_app_test_module(pytestconfig: pytest.Conf
     config = Config()
     for markexpr, ignored in [("not app", True), ("not  app", True), ("app", None), ("", None)]:
         config.option.markexpr = markexpr
-        for path in (here / "app", here / "app" / "test_footer.py", here / "test_serve.py"):
+        serve_floods = here / "security" / "test_serve_floods.py"
+        for path in (
+            here / "app",
+            here / "app" / "test_footer.py",
+            here / "test_serve.py",
+            serve_floods,
+        ):
             assert conftest.pytest_ignore_collect(path, config) is ignored, (markexpr, path)  # type: ignore[arg-type]
         for path in (here / "engine", here / "test_no_textual.py", here.parent / "app"):
             assert conftest.pytest_ignore_collect(path, config) is None  # type: ignore[arg-type]

@@ -85,3 +85,40 @@ async def test_the_rater_session_cannot_open_the_results(tmp_path: Path) -> None
         await pilot.press("v")
         await pilot.pause()
         assert not any(isinstance(s, ResultsScreen) for s in app.navigation.every_screen())
+
+
+async def test_the_screen_exports_the_files_the_command_line_writes(tmp_path: Path, capsys) -> None:
+    """`m` and `h` write reports/results.md and .html: byte for byte what `voyage-tui results
+    --format md|html --output` writes, from the one renderer (engine/reports); a file there is
+    replaced only when the question is answered."""
+    from voyage_tui.app.screens.modals import ChoiceScreen
+    from voyage_tui.cli import main
+
+    root = build(tmp_path / "ws", baseline="old")
+    expected = {}
+    for fmt in ("md", "html"):
+        out = root / f"cli.{fmt}"
+        assert main(["results", str(root), "--format", fmt, "--output", str(out)]) == 0
+        expected[fmt] = out.read_bytes()
+    capsys.readouterr()
+    app = make_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _results(pilot)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: (root / "reports/results.md").exists())
+        await pilot.press("h")
+        await wait_until(pilot, lambda: (root / "reports/results.html").exists())
+        assert (root / "reports/results.md").read_bytes() == expected["md"]
+        assert (root / "reports/results.html").read_bytes() == expected["html"]
+        (root / "reports/results.md").write_text("mine")
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        assert (root / "reports/results.md").read_text() == "mine"
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("w")
+        await wait_until(
+            pilot, lambda: (root / "reports/results.md").read_bytes() == expected["md"]
+        )

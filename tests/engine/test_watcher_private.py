@@ -38,7 +38,11 @@ def test_the_notifier_starts_records_a_change_and_times_out_as_the_watcher_asks(
             (folder / "a.yaml").write_text("x")
             found = notifier.watch(50, 50, 5_000, stop)
             assert isinstance(found, set), found
-            assert {path for _, path in found} == {str(folder / "a.yaml")}
+            paths = {path for _, path in found}
+            # polling may also see the folder itself change (its mtime), when the poll falls
+            # between the file's creation and its write
+            assert str(folder / "a.yaml") in paths, paths
+            assert paths <= {str(folder / "a.yaml"), str(folder)}, paths
         finally:
             notifier.close()
 

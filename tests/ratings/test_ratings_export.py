@@ -153,13 +153,16 @@ def test_output_writes_the_file_and_refuses_to_overwrite_without_force(make_work
     assert code == 0 and target.read_text().startswith("fixture_id,run_id,agent,")
 
 
-def test_output_outside_the_workspace_and_force_alone_are_refused(make_workspace, capsys, tmp_path):
+def test_output_outside_the_workspace_is_written_and_force_alone_refused(
+    make_workspace, capsys, tmp_path
+):
+    # SPEC 3.10: a path named on the command line is the user's decision (tests/security/
+    # test_report_output.py has the rules in full)
     root = campaign(make_workspace)
     outside = tmp_path / "elsewhere.csv"
     capsys.readouterr()
-    assert ratings_export_cmd.run([str(root), "--output", str(outside)]) == 2
-    assert "outside the workspace" in capsys.readouterr().err
-    assert not outside.exists()
+    assert ratings_export_cmd.run([str(root), "--output", str(outside)]) == 0
+    assert outside.read_text().startswith(",".join(COLUMNS))
     with pytest.raises(SystemExit) as info:
         ratings_export_cmd.run([str(root), "--force"])
     assert info.value.code == 2

@@ -20,7 +20,6 @@ from voyage_tui.engine.results.stats import (
     bootstrap_interval,
     paired_interval,
     sign_flip_p,
-    verdict_of,
 )
 
 
@@ -115,7 +114,6 @@ def test_degenerate_statistics() -> None:
     assert sign_flip_p([0.0] * 5) == 1.0
     assert sign_flip_p([0.0] * 40) == 1.0
     assert sign_flip_p([2.0]) == 1.0  # both signs are as far from 0 as the observed one
-    assert verdict_of(None) == "unclear"
 
 
 @given(st.lists(st.integers(1, 5), min_size=2, max_size=30))
@@ -171,10 +169,11 @@ def test_degenerate_reports_have_a_reason_and_no_nan() -> None:
 
     single = one([4], [2])
     assert (single.diff, single.ci, single.p, single.verdict) == (2.0, None, 1.0, "unclear")
-    assert single.reason == "one shared fixture: no interval"
+    assert single.note == "one shared fixture: no interval"
+    assert single.reason == "too-few-fixtures"
     zero = one([3, 4, 2], [3, 4, 2])
     assert (zero.diff, zero.ci.as_list(), zero.p, zero.verdict) == (0.0, [0.0, 0.0], 1.0, "unclear")  # type: ignore[union-attr]
-    assert zero.reason == "every difference is zero"
+    assert zero.note == "every difference is zero" and zero.reason == "too-few-fixtures"
     report = compute_results(_inputs([5, 5, 5], [1, 2, 3]), "b")
     stat = report.agents["a"].dimensions["d"]
     assert (stat.mean, stat.ci.as_list(), stat.n) == (5.0, [5.0, 5.0], 3)  # type: ignore[union-attr]
@@ -190,7 +189,8 @@ def test_degenerate_reports_have_a_reason_and_no_nan() -> None:
         None,
         "unclear",
     )
-    assert none.reason == "no fixture where both agents have rated runs"
+    assert none.note == "no fixture where both agents have rated runs"
+    assert none.reason == "no-data"
     unrated = compute_results(ResultsInputs(runs, {}, ["d"]), "b").agents["a"].dimensions["d"]
     assert (unrated.mean, unrated.ci, unrated.n, unrated.reason) == (None, None, 0, "no rated item")
     text = repr(compute_results(_inputs([4], [2]), "b").to_json())

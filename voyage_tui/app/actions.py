@@ -271,6 +271,12 @@ REGISTRY: dict[str, Action] = _declare(
       "Read the ratings and gold runs again and recompute the results"),
     A("results.baseline", "b", "next_baseline", "Baseline", "Next baseline",
       "Compare every agent with the next one (after the last, no baseline)", keep=PRIMARY),
+    A("results.export-md", "m", "export('md')", "Export md", "Export the results as Markdown",
+      "Write reports/results.md, the file `voyage-tui results --format md` writes",
+      keep=SPARE),
+    A("results.export-html", "h", "export('html')", "Export html", "Export the results as HTML",
+      "Write reports/results.html, the file `voyage-tui results --format html` writes",
+      keep=SPARE),
     A("results-fixtures.back", "escape", "back", "Back", "Back", "Back to the results",
       keep=PRIMARY),
     # --- triage ---------------------------------------------------------------------------

@@ -12,8 +12,9 @@ formats them. The agent is shown: an export is for analysis, not for raters.
   are written as escapes (`\\x1b`), as everywhere the command line prints workspace text.
 - JSONL: one JSON object per line, the columns as keys; the text exactly (JSON escapes).
 
-`--output FILE` writes the file (inside the workspace, through the workspace writer: atomic, no
-symlink, never a file git ignores) and asks nothing: an existing file is refused unless
+`--output FILE` writes the file where the user says (engine/workspace/writes.write_output:
+inside the workspace by the workspace writer's rules, no symlink, never a file git ignores;
+outside it where named; atomic everywhere) and asks nothing: an existing file is refused unless
 `--force` replaces it. Without `--output` the rows go to stdout. Exit 0; 2 for a usage error, no
 workspace, a ratings or adjudications file that cannot be read (rows would be missing), or an
 output refused.
@@ -29,20 +30,16 @@ from collections.abc import Iterable
 
 from voyage_tui.cli.common import Parser, no_workspace, unreadable_workspace
 from voyage_tui.cli.render import json_safe, shown
-from voyage_tui.engine.atomic import ContentChanged, Expected, WriteRefused
 from voyage_tui.engine.campaign.figures import export
 from voyage_tui.engine.campaign.snapshot import load_campaign
 from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.ratings.export import COLUMNS, ExportRow
-from voyage_tui.engine.safe_text import one_line
+from voyage_tui.engine.safe_text import spreadsheet_cell
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 from voyage_tui.engine.workspace.model import Workspace
-from voyage_tui.engine.workspace.writes import output_rel, write_file
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""What a spreadsheet may take for the start of a formula (OWASP's CSV injection list)."""
+from voyage_tui.engine.workspace.writes import write_output
 
 
 def build_parser() -> Parser:
@@ -58,8 +55,8 @@ def build_parser() -> Parser:
     parser.add_argument(
         "--output",
         metavar="FILE",
-        help="write FILE (inside the workspace) instead of printing; an existing file is "
-        "refused unless --force",
+        help="write FILE instead of printing (inside the workspace by its write rules; "
+        "anywhere else where you say); an existing file is refused unless --force",
     )
     parser.add_argument(
         "--force", action="store_true", help="with --output: replace an existing file"
@@ -78,11 +75,7 @@ def run(argv: list[str]) -> int:
         return no_workspace(exc)
     except OSError as exc:
         return unreadable_workspace(exc)
-    try:
-        target = output_rel(ws, args.output) if args.output is not None else None
-    except WriteRefused as exc:
-        print(f"voyage-tui ratings export: {shown(str(exc))}", file=sys.stderr)
-        return 2
+    target: str | None = args.output
     campaign = load_campaign(WorkTree(ws, _items(ws)))
     store, adjudications = campaign.store, campaign.adjudications
     rows = export(campaign)
@@ -97,21 +90,8 @@ def run(argv: list[str]) -> int:
         sys.stdout.write(text)
     else:
         try:
-            write_file(
-                ws,
-                target,
-                text.encode("utf-8", "surrogatepass"),
-                expect=None if args.force else Expected(None),
-                make_folders=True,
-            )
-        except ContentChanged:
-            print(
-                f"voyage-tui ratings export: {shown(target)} exists; nothing was written "
-                "(--force replaces it)",
-                file=sys.stderr,
-            )
-            return 2
-        except OSError as exc:
+            write_output(ws, target, text.encode("utf-8", "surrogatepass"), force=args.force)
+        except OSError as exc:  # WriteRefused, OutputExists included
             print(f"voyage-tui ratings export: {shown(str(exc))}", file=sys.stderr)
             return 2
         print(
@@ -138,8 +118,7 @@ def _cell(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        text = one_line(value)
-        return "'" + text if text.startswith(FORMULA_STARTS) else text
+        return spreadsheet_cell(value)
     return str(value)
 
 

@@ -63,3 +63,15 @@ def json_text(text: str) -> str:
     exactly what was written, and a terminal shown the text sees no control character. (A lone
     surrogate could not be encoded at all.)"""
     return _unsafe(_UNSAFE_IN_JSON).sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may take for the start of a formula (OWASP's CSV injection list)."""
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A CSV cell of workspace text: one line (`one_line`: a control character is its escape,
+    so `cat report.csv` steers no terminal), and a `'` in front when a spreadsheet would take
+    it for a formula. Every CSV the tool writes (results, ratings export) goes through here."""
+    text = one_line(text)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text

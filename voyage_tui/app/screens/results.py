@@ -6,12 +6,13 @@ it opens from the browser and the palette only (never from the rater session).""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -20,15 +21,24 @@ from textual.widgets.option_list import Option
 
 from voyage_tui.app.actions import bindings
 from voyage_tui.app.screens.base import VoyageModal, VoyageScreen
+from voyage_tui.app.screens.modals import ChoiceScreen
 from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.ratings.effective import ItemScores
+from voyage_tui.engine.reports import figures
+from voyage_tui.engine.reports.context import ReportContext, report_context
+from voyage_tui.engine.reports.model import Report
+from voyage_tui.engine.reports.render import render
 from voyage_tui.engine.results.compute import ResultsInputs, UnknownBaseline, compute_results
 from voyage_tui.engine.results.inputs import gather_inputs
 from voyage_tui.engine.results.model import Comparison, PairedFixture, ResultsReport
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.workspace.model import Workspace
+from voyage_tui.engine.workspace.writes import OutputExists, write_output
 
+EXPORTS = {"md": "reports/results.md", "html": "reports/results.html"}
+"""Where the screen exports (workspace-relative): the same bytes as `voyage-tui results
+--format md|html --output FILE` for the same baseline."""
 BAR = 21
 """The forest plot's width in cells (odd: 0 sits in the middle)."""
 VERDICT = {
@@ -43,13 +53,12 @@ def _name(text: str) -> str:
 
 
 def _figure(value: float | None, signed: bool = False) -> str:
-    if value is None:
-        return "—"
-    return f"{value:+.2f}" if signed else f"{value:.2f}"
+    """As every report writes it (engine/reports/figures.py): never `-0.00`."""
+    return figures.signed(value) if signed else figures.figure(value)
 
 
 def _ci(low: float | None, high: float | None) -> str:
-    return "—" if low is None or high is None else f"[{low:.2f}, {high:.2f}]"
+    return figures.interval(None if low is None or high is None else [low, high])
 
 
 @dataclass(frozen=True)
@@ -57,20 +66,23 @@ class Computed:
     inputs: ResultsInputs | None
     report: ResultsReport | None
     problem: str = ""
+    campaign: ReportContext | None = None
 
 
 def compute(ws: Workspace, view: SuiteView, baseline: str | None) -> Computed:
-    """The report over the suite on screen (in a thread)."""
-    inputs = gather_inputs(view.campaign(), view.items)
+    """The report over the suite on screen, and its campaign (in a thread)."""
+    snapshot = view.campaign()
+    inputs = gather_inputs(snapshot, view.items)
+    context = report_context(snapshot, inputs.agents())
     try:
-        return Computed(inputs, compute_results(inputs, baseline))
+        return Computed(inputs, compute_results(inputs, baseline), campaign=context)
     except UnknownBaseline as exc:
-        return Computed(inputs, compute_results(inputs, None), str(exc))
+        return Computed(inputs, compute_results(inputs, None), str(exc), context)
 
 
 def means_table(report: ResultsReport) -> Table:
     """A row per (dimension, agent): n, mean and interval, and against the baseline the
-    difference, its interval, p and the verdict in words."""
+    difference, Holm's p and the verdict in words (SPEC 3.10's rule)."""
     table = Table(box=None, padding=(0, 1), header_style="bold", show_edge=False)
     for column, justify in (
         ("dimension", "left"),
@@ -79,7 +91,7 @@ def means_table(report: ResultsReport) -> Table:
         ("mean", "right"),
         ("95% CI", "left"),
         ("diff", "right"),
-        ("p", "right"),
+        ("p_holm", "right"),
         ("verdict", "left"),
     ):
         table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
@@ -99,7 +111,7 @@ def means_table(report: ResultsReport) -> Table:
             ]
             if c is not None:
                 word, style = VERDICT[c.verdict]
-                p = "—" if c.p is None else ("<0.001" if c.p < 0.001 else f"{c.p:.3f}")
+                p = figures.p_value(c.p_holm)
                 cells += [Text(_figure(c.diff, signed=True)), Text(p), Text(word, style=style)]
             else:
                 label = "baseline" if agent == report.baseline else ""
@@ -135,11 +147,14 @@ def comparison_label(c: Comparison, bound: float, width: int) -> Text:
     text.append_text(forest_bar(c, bound))
     ci = c.ci
     text.append(
-        f" {_figure(c.diff, signed=True):>6} {_ci(ci.low if ci else None, ci.high if ci else None)}"
+        f" {_figure(c.diff, signed=True):>6} "
+        f"{_ci(ci.low if ci else None, ci.high if ci else None):<14}"
     )
-    text.append(f"  {word}", style=style)
+    # The verdict before the mde and the reason: at 80 columns the end of the line is cut.
+    text.append(f" {word}", style=style)
     if c.reason:
-        text.append(f"  ({c.reason})", style="dim")
+        text.append(f" ({c.reason})", style="dim")
+    text.append(f"  mde {_figure(c.mde)}", style="dim")
     return text
 
 
@@ -149,9 +164,13 @@ class ResultsScreen(VoyageScreen[None]):
 
 Per agent and rubric dimension the mean effective score with a 95% bootstrap interval; against
 the baseline (`[results] baseline` in voyage.toml; {results.baseline} takes the next agent) the
-paired difference over shared fixtures, its interval, the permutation p and the verdict. The
+paired difference over shared fixtures, its interval, Holm's p (`p_holm`), the smallest
+difference the suite could detect (`mde`) and the verdict: better or worse only when the
+interval excludes 0 and p_holm is below 0.05, else unclear with the reason. The
 forest plot draws each interval as `─` and the difference as `●` around 0 (`│`): `enter` on a
-comparison lists its fixtures, worst first. {results.reload} computes again.
+comparison lists its fixtures, worst first. {results.reload} computes again. {results.export-md}
+and {results.export-html} write `reports/results.md` and `reports/results.html`: the files
+`voyage-tui results --format md` and `--format html` write, byte for byte.
 """
 
     SCOPE = "results"
@@ -160,6 +179,7 @@ comparison lists its fixtures, worst first. {results.reload} computes again.
     def __init__(self) -> None:
         super().__init__()
         self.report: ResultsReport | None = None
+        self.campaign: ReportContext | None = None
         self.inputs: ResultsInputs | None = None
         self.baseline: str | None = None
         self._chosen = False
@@ -201,15 +221,12 @@ comparison lists its fixtures, worst first. {results.reload} computes again.
     def _computed(self, computed: Computed) -> None:
         report = self.report = computed.report
         self.inputs = computed.inputs
+        self.campaign = computed.campaign
         if report is None:
             return
         self.baseline = report.baseline
         title = Text("Results", style="bold")
-        title.append(f"   match {report.match} · ", style="dim")
-        title.append(
-            f"baseline {_name(report.baseline)}" if report.baseline else "no baseline",
-            style="dim",
-        )
+        title.append(f"   {_name(figures.headline(report))}", style="dim")
         self.query_one("#results-title", Static).update(title)
         notes = [computed.problem] if computed.problem else []
         notes += list(report.notices)
@@ -258,6 +275,41 @@ comparison lists its fixtures, worst first. {results.reload} computes again.
 
     def action_reload(self) -> None:
         self.load()
+
+    def action_export(self, fmt: str) -> None:
+        """Write the report as `fmt` (md or html) to EXPORTS[fmt], asking before it replaces
+        a file that is there."""
+        if self.report is None or fmt not in EXPORTS:
+            return
+        self._export(Report(self.report, campaign=self.campaign), fmt, False)
+
+    @work(thread=True, group="results-export")
+    def _export(self, report: Report, fmt: str, replace: bool) -> None:
+        rel = EXPORTS[fmt]
+        ws = self.app.ws
+        data = render(report, fmt).encode("utf-8", "surrogatepass")
+        try:
+            write_output(ws, os.path.join(ws.root, rel), data, force=replace)
+        except OutputExists:
+            self.app.call_from_thread(self._ask_replace, report, fmt)
+            return
+        except OSError as exc:
+            why = _name(str(exc))
+            self.app.call_from_thread(
+                self.notify, f"Not written: {why}", severity="error", timeout=8, markup=False
+            )
+            return
+        self.app.call_from_thread(self.notify, f"Wrote {rel}", timeout=3, markup=False)
+
+    def _ask_replace(self, report: Report, fmt: str) -> None:
+        def answered(answer: str | None) -> None:
+            if answer == "overwrite":
+                self._export(report, fmt, True)
+
+        self.app.push_screen(
+            ChoiceScreen(f"{EXPORTS[fmt]} already exists. Replace it?", ["overwrite"]),
+            answered,
+        )
 
     def action_next_baseline(self) -> None:
         """The next agent becomes the baseline (by name; after the last, none)."""

@@ -9,7 +9,7 @@ import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from voyage_tui.engine.ratings.effective import ItemScores
@@ -26,10 +26,15 @@ from voyage_tui.engine.results.model import (
     Section,
 )
 from voyage_tui.engine.results.stats import (
+    ALPHA,
+    MDE_FEW,
     bootstrap_interval,
+    decide,
+    holm,
+    minimum_detectable,
     paired_interval,
+    sample_sd,
     sign_flip_p,
-    verdict_of,
 )
 from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 
@@ -68,6 +73,8 @@ class ResultsInputs:
     gold_runs: list[GoldCorpusRun] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     match: MatchMode = DEFAULT_MATCH
+    scale: tuple[int, int] | None = None
+    """The rubric's lowest and highest score over every dimension (the charts' one axis)."""
 
     def agents(self) -> list[str]:
         return _ordered({r.agent for r in self.runs}, None)
@@ -82,16 +89,22 @@ class UnknownBaseline(ValueError):
 
 
 def compute_results(
-    inputs: ResultsInputs, baseline: str | None = None, by: str | None = None
+    inputs: ResultsInputs,
+    baseline: str | None = None,
+    by: str | None = None,
+    alpha: float = ALPHA,
 ) -> ResultsReport:
     """The report; `baseline` "" or None makes no comparisons. Raises UnknownBaseline for a
-    baseline no run is labelled with, ValueError for a `by` not in BREAKDOWNS."""
+    baseline no run is labelled with, ValueError for a `by` not in BREAKDOWNS or an alpha
+    not strictly between 0 and 1."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha is between 0 and 1, not {alpha!r}")
     baseline = baseline or None
     if baseline is not None and baseline not in inputs.agents():
         raise UnknownBaseline(baseline, inputs.agents())
     if by is not None and by not in BREAKDOWNS:
         raise ValueError(f"--by is one of {', '.join(BREAKDOWNS)}, not {by!r}")
-    overall = section(inputs.runs, inputs.items, inputs.dimensions, baseline)
+    overall = section(inputs.runs, inputs.items, inputs.dimensions, baseline, alpha)
     groups: dict[str, Section] = {}
     if by is not None:
         grouped: dict[str, list[RunRow]] = {}
@@ -99,7 +112,7 @@ def compute_results(
             key = row.fixture_class if by == "class" else row.boundary
             grouped.setdefault(key, []).append(row)
         for name in sorted(grouped, key=lambda g: (g == NO_GROUP, g)):
-            groups[name] = section(grouped[name], inputs.items, inputs.dimensions, baseline)
+            groups[name] = section(grouped[name], inputs.items, inputs.dimensions, baseline, alpha)
     return ResultsReport(
         baseline=baseline,
         dimensions=tuple(inputs.dimensions),
@@ -109,6 +122,8 @@ def compute_results(
         by=by,
         groups=groups,
         notices=tuple(inputs.notices),
+        alpha=alpha,
+        scale=inputs.scale,
     )
 
 
@@ -141,6 +156,7 @@ def section(
     items: Mapping[PairKey, ItemScores],
     dimensions: Sequence[str],
     baseline: str | None,
+    alpha: float = ALPHA,
 ) -> Section:
     import numpy as np
 
@@ -207,11 +223,23 @@ def section(
                         scored[baseline][job[1]],
                         names,
                         rank,
+                        alpha,
                     ),
                     jobs,
                 )
             )
-    return Section(agents, tuple(comparisons))
+    return Section(agents, decided(comparisons, alpha))
+
+
+def decided(comparisons: Sequence[Comparison], alpha: float) -> tuple[Comparison, ...]:
+    """Every comparison with its `p_holm` (Holm over all of them: every agent and dimension of
+    one section) and its verdict and reason by SPEC 3.10's rule (stats.decide)."""
+    adjusted = holm([c.p for c in comparisons])
+    out = []
+    for c, p_holm in zip(comparisons, adjusted, strict=True):
+        verdict, reason = decide(c.ci, p_holm, c.fixtures, alpha)
+        out.append(replace(c, p_holm=p_holm, verdict=verdict, reason=reason))
+    return tuple(out)
 
 
 def _pool() -> ThreadPoolExecutor:
@@ -288,9 +316,11 @@ def compare(
     theirs: _Scores,
     names: list[str],
     rank: Any,
+    alpha: float = ALPHA,
 ) -> Comparison:
     """`agent` against `baseline` on one dimension over the fixtures where both have rated runs
-    (several rated runs of one agent on one fixture averaged first)."""
+    (several rated runs of one agent on one fixture averaged first). The verdict is left
+    `unclear` here: it needs every comparison's p (`decided`)."""
     import numpy as np
 
     sums_a, counts_a = mine.per_fixture(len(names))
@@ -318,26 +348,29 @@ def compare(
             ci=None,
             p=None,
             verdict="unclear",
-            reason="no fixture where both agents have rated runs",
+            reason="no-data",
+            mde_reason=MDE_FEW,
+            note="no fixture where both agents have rated runs",
         )
     listed = source.diffs.tolist()
     diff = _mean(listed)
     p = sign_flip_p(listed)
+    mde, mde_reason = minimum_detectable(listed, alpha)
+    figures: dict[str, Any] = {"p": p, "mde": mde, "mde_reason": mde_reason}
+    figures["sd"] = sample_sd(listed)
     if len(listed) == 1:
         return Comparison(
             **common,
+            **figures,
             diff=diff,
             ci=None,
-            p=p,
             verdict="unclear",
-            reason="one shared fixture: no interval",
+            note="one shared fixture: no interval",
         )
     interval = paired_interval(listed)
-    reason = None
+    note = None
     if all(d == 0 for d in listed):
-        reason = "every difference is zero"
+        note = "every difference is zero"
     elif interval is not None and interval.low == interval.high:
-        reason = "every fixture differs by the same amount: the interval has no width"
-    return Comparison(
-        **common, diff=diff, ci=interval, p=p, verdict=verdict_of(interval), reason=reason
-    )
+        note = "every fixture differs by the same amount: the interval has no width"
+    return Comparison(**common, **figures, diff=diff, ci=interval, verdict="unclear", note=note)

@@ -84,7 +84,9 @@ def gather_inputs(
             "`voyage-tui validate` says why)"
         )
     dimensions = [d.name for d in rubric.dimensions]
-    return ResultsInputs(rows, scores, dimensions, gold_runs, notices, match)
+    values = [v for d in rubric.dimensions for v in d.scale]
+    scale = (min(values), max(values)) if values else None
+    return ResultsInputs(rows, scores, dimensions, gold_runs, notices, match, scale)
 
 
 def _gold_runs(

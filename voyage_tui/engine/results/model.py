@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from voyage_tui.engine.results.stats import Interval
+from voyage_tui.engine.results.stats import ALPHA, Interval
 from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 
 UNLABELLED = "(unlabelled)"
@@ -96,6 +96,19 @@ class Comparison:
     verdict: str
     """`better`, `worse` or `unclear`."""
     reason: str | None = None
+    """Why `unclear`: `too-few-fixtures`, `no-data` or `not-significant` (stats.REASONS);
+    None for `better` and `worse`."""
+    p_holm: float | None = None
+    """`p` adjusted by Holm's step-down over every comparison of the section."""
+    mde: float | None = None
+    """The smallest true difference detected with 80% power at two-sided alpha."""
+    mde_reason: str | None = None
+    """Why `mde` is None."""
+    sd: float | None = None
+    """The sample sd (ddof 1) of the per-fixture differences."""
+    note: str | None = None
+    """What else a reader should know (one shared fixture: no interval; every difference
+    zero; an interval of no width)."""
     source: PairSource | None = field(default=None, compare=False, repr=False)
 
     def pairs(self, limit: int | None = None) -> list[PairedFixture]:
@@ -117,7 +130,12 @@ class Comparison:
             "ci": _ci(self.ci),
             "p": self.p,
             "verdict": self.verdict,
+            "p_holm": self.p_holm,
             "reason": self.reason,
+            "mde": self.mde,
+            "mde_reason": self.mde_reason,
+            "sd": self.sd,
+            "note": self.note,
             "worst": [p.to_json() for p in self.worst(WORST_LISTED)],
         }
 
@@ -209,6 +227,10 @@ class ResultsReport:
     """`class` or `boundary` when the report is broken down, else None."""
     groups: dict[str, Section] = field(default_factory=dict)
     notices: tuple[str, ...] = ()
+    alpha: float = ALPHA
+    """The significance level of every verdict (`--alpha`)."""
+    scale: tuple[int, int] | None = None
+    """The rubric's lowest and highest score (None: not known)."""
 
     @property
     def agents(self) -> dict[str, AgentResult]:
@@ -228,6 +250,7 @@ class ResultsReport:
         out: dict[str, Any] = {"baseline": self.baseline, **self.overall.to_json()}
         out["gold"] = {stem: g.to_json() for stem, g in self.gold.items()}
         out["match"] = self.match
+        out["alpha"] = self.alpha
         if self.by is not None:
             out["by"] = self.by
             out["groups"] = {name: s.to_json() for name, s in self.groups.items()}

@@ -155,12 +155,97 @@ def flips_cannot_reach(sum_of_squares: float, threshold: float) -> bool:
     return exponent > 700 or 2.0 * math.exp(-exponent) * RESAMPLES < UNREACHABLE
 
 
-def verdict_of(interval: Interval | None) -> str:
-    """`better` when the interval lies above 0, `worse` when below, else `unclear`."""
-    if interval is None:
-        return "unclear"
-    if interval.low > 0:
-        return "better"
-    if interval.high < 0:
-        return "worse"
-    return "unclear"
+# --- the verdict rule (SPEC 3.10, amended) ------------------------------------------------
+
+ALPHA = 0.05
+"""The default significance level (`--alpha`)."""
+POWER = 0.80
+"""The power `mde` and `--plan` are computed for."""
+REASONS = ("too-few-fixtures", "no-data", "not-significant")
+"""Why a comparison is `unclear`."""
+
+
+def holm(ps: Sequence[float | None]) -> list[float | None]:
+    """Holm's step-down adjustment of every p in `ps` (None stays None and is not counted):
+    the i-th smallest of m p-values times (m - i + 1), made monotone (never below the one
+    before it in that order) and capped at 1. Ties keep their order, so they get one value."""
+    known = sorted((p, i) for i, p in enumerate(ps) if p is not None)
+    m = len(known)
+    out: list[float | None] = [None] * len(ps)
+    running = 0.0
+    for rank, (p, i) in enumerate(known):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out
+
+
+def smallest_p(fixtures: int) -> float:
+    """The smallest two-sided sign-flip p that `fixtures` differences can give: the observed
+    assignment and its mirror, 2 of 2^n (SPEC 3.10's `too-few-fixtures`)."""
+    return 2.0 / 2.0**fixtures if fixtures < 1075 else 0.0
+
+
+def z_sum(alpha: float) -> float:
+    """z(1 - alpha/2) + z(POWER): 1.959964 + 0.841621 at alpha 0.05 (SPEC 3.10)."""
+    from statistics import NormalDist
+
+    normal = NormalDist()
+    return normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(POWER)
+
+
+def sample_sd(values: Sequence[float]) -> float | None:
+    """The sample standard deviation (ddof 1); None for fewer than two values."""
+    if len(values) < 2:
+        return None
+    import statistics
+
+    return statistics.stdev(values)
+
+
+MDE_FEW = "fewer than 2 fixtures"
+MDE_FLAT = "every fixture differs by the same amount (sd 0)"
+
+
+def minimum_detectable(
+    differences: Sequence[float], alpha: float
+) -> tuple[float | None, str | None]:
+    """(`mde`, why it is None): the smallest true mean difference a comparison over these
+    paired differences detects with POWER at two-sided `alpha`, z_sum(alpha) * sd / sqrt(n)
+    (SPEC 3.10), the normal approximation."""
+    sd = sample_sd(differences)
+    if sd is None:
+        return None, MDE_FEW
+    if sd == 0:
+        return None, MDE_FLAT
+    return z_sum(alpha) * sd / math.sqrt(len(differences)), None
+
+
+def fixtures_needed(sd: float | None, detect: float, alpha: float) -> int | None:
+    """How many fixtures would detect a true difference of `detect` with POWER at two-sided
+    `alpha`, given the paired differences' sd: mde's formula solved for n, rounded up (at
+    least 2, the fewest with an sd). None without an sd, or for sd 0 (no spread to size)."""
+    if sd is None or sd == 0:
+        return None
+    if detect <= 0:
+        raise ValueError("the difference to detect is above 0")
+    n = math.ceil((z_sum(alpha) * sd / detect) ** 2 - 1e-9)
+    return max(2, n)
+
+
+def decide(
+    interval: Interval | None, p_holm: float | None, fixtures: int, alpha: float
+) -> tuple[str, str | None]:
+    """(verdict, reason): `better` when the interval lies above 0 and p_holm < alpha, `worse`
+    when below and p_holm < alpha; else `unclear` with `no-data` (no shared fixture),
+    `too-few-fixtures` (2 / 2^n >= alpha: no assignment of signs could reach alpha) or
+    `not-significant`. A verdict never rests on the interval alone."""
+    if fixtures == 0 or p_holm is None:
+        return "unclear", "no-data"
+    if smallest_p(fixtures) >= alpha:
+        return "unclear", "too-few-fixtures"
+    if interval is not None and p_holm < alpha:
+        if interval.low > 0:
+            return "better", None
+        if interval.high < 0:
+            return "worse", None
+    return "unclear", "not-significant"

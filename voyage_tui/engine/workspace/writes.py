@@ -21,6 +21,7 @@ from voyage_tui.engine.atomic import (
     append_lines_durably,
     write_inside,
 )
+from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.workspace.model import Workspace
 from voyage_tui.engine.workspace.state_files import STATE_FOLDER
 
@@ -101,25 +102,51 @@ def refuse_ignored(ws: Workspace, rel: str, shown: str) -> None:
         )
 
 
-def output_rel(ws: Workspace, path: str) -> str:
-    """The workspace-relative path of a file the user named with `--output` (relative to the
-    current folder). The tool writes only inside the workspace, so a path outside it raises
-    WriteRefused saying to print and redirect instead (`results`, `ratings export`)."""
-    full = os.path.abspath(path)
-    folder_real = os.path.realpath(os.path.dirname(full))
-    inside = folder_real == ws.root_real or folder_real.startswith(ws.root_real + os.sep)
-    if not inside:
-        raise WriteRefused(
-            path,
-            f"{path} is outside the workspace, and voyage-tui writes only inside it; write "
-            "the file inside it, or print it and redirect (`> FILE`)",
+class OutputExists(WriteRefused):
+    """The file named with `--output` is there, and replacing it was not asked (`--force`)."""
+
+
+def write_output(ws: Workspace, path: str, data: bytes, *, force: bool = False) -> str:
+    """Write a report the user named (`results --output`, `ratings export --output`, the
+    results screen's export), SPEC 3.10's last bullet. `path` is as typed: relative to the
+    current folder, or absolute. Returns the path written.
+
+    - Inside the workspace (the path as written, symlinks not resolved, lies below its root):
+      write_file's rules, so no symlink at any component, nothing under `.git` or a Python
+      environment, never over a file git ignores; missing folders are made.
+    - Reaching into the workspace through a symlink outside it: refused (the rules inside
+      would be sidestepped).
+    - Elsewhere: the user's decision. The folder must exist (its symlinks are the user's);
+      the file's own name is not followed if it is a link.
+    - Everywhere atomic (a new file renamed into place, the old one's mode kept); an existing
+      file raises OutputExists unless `force`.
+
+    Raises WriteRefused (OutputExists) or OSError; nothing is written then."""
+    full = os.path.normpath(os.path.abspath(path))
+    expect = None if force else Expected(None)
+    try:
+        for base in (os.path.normpath(os.path.abspath(ws.root)), ws.root_real):
+            if is_within(base, full):
+                rel = os.path.relpath(full, base).replace(os.sep, "/")
+                return write_file(ws, rel, data, expect=expect, make_folders=True, shown=path)
+        folder = os.path.realpath(os.path.dirname(full))
+        if is_within(ws.root_real, folder):
+            raise WriteRefused(
+                path,
+                f"{path} leads into the workspace through a symlink, and inside the "
+                "workspace voyage-tui writes through none; name the file by its path inside "
+                "the workspace; nothing was written",
+            )
+        if not os.path.isdir(folder):
+            raise WriteRefused(
+                path,
+                f"{path}: no folder {os.path.dirname(full)} (outside the workspace voyage-tui "
+                "makes none); nothing was written",
+            )
+        return write_inside(
+            folder, os.path.basename(full), data, expect=expect, shown=path, root_name="its folder"
         )
-    rel = os.path.relpath(os.path.join(folder_real, os.path.basename(full)), ws.root_real)
-    return rel.replace(os.sep, "/")
-
-
-def write_output(ws: Workspace, path: str, data: bytes) -> str:
-    """A report the user named (`results --output FILE`), inside the workspace by write_file's
-    rules (atomic, never through a symlink, never over a file git ignores). Returns the path
-    written. Raises WriteRefused (outside the workspace too) or OSError."""
-    return write_file(ws, output_rel(ws, path), data, shown=path)
+    except ContentChanged:
+        raise OutputExists(
+            path, f"{path} exists; nothing was written (--force replaces it)"
+        ) from None
