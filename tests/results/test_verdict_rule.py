@@ -256,3 +256,14 @@ def test_require_better_passes_when_better_everywhere(tmp_path, capsys) -> None:
         path.write_text("\n".join(lines) + "\n")
     code, _, err = cli(capsys, str(root), "--baseline", "old", "--require-better", "new")
     assert code == 0, err
+
+
+def test_mde_at_the_default_alpha_is_the_specs_formula_to_the_last_digit() -> None:
+    """SPEC 3.10 writes the constants: (1.959964 + 0.841621) * sd / sqrt(fixtures). The exact
+    normal quantiles differ from them by 2e-7, which shows in the sixth place of a large mde."""
+    from voyage_tui.engine.results.stats import minimum_detectable
+
+    differences = [4.0, -4.0, 3.5, -3.0, 4.0, -4.0]
+    mde, why = minimum_detectable(differences, 0.05)
+    expected = (1.959964 + 0.841621) * statistics.stdev(differences) / math.sqrt(6)
+    assert why is None and mde == pytest.approx(expected, abs=1e-12)

@@ -185,12 +185,21 @@ def smallest_p(fixtures: int) -> float:
     return 2.0 / 2.0**fixtures if fixtures < 1075 else 0.0
 
 
+Z_975 = 1.959964
+"""z(0.975), as SPEC 3.10 writes it: the two-sided quantile at the default alpha 0.05."""
+Z_POWER = 0.841621
+"""z(0.80), as SPEC 3.10 writes it: the quantile of POWER."""
+
+
 def z_sum(alpha: float) -> float:
-    """z(1 - alpha/2) + z(POWER): 1.959964 + 0.841621 at alpha 0.05 (SPEC 3.10)."""
+    """z(1 - alpha/2) + z(POWER): exactly SPEC 3.10's 1.959964 + 0.841621 at alpha 0.05 (so
+    `mde` is the SPEC's figure to the last digit, not the exact normal quantiles', which differ
+    by 2e-7), the normal quantile of 1 - alpha/2 at any other alpha."""
+    if alpha == ALPHA:
+        return Z_975 + Z_POWER
     from statistics import NormalDist
 
-    normal = NormalDist()
-    return normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(POWER)
+    return NormalDist().inv_cdf(1 - alpha / 2) + Z_POWER
 
 
 def sample_sd(values: Sequence[float]) -> float | None:
