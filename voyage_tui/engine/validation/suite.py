@@ -21,7 +21,7 @@ from voyage_tui.engine.git.checks import GitChecks, GitResults
 from voyage_tui.engine.items import Item, RatingsFacts
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS, FIXTURE_KINDS, FileKind
 from voyage_tui.engine.loading.once import ReadOnce
-from voyage_tui.engine.loading.safe_read import is_within, recording_stats
+from voyage_tui.engine.loading.safe_read import is_within, keeping_bytes, recording_stats
 from voyage_tui.engine.ratings.runs import PairKey, RunIndex
 from voyage_tui.engine.references.loaded import (
     References,
@@ -65,6 +65,8 @@ if TYPE_CHECKING:
     from voyage_tui.engine.campaign.snapshot import Campaign
     from voyage_tui.engine.ratings.adjudications import AdjudicationsFile
     from voyage_tui.engine.ratings.records import RatingsFile
+    from voyage_tui.engine.review.inputs import ReviewInputs
+    from voyage_tui.engine.scoring.scorer import MatchMode
 
 # The checkers (file_check: the loaders, the models, the rules) and the ratings' readers are
 # imported where a file is checked: a suite with nothing of that kind never pays for them
@@ -191,6 +193,9 @@ def _by_depth(rel: str) -> tuple[int, str]:
     return rel.count("/"), rel
 
 
+_GOLD_KINDS = (FileKind.GOLD, FileKind.GOLD_RUN)
+
+
 def _is_gold(item: Item | None) -> bool:
     return item is not None and item.kind is FileKind.GOLD
 
@@ -203,10 +208,15 @@ class Suite:
         use_git: bool = True,
         parallel: bool = False,
         reads: ReadOnce | None = None,
+        keep_gold: bool = False,
     ) -> None:
         """`reads`: the files this run read already (loading/once.py; the cache's key took the
-        references' digests from them): the first load parses those bytes."""
+        references' digests from them): the first load parses those bytes. `keep_gold`: keep
+        the bytes of the gold files and runs a full validation checks in this process, for
+        `review_inputs` (a one-shot command; the live suite keeps none)."""
         self.ws = ws
+        self.keep_gold = keep_gold
+        self._gold_bytes: dict[str, bytes] = {}
         self.use_git = use_git
         self.parallel = parallel
         self._reads: ReadOnce | None = (
@@ -386,6 +396,8 @@ class Suite:
         """The checks of `work`, a share of them by a child process (forked here with `fork`,
         or `child`, forked earlier)."""
         ws = self.ws
+        if self.keep_gold:
+            return self._keeping_tasks(item_cache, refs, work, fork, child_share, child)
         if item_cache is None:
 
             def check(job: Job) -> Item | None:
@@ -411,6 +423,56 @@ class Suite:
             child_share=child_share,
             child_extra=None if item_cache is None else lambda: item_cache.read_stamps,
             child=child,
+        )
+
+    def _keeping_tasks(
+        self,
+        item_cache: ItemCache | None,
+        refs: References,
+        work: list[Job],
+        fork: bool,
+        child_share: float,
+        child: tuple[int, int] | None,
+    ) -> ForkedMap[Job, Item | None]:
+        """_tasks, keeping the bytes of each gold file and run checked in this process (a
+        forked child's share is not handed back: results reads those again)."""
+        ws, kept_here = self.ws, self._gold_bytes
+        read_stamps = item_cache.read_stamps if item_cache is not None else None
+
+        def check(job: Job) -> Item | None:
+            with recording_stats() as stats, keeping_bytes() as kept:
+                item = check_job(ws, refs, job)
+            if read_stamps is not None and job[1] in stats:
+                read_stamps[job[1]] = stats[job[1]]
+            if item is not None and item.kind in _GOLD_KINDS and job[1] in kept:
+                kept_here[job[1]] = kept[job[1]]
+            return item
+
+        return ForkedMap(
+            check,
+            work,
+            fork=fork,
+            child_share=child_share,
+            child_extra=None if read_stamps is None else lambda: read_stamps,
+            child=child,
+        )
+
+    def review_inputs(self, match: MatchMode | None = None) -> ReviewInputs:
+        """How results reads the gold files and runs: against the catalogue this suite loaded,
+        from the bytes its check read (keep_gold) where it still holds them, so a file is
+        opened once per run (issue 34); a file checked again since (revalidate) is read
+        afresh. `match`: as ReviewInputs' (the default match, unless given)."""
+        from voyage_tui.engine.review.inputs import ReviewInputs
+        from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH
+
+        catalogue = self.refs.catalogue
+        return ReviewInputs(
+            self.ws,
+            catalogue.value,
+            catalogue.path,
+            self.ws.max_file_bytes,
+            DEFAULT_MATCH if match is None else match,
+            kept=self._gold_bytes,
         )
 
     def _from_cache(
@@ -501,6 +563,10 @@ class Suite:
             self._reused = prepared.reused
             self._listing_current = prepared.listing_current
             self.items = self._check_layout(layout, progress, prepared)
+            # Kept only where the item stands as checked (a run without a gold file beside it
+            # is checked again as a gold candidate).
+            for rel in [r for r in self._gold_bytes if r not in self.items]:
+                del self._gold_bytes[rel]
             self._dependents_index = None
             self._history_asked = False
             self._ratings_checked = {}
@@ -886,6 +952,7 @@ class Suite:
                 index.get(dep, set()).discard(rel)
             for dep in item.deps if item is not None else ():
                 index.setdefault(dep, set()).add(rel)
+        self._gold_bytes.pop(rel, None)
         if item is None:
             self.items.pop(rel, None)
         else:
