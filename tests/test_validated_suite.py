@@ -255,3 +255,27 @@ def test_results_scores_what_validation_checked_and_a_recheck_reads_afresh(
 def test_a_suite_keeps_no_bytes_unless_asked(sample_copy: Path) -> None:
     suite = validated_suite(sample_copy, use_git=False)
     assert suite.review_inputs().kept == {}
+
+
+def test_a_forked_check_hands_its_gold_bytes_back(
+    sample_copy: Path,
+    count_opens: collections.abc.Callable[[Path], Opens],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a child checking a share of the files (forced here: the sample has fewer than
+    MIN_ITEMS), the gold files and runs of its share come back with its items: this process
+    scores them without opening them (the child opened them, once)."""
+    from voyage_tui.engine.validation import parallel
+
+    if not parallel.can_fork():
+        pytest.skip("this process cannot fork (one core, or a thread running)")
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 10)
+    opens = count_opens(sample_copy)
+    assert run(["results", str(sample_copy)], capsys) == 0
+    gold = sorted(
+        str(p.relative_to(sample_copy)) for p in sample_copy.glob("fixtures/gold/**/*.json")
+    )
+    here = [rel for rel in gold if opens.of(rel)]
+    assert _opened_more_than_once(opens) == {}
+    assert len(here) < len(gold)  # the child's share was not read again

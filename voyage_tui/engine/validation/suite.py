@@ -434,8 +434,8 @@ class Suite:
         child_share: float,
         child: tuple[int, int] | None,
     ) -> ForkedMap[Job, Item | None]:
-        """_tasks, keeping the bytes of each gold file and run checked in this process (a
-        forked child's share is not handed back: results reads those again)."""
+        """_tasks, keeping the bytes of each gold file and run checked (a forked child's come
+        back with its share: (its read stamps, its kept bytes), taken up by _check_layout)."""
         ws, kept_here = self.ws, self._gold_bytes
         read_stamps = item_cache.read_stamps if item_cache is not None else None
 
@@ -453,9 +453,22 @@ class Suite:
             work,
             fork=fork,
             child_share=child_share,
-            child_extra=None if read_stamps is None else lambda: read_stamps,
+            child_extra=lambda: (read_stamps, kept_here),
             child=child,
         )
+
+    def _take_from_child(self, extra: object) -> object:
+        """The forked child's extra (ForkedMap.from_child) without the gold bytes it kept (a
+        keeping check's is a pair: _keeping_tasks), which are taken up here; what is left is
+        the read stamps, for the cache."""
+        if not (self.keep_gold and type(extra) is tuple and len(extra) == 2):
+            return extra
+        stamps, kept = extra
+        if type(kept) is dict:
+            for rel, data in kept.items():
+                if type(rel) is str and type(data) is bytes:
+                    self._gold_bytes.setdefault(rel, data)
+        return stamps
 
     def review_inputs(self, match: MatchMode | None = None) -> ReviewInputs:
         """How results reads the gold files and runs: against the catalogue this suite loaded,
@@ -661,8 +674,9 @@ class Suite:
         ):
             if item is not None:
                 found[rel] = item
+        from_child = self._take_from_child(prepared.tasks.from_child)
         if prepared.cache is not None:
-            prepared.cache.add_read_stamps(prepared.tasks.from_child)
+            prepared.cache.add_read_stamps(from_child)
         # A run is a run of the gold file beside its runs/ folder: only now is it known which
         # JSON files are gold, so runs were checked unattached and are attached (or, with no
         # gold file there, checked as gold candidates themselves) here, shallowest first.
