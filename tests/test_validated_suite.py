@@ -279,3 +279,47 @@ def test_a_forked_check_hands_its_gold_bytes_back(
     here = [rel for rel in gold if opens.of(rel)]
     assert _opened_more_than_once(opens) == {}
     assert len(here) < len(gold)  # the child's share was not read again
+
+
+@pytest.mark.parametrize("recorded", [True, False], ids=["from the first screen", "prepared"])
+def test_the_app_s_start_reads_each_reference_once(
+    sample_copy: Path, count_opens: collections.abc.Callable[[Path], Opens], recorded: bool
+) -> None:
+    """The app's start (cli/common.py start_first_load, then the live suite's first load): the
+    recorded first screen's key, or the load prepared before Textual, and the load itself take
+    the references from one read."""
+    from voyage_tui.cli.common import start_first_load
+    from voyage_tui.engine.validation.first_screen import first_screen_of, save_first_screen
+    from voyage_tui.engine.validation.live import LiveEvent, LiveSuite, Loaded
+    from voyage_tui.engine.validation.view import view_of
+    from voyage_tui.engine.workspace.model import Workspace
+
+    suite = validated_suite(sample_copy, use_git=False)
+    if recorded:
+        save_first_screen(suite.ws, first_screen_of(view_of(suite), use_git=False))
+    ws = Workspace.load(sample_copy)
+    opens = count_opens(sample_copy)
+    start = start_first_load(ws, use_git=False, watch=False, cache=True)
+    assert (start.first_screen is not None) == recorded
+    loaded: list[Loaded] = []
+
+    def publish(event: LiveEvent) -> None:
+        if isinstance(event, Loaded) and live.show(event.view):
+            loaded.append(event)
+            live.loaded_painted()
+
+    live = LiveSuite(
+        ws,
+        use_git=False,
+        cache=True,
+        start=start,
+        run=lambda _group, job: job(),
+        publish=publish,
+    )
+    try:
+        live.after_first_screen() if recorded else live.begin()
+    finally:
+        live.close()
+        start.close()
+    assert loaded
+    assert {rel: opens.of(rel) for rel in REFERENCES} == dict.fromkeys(REFERENCES, 1)

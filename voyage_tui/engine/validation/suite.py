@@ -569,6 +569,9 @@ class Suite:
         with gc_paused(keep=lambda: len(self.items) >= FREEZE_MIN_ITEMS):
             if prepared is None:
                 prepared = self.prepare(fork=self.parallel)
+            # The reads the suite was made with served this load (or a prepared one made from
+            # the same reads): a later load reads afresh.
+            self._reads = None
             self.refs = prepared.refs
             layout = prepared.layout
             self.layout_problems = layout.problems
