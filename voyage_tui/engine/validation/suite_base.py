@@ -22,17 +22,10 @@ from voyage_tui.engine.kinds import FIXTURE_KINDS, FileKind
 from voyage_tui.engine.loading.once import ReadOnce
 from voyage_tui.engine.loading.safe_read import is_within
 from voyage_tui.engine.ratings.runs import PairKey
-from voyage_tui.engine.references.loaded import (
-    References,
-    load_references,
-)
+from voyage_tui.engine.references.loaded import References, load_references
 from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.parallel import ForkedMap
-from voyage_tui.engine.validation.suite_rules import (
-    adversarial_coverage,
-    coverage,
-    duplicate_ids,
-)
+from voyage_tui.engine.validation.suite_rules import adversarial_coverage, coverage, duplicate_ids
 from voyage_tui.engine.workspace.classify import Classifier
 from voyage_tui.engine.workspace.layout import Layout
 from voyage_tui.engine.workspace.model import Workspace

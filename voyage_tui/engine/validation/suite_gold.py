@@ -11,10 +11,7 @@ from voyage_tui.engine.references.loaded import References
 from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.checkers import check_job
 from voyage_tui.engine.validation.parallel import ForkedMap
-from voyage_tui.engine.validation.suite_base import (
-    GOLD_KINDS,
-    Job,
-)
+from voyage_tui.engine.validation.suite_base import GOLD_KINDS, Job
 from voyage_tui.engine.validation.suite_ratings import SuiteRatings
 
 if TYPE_CHECKING:

@@ -11,10 +11,7 @@ from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import AFTER_RUNS_KINDS, FileKind
 from voyage_tui.engine.loading.once import ReadOnce
 from voyage_tui.engine.loading.safe_read import recording_stats
-from voyage_tui.engine.references.loaded import (
-    References,
-    load_references,
-)
+from voyage_tui.engine.references.loaded import References, load_references
 from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.checkers import check_job
 from voyage_tui.engine.validation.layout_replay import (

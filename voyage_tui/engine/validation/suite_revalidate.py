@@ -21,16 +21,9 @@ from voyage_tui.engine.references.loaded import (
 )
 from voyage_tui.engine.validation.checkers import check_job
 from voyage_tui.engine.validation.layout_replay import replay_layout
-from voyage_tui.engine.validation.suite_base import (
-    by_depth,
-    is_gold,
-)
+from voyage_tui.engine.validation.suite_base import by_depth, is_gold
 from voyage_tui.engine.validation.suite_load import SuiteLoad
-from voyage_tui.engine.workspace.classify import (
-    FILE_KINDS,
-    JSON_KINDS,
-    TASK_FILE,
-)
+from voyage_tui.engine.workspace.classify import FILE_KINDS, JSON_KINDS, TASK_FILE
 from voyage_tui.engine.workspace.config import CONFIG_NAME
 from voyage_tui.engine.workspace.layout import git_ignored, scan
 from voyage_tui.engine.workspace.model import Workspace, normalize_rel
