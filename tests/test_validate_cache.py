@@ -381,16 +381,17 @@ def test_a_run_with_git_writes_no_listing(runs: Runs, tmp_path: Path, capsys) ->
 
 def _checked_files(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files the Suite checks (reads and parses) from now on."""
-    from voyage_tui.engine.validation import suite as suite_module
+    from voyage_tui.engine.validation import suite_gold, suite_load, suite_revalidate
 
     checked: list[str] = []
-    real = suite_module.check_job
+    real = suite_load.check_job
 
     def counting(ws, refs, job):  # type: ignore[no-untyped-def]
         checked.append(job[1])
         return real(ws, refs, job)
 
-    monkeypatch.setattr(suite_module, "check_job", counting)
+    for module in (suite_gold, suite_load, suite_revalidate):  # Suite's parts that check
+        monkeypatch.setattr(module, "check_job", counting)
     return checked
 
 

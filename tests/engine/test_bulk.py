@@ -14,7 +14,7 @@ from voyage_tui.engine.bulk import gc_paused
 from voyage_tui.engine.loading.stamps import Stamp
 from voyage_tui.engine.validation import cache as cache_module
 from voyage_tui.engine.validation import item_entry as item_entry_module
-from voyage_tui.engine.validation import suite as suite_module
+from voyage_tui.engine.validation import suite_load as load_module
 from voyage_tui.engine.validation.layout_replay import listing_parts
 from voyage_tui.engine.validation.suite import Prepared, Suite
 from voyage_tui.engine.validation.view import view_of
@@ -62,7 +62,7 @@ def test_only_a_big_load_is_frozen(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     ws = Workspace.load(str(_workspace(tmp_path, 3)))
     Suite(ws, use_git=False).validate_all(git=False)
     assert gc.get_freeze_count() == 0
-    monkeypatch.setattr(suite_module, "FREEZE_MIN_ITEMS", 3)
+    monkeypatch.setattr(load_module, "FREEZE_MIN_ITEMS", 3)
     Suite(ws, use_git=False).validate_all(git=False)
     assert gc.get_freeze_count() > 0
 
@@ -97,7 +97,7 @@ def test_a_warm_load_decodes_the_cache_with_the_collector_paused(
     seen: list[tuple[str, bool]] = []
     decode, replay, entries = (
         item_entry_module.decode_item,
-        suite_module.replay_layout,
+        load_module.replay_layout,
         cache_module.CacheFile.entries,
     )
 
@@ -114,9 +114,9 @@ def test_a_warm_load_decodes_the_cache_with_the_collector_paused(
         return entries(self)
 
     monkeypatch.setattr(item_entry_module, "decode_item", decode_seen)
-    monkeypatch.setattr(suite_module, "replay_layout", replay_seen)
+    monkeypatch.setattr(load_module, "replay_layout", replay_seen)
     monkeypatch.setattr(cache_module.CacheFile, "entries", entries_seen)
-    monkeypatch.setattr(suite_module, "FREEZE_MIN_ITEMS", 4)
+    monkeypatch.setattr(load_module, "FREEZE_MIN_ITEMS", 4)
     prepared = _warm_prepare(ws, between=seen.clear)
     assert len(prepared.reused) == 4 and prepared.listing_current
     assert sorted(set(seen)) == [("decode", False), ("entries", False), ("replay", False)]

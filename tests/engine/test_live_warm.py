@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.engine.test_live_suite import FakeWatcher, Front, add_fixture, break_a_task, live_suite
-from voyage_tui.engine.validation import suite as suite_module
+from voyage_tui.engine.validation import suite_gold, suite_load, suite_revalidate
 from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.first_screen import first_screen_of, load_first_screen
 from voyage_tui.engine.validation.live import Listed, LiveEvent, LiveStart, Loaded, Start
@@ -37,7 +37,8 @@ class Counts:
 @pytest.fixture
 def counts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counts]:
     seen = Counts()
-    walk, check = suite_module.scan, suite_module.check_job
+    # The suite's parts that walk or check (Suite's modules, engine/validation/suite.py).
+    walk, check = suite_load.scan, suite_load.check_job
 
     def counted_walk(*args: Any, **kwargs: Any) -> Any:
         seen.walks += 1
@@ -47,8 +48,10 @@ def counts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counts]:
         seen.checked.append(job[1])
         return check(ws, refs, job)
 
-    monkeypatch.setattr(suite_module, "scan", counted_walk)
-    monkeypatch.setattr(suite_module, "check_job", counted_check)
+    for module in (suite_load, suite_revalidate):
+        monkeypatch.setattr(module, "scan", counted_walk)
+    for module in (suite_gold, suite_load, suite_revalidate):
+        monkeypatch.setattr(module, "check_job", counted_check)
     yield seen
 
 

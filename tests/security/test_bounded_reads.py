@@ -191,3 +191,23 @@ def test_a_snooze_fingerprint_hashes_a_large_file_a_block_at_a_time(make_workspa
     whole = hashlib.sha256(path.read_bytes()).hexdigest()  # as it was computed: the same digest
     expected = hashlib.sha256(b"ratings/alice.jsonl\0" + whole.encode() + b"\n").hexdigest()
     assert got == expected
+
+
+def test_kept_bytes_are_not_served_through_a_folder_now_leading_out(
+    sample_copy: Path, tmp_path: Path
+) -> None:
+    """The bytes a validation kept for results (Suite.review_inputs) stand for the file only
+    while its folder still lies inside the workspace: a folder swapped for a symlink out of it
+    after the check gets the refusal every read gets, not the bytes."""
+    from voyage_tui.engine.validation.validated import validated_suite
+
+    run = "fixtures/gold/jwt-auth/runs/run-perfect.json"
+    suite = validated_suite(sample_copy, use_git=False, keep_gold=True)
+    assert run in (suite.review_inputs().kept or {})
+    folder = sample_copy / "fixtures/gold/jwt-auth/runs"
+    outside = tmp_path / "outside"
+    folder.rename(outside)
+    folder.symlink_to(outside, target_is_directory=True)
+    read = suite.review_inputs().read(run)
+    assert not isinstance(read, str)
+    assert read.code == "symlink-outside-workspace"

@@ -16,6 +16,7 @@ TYPE_CHECKING = False  # typing's, without importing typing: validate's start-up
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
+    from voyage_tui.engine.loading.once import ReadOnce
     from voyage_tui.engine.validation.live import LiveStart
     from voyage_tui.engine.validation.suite import PendingPrepared, Prepared
     from voyage_tui.engine.watcher import WorkspaceWatcher
@@ -154,14 +155,17 @@ def add_match_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def prepare_for_app(ws: Workspace, *, use_git: bool, cache: bool) -> Prepared | PendingPrepared:
+def prepare_for_app(
+    ws: Workspace, *, use_git: bool, cache: bool, reads: ReadOnce | None = None
+) -> Prepared | PendingPrepared:
     """Start the app's first load before Textual is imported: no thread runs yet, so half the
     suite (a little more) can be checked by a forked process while the interface starts. On a
     first run that child lists the files too, while this process imports the interface (the
     walk of 11,000 fixtures is 0.25-0.5 s): the app's load takes the listing up."""
     from voyage_tui.engine.validation.suite import Suite
 
-    return Suite(ws, use_git=use_git).prepare_early(cache=cache, child_share=APP_CHILD_SHARE)
+    suite = Suite(ws, use_git=use_git, reads=reads)
+    return suite.prepare_early(cache=cache, child_share=APP_CHILD_SHARE)
 
 
 def start_first_load(ws: Workspace, *, use_git: bool, watch: bool, cache: bool) -> LiveStart:
@@ -173,15 +177,20 @@ def start_first_load(ws: Workspace, *, use_git: bool, watch: bool, cache: bool) 
     suite is on screen (with a recorded first screen or without), after a load that stamped
     every file it checked, then re-checks what changed since (LiveSuite _watch_after_load). Only without the cache (no stamps) is it armed here, before the files
     are listed."""
+    from voyage_tui.engine.loading.once import ReadOnce
     from voyage_tui.engine.validation.first_screen import load_first_screen
     from voyage_tui.engine.validation.live import LiveStart, Start
 
-    first = load_first_screen(ws, use_git=use_git) if cache else None
+    # One read of each reference for the whole start: the record's key, the prepared load and
+    # the live suite's first load take the same bytes (issue 34).
+    reads = ReadOnce(str(ws.root), ws.root_real)
+    first = load_first_screen(ws, use_git=use_git, reads=reads) if cache else None
     if first is not None:
-        return LiveStart(Start.FROM_CACHE, first_screen=first, watcher=make_watcher(ws, watch))
+        watcher = make_watcher(ws, watch)
+        return LiveStart(Start.FROM_CACHE, first_screen=first, watcher=watcher, reads=reads)
     watcher = make_watcher(ws, watch) if cache else arm_watcher(ws, watch)
-    prepared = prepare_for_app(ws, use_git=use_git, cache=cache)
-    return LiveStart(Start.PREPARED, prepared=prepared, watcher=watcher)
+    prepared = prepare_for_app(ws, use_git=use_git, cache=cache, reads=reads)
+    return LiveStart(Start.PREPARED, prepared=prepared, watcher=watcher, reads=reads)
 
 
 def run_app(ws: Workspace, args: argparse.Namespace, **screens: Any) -> int:

@@ -124,14 +124,16 @@ def run(argv: list[str]) -> int:
     from voyage_tui.engine.workspace.writes import write_output
 
     try:
-        suite = validated_suite(args.path, use_git=False)
+        suite = validated_suite(args.path, use_git=False, keep_gold=True)
     except NoWorkspace as exc:
         return no_workspace(exc)
     except OSError as exc:
         return unreadable_workspace(exc)
     ws = suite.ws
     snapshot = suite.campaign()
-    inputs = gather_inputs(snapshot, suite.items, args.match)
+    inputs = gather_inputs(
+        snapshot, suite.items, args.match, review=suite.review_inputs(args.match)
+    )
     baseline = args.baseline if args.baseline is not None else ws.config.results.baseline
     try:
         report = compute_results(inputs, baseline, args.by, args.alpha)

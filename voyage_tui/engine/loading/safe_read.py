@@ -45,6 +45,27 @@ def recording_stats() -> Iterator[dict[str, bytes]]:
         _recording.stats = before
 
 
+@contextmanager
+def keeping_bytes() -> Iterator[dict[str, bytes]]:
+    """While open (in this thread), the bytes of each file read_bytes reads whole are kept in
+    the dict it gives, by its `rel` (the first read of a path): a validation hands the gold files
+    and runs it checked to `results`, which scores them without opening them again (issue 34)."""
+    before = getattr(_recording, "kept", None)
+    kept: dict[str, bytes] = {}
+    _recording.kept = kept
+    try:
+        yield kept
+    finally:
+        _recording.kept = before
+
+
+def _keep(rel: str, data: bytes) -> bytes:
+    kept = getattr(_recording, "kept", None)
+    if kept is not None:
+        kept.setdefault(rel, data)
+    return data
+
+
 def _kind(mode: int) -> str:
     for test, name in _KIND_NAMES:
         if test(mode):
@@ -155,14 +176,14 @@ def read_bytes(
             if not chunks and len(chunk) < want and len(chunk) <= max_bytes:
                 # A regular file gives less than was asked for only at its end: no second
                 # read to find it (one system call less per file of a suite).
-                return chunk
+                return _keep(rel, chunk)
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
             if total > max_bytes:
                 return too_large(rel, total, max_bytes)
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        return _keep(rel, chunks[0] if len(chunks) == 1 else b"".join(chunks))
     except OSError as exc:
         return dg.error(rel, None, "file-unreadable", f"cannot read the file: {exc.strerror}")
     finally:

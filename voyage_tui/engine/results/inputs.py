@@ -5,6 +5,7 @@ effective score of every item; the gold runs scored; and notices of what was lef
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,10 +17,9 @@ from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.ratings.runs import RunIndex
 from voyage_tui.engine.results.compute import NO_GROUP, ResultsInputs, RunRow
 from voyage_tui.engine.results.model import UNLABELLED, GoldCorpusRun
-from voyage_tui.engine.review.inputs import ReviewError, load_gold, score_pair
+from voyage_tui.engine.review.inputs import ReviewError, ReviewInputs
 from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 from voyage_tui.engine.wording import plural
-from voyage_tui.engine.workspace.model import Workspace
 
 
 def gather_inputs(
@@ -27,10 +27,13 @@ def gather_inputs(
     items: Mapping[str, Item],
     match: MatchMode = DEFAULT_MATCH,
     raters: Raters = Raters.PEOPLE,
+    review: ReviewInputs | None = None,
 ) -> ResultsInputs:
     """Everything results needs, given the campaign and its validated suite's items
     (`Suite.items`, or a view's): `raters`' effective scores (people's unless asked otherwise,
-    SPEC 3.11), and the gold files with their runs, read and scored here."""
+    SPEC 3.11), and the gold files with their runs, scored here: through `review` when the
+    suite gives it (`Suite.review_inputs`: its catalogue and the bytes it read), else read
+    afresh against the workspace's catalogue."""
     ws, rubric, adjudications = campaign.ws, campaign.rubric, campaign.adjudications
     runs = campaign.runs if campaign.runs is not None else RunIndex.from_items(items)
     # Effective scores (SPEC 3.9): an adjudication in force settles its dimensions. Only the
@@ -77,7 +80,8 @@ def gather_inputs(
             f"{plural(bad, 'adjudication record')} with errors left out "
             "(`voyage-tui validate` lists them)"
         )
-    gold_runs, unscored = _gold_runs(ws, items, match)
+    review = review if review is not None else ReviewInputs.of_workspace(ws, match)
+    gold_runs, unscored = _gold_runs(review, items, match)
     if unscored:
         notices.append(
             f"{plural(unscored, 'gold run')} could not be scored (an invalid gold file or run; "
@@ -90,10 +94,13 @@ def gather_inputs(
 
 
 def _gold_runs(
-    ws: Workspace, items: Mapping[str, Item], match: MatchMode
+    review: ReviewInputs, items: Mapping[str, Item], match: MatchMode
 ) -> tuple[list[GoldCorpusRun], int]:
     """Every gold run whose gold file is valid, scored as `score` scores it; and how many
     could not be."""
+    # The catalogue checks the gold file only; a run is scored as review.score_pair scores a
+    # run of a gold record already checked.
+    runs = dataclasses.replace(review, catalogue=None)
     records: dict[str, dict[str, Any] | None] = {}
     out: list[GoldCorpusRun] = []
     unscored = 0
@@ -107,7 +114,7 @@ def _gold_runs(
             continue
         if gold.path not in records:
             try:
-                records[gold.path] = load_gold(ws, gold.path)
+                records[gold.path] = review.load_gold(gold.path).data
             except ReviewError:
                 records[gold.path] = None
         record = records[gold.path]
@@ -115,7 +122,7 @@ def _gold_runs(
             unscored += 1
             continue
         try:
-            score = score_pair(ws, gold.path, run.path, record, match).score
+            score = runs.score_pair(gold.path, run.path, record, match).score
         except ReviewError:
             unscored += 1
             continue

@@ -5,10 +5,13 @@ refused here, with the same diagnostics, and the diff screen shows them instead 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from voyage_tui.engine.diagnostics import Diagnostic
+from voyage_tui.engine.loading.safe_read import is_within
+from voyage_tui.engine.loading.text import decode
 from voyage_tui.engine.references.catalogue import Catalogue
 from voyage_tui.engine.rules.gold_run_files import (
     MAX_NAMED_FILE_BYTES,
@@ -95,6 +98,9 @@ class ReviewInputs:
     limit: int = MAX_NAMED_FILE_BYTES
     match: MatchMode = DEFAULT_MATCH
     """How `score_pair` matches gold keys (`--match`; scoring/scorer.py)."""
+    kept: Mapping[str, bytes] | None = None
+    """Workspace files read already in this run, by path (the gold files and runs a validation
+    checked: Suite.review_inputs): taken instead of opening them again (issue 34)."""
 
     @classmethod
     def of_workspace(cls, ws: Workspace, match: MatchMode = DEFAULT_MATCH) -> ReviewInputs:
@@ -111,6 +117,13 @@ class ReviewInputs:
 
     def read(self, path: str) -> str | Diagnostic:
         if self.ws is not None:
+            kept = self.kept.get(path) if self.kept else None
+            # The bytes were read by the workspace's own rules; the folder check of read_text
+            # (no symlink out of the workspace on the way) is a realpath, not an open.
+            if kept is not None and is_within(
+                self.ws.root_real, os.path.realpath(self.ws.abs(path))
+            ):
+                return decode(kept, path)
             return self.ws.read_text(path)
         return read_named(path, self.limit)
 

@@ -29,6 +29,7 @@ from voyage_tui.engine.validation.cache_key import key_of
 from voyage_tui.engine.validation.cache_store import cache_root, read_private, write_private
 
 if TYPE_CHECKING:
+    from voyage_tui.engine.loading.once import ReadOnce
     from voyage_tui.engine.validation.view import SuiteView
     from voyage_tui.engine.workspace.model import Workspace
 
@@ -131,10 +132,11 @@ def save_first_screen(ws: Workspace, screen: FirstScreen, *, root: Path | None =
 
 
 def load_first_screen(
-    ws: Workspace, *, use_git: bool, root: Path | None = None
+    ws: Workspace, *, use_git: bool, root: Path | None = None, reads: ReadOnce | None = None
 ) -> FirstScreen | None:
     """The first screen recorded for `ws` under its current key, or None (none, another key,
-    made with git checks on when they are off now or the other way round, or not a record)."""
+    made with git checks on when they are off now or the other way round, or not a record).
+    `reads`: the start's reads, which its first load takes up (the key reads the references)."""
     data = read_private(root or cache_root(), record_name(ws), MAX_BYTES)
     if data is None:
         return None
@@ -152,7 +154,7 @@ def load_first_screen(
     except Exception:  # msgpack raises many kinds for malformed input; all mean "no record"
         return None
     try:
-        screen = _decode(raw, key_of(ws)[0])
+        screen = _decode(raw, key_of(ws, reads)[0])
     except (TypeError, ValueError):
         return None
     return screen if screen is not None and screen.use_git == use_git else None

@@ -25,6 +25,7 @@ from enum import Enum
 from typing import Protocol
 
 from voyage_tui.engine.git.exposure import ExposureReport
+from voyage_tui.engine.loading.once import ReadOnce
 from voyage_tui.engine.loading.stamps import Stamp
 from voyage_tui.engine.validation.first_screen import (
     FirstScreen,
@@ -97,6 +98,9 @@ class LiveStart:
     prepared: Prepared | PendingPrepared | None = None
     first_screen: FirstScreen | None = None
     watcher: Watcher | None = None
+    reads: ReadOnce | None = None
+    """What the start read already (the recorded first screen's key, or the prepared load's
+    references): the first load parses those bytes, so a start opens each reference once."""
 
     def __post_init__(self) -> None:
         if (self.start is Start.PREPARED) != (self.prepared is not None):
@@ -195,6 +199,7 @@ class LiveSuite:
         self.start = start.start
         self.first_screen = start.first_screen
         self._prepared = start.prepared
+        self._start_reads = start.reads
         self._run = run
         self._publish = publish
         self._watcher = watcher
@@ -327,7 +332,9 @@ class LiveSuite:
                 self._publish(Listed(shown, done, total))
 
         try:
-            suite = Suite(self.ws, use_git=self.use_git)
+            # The first load takes the start's reads; a later one reads the references afresh.
+            reads, self._start_reads = self._start_reads, None
+            suite = Suite(self.ws, use_git=self.use_git, reads=reads)
             # A listing a forked child makes while the front end starts: taken up here.
             prepared = early_load.resolve() if early_load is not None else None
             if prepared is None:

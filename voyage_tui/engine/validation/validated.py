@@ -32,14 +32,18 @@ def validated_suite(
     use_git: bool,
     git_checks: bool = True,
     parallel: bool = True,
+    keep_gold: bool = False,
 ) -> Suite:
     """The workspace (or the one found from `where`: Workspace.load, which raises NoWorkspace)
     validated with the cache, which is written again before this returns. `git_checks=False`
     leaves final_head_sha and exposure unrun (a command that reads no git result) while the
     walk still asks git what it ignores (`use_git`). `parallel` forks a child for half of the
-    files: for single-threaded callers only (the command line)."""
+    files: for single-threaded callers only (the command line). `keep_gold`: the suite keeps
+    the bytes of the gold files and runs it checked, for `Suite.review_inputs` (results)."""
     ws = where if isinstance(where, Workspace) else Workspace.load(where)
-    suite, write = check_with_cache(ws, use_git=use_git, git_checks=git_checks, parallel=parallel)
+    suite, write = check_with_cache(
+        ws, use_git=use_git, git_checks=git_checks, parallel=parallel, keep_gold=keep_gold
+    )
     write()
     return suite
 
@@ -52,6 +56,7 @@ def check_with_cache(
     git_checks: bool = True,
     parallel: bool = True,
     reads: ReadOnce | None = None,
+    keep_gold: bool = False,
 ) -> tuple[Suite, Callable[[], None]]:
     """The suite validated, the items of unchanged files taken from the cache; and the cache's
     write, for the caller to run once its answer is out (`validate` prints first). Without git,
@@ -60,7 +65,7 @@ def check_with_cache(
     cache that was wrong for a reason no stamp sees is put right. `reads`: what the run read
     already (a replay's key read the references)."""
     reads = reads if reads is not None else ReadOnce(str(ws.root), ws.root_real)
-    suite = Suite(ws, use_git=use_git, parallel=parallel, reads=reads)
+    suite = Suite(ws, use_git=use_git, parallel=parallel, reads=reads, keep_gold=keep_gold)
     cache = ItemCache(ws, listing=not use_git, reuse=use_cache, reads=reads)
     # The collector would walk the whole suite again and again as the stamps and the cache's
     # lists are made: nothing made here forms a cycle (engine/bulk.py).
