@@ -15,7 +15,9 @@ from voyage_tui.engine.ratings.status import campaign_status, pace
 
 RUNS = {"t1": ["run-a", "run-b"], "t2": ["run-a", "run-b"]}
 # Assigned by hand in tests/ratings/test_assignment.py (team ann, ben, cat; overlap 2):
-# t1/run-a ben+ann, t1/run-b ben+ann, t2/run-a cat+ben, t2/run-b ben+cat.
+# t1/run-a ben+ann, t1/run-b ben+ann, t2/run-a cat+ben, t2/run-b ben+cat. Once the ratings
+# below are in (SPEC 3.9, amended), ann holds a place on t2/run-a (she rated it; ben's is
+# retracted), so t2/run-a is cat+ann; zed is outside the team and holds none.
 RATINGS = {
     "ann": [
         record("t1", "run-a", "ann", duration_s=100.0),  # superseded by the next line
@@ -60,10 +62,10 @@ def test_every_figure_with_a_team(make_workspace, capsys) -> None:
         # t1/run-a: ann, ben; t1/run-b: ben, zed; t2/run-a: ann; t2/run-b: ben
         "items": {"total": 4, "complete": 2},
         "raters": {
-            # done t1/run-a; left t1/run-b; durations 30, 90
-            "ann": {"assigned": 2, "done": 1, "left": 1, "median_s": 60.0, "per_hour": 60.0},
-            # done t1/run-a, t1/run-b, t2/run-b; left t2/run-a; durations 20, 40
-            "ben": {"assigned": 4, "done": 3, "left": 1, "median_s": 30.0, "per_hour": 120.0},
+            # done t1/run-a, t2/run-a (rated: hers); left t1/run-b; durations 30, 90
+            "ann": {"assigned": 3, "done": 2, "left": 1, "median_s": 60.0, "per_hour": 60.0},
+            # done t1/run-a, t1/run-b, t2/run-b (t2/run-a's places: cat, ann); durations 20, 40
+            "ben": {"assigned": 3, "done": 3, "left": 0, "median_s": 30.0, "per_hour": 120.0},
             "cat": {"assigned": 2, "done": 0, "left": 2, "median_s": None, "per_hour": None},
             "zed": {"assigned": 0, "done": 0, "left": 0, "median_s": 10.0, "per_hour": 360.0},
         },
@@ -98,8 +100,8 @@ def test_the_text_form_is_a_table_and_names_the_outsider(make_workspace, capsys)
         "Items: 4 agent runs, 2 complete (rated by at least 2 raters)",
         "",
         "  rater  assigned      done      left  median s  per hour",
-        "  ann           2         1         1      60.0      60.0",
-        "  ben           4         3         1      30.0     120.0",
+        "  ann           3         2         1      60.0      60.0",
+        "  ben           3         3         0      30.0     120.0",
         "  cat           2         0         2         —         —",
         "  zed           0         0         0      10.0     360.0  (not in the team)",
         "",

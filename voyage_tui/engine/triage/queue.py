@@ -14,13 +14,13 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from voyage_tui.engine.campaign import figures as campaign_figures
 from voyage_tui.engine.campaign.counting import Raters
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.exposure import EXPOSURE_KINDS, ExposureReport, Signal
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import sha256_inside
-from voyage_tui.engine.ratings.assignment import workspace_assignment
 from voyage_tui.engine.ratings.runs import PairKey, agent_runs
 from voyage_tui.engine.review.inputs import ReviewError, load_gold, score_pair
 from voyage_tui.engine.scoring.report import RunScore
@@ -347,8 +347,8 @@ def _unrated(view: SuiteView) -> list[TriageItem]:
     wanted, setting = ratings_wanted(view.ws)
     if wanted <= 0:
         return []
-    assignment = workspace_assignment(view.ws)
     campaign = view.campaign()
+    assignment = campaign_figures.assignment(campaign)
     raters: dict[PairKey, list[str]] = {}
     for fixture_id, run_id, rater in sorted(campaign.in_force(Raters.PEOPLE)):
         raters.setdefault((fixture_id, run_id), []).append(rater)
