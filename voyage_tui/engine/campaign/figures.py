@@ -60,6 +60,7 @@ def status(campaign: Campaign) -> CampaignStatus:
         campaign.in_force(Raters.PEOPLE).values(),
         assignment(campaign),
         people_files,
+        campaign.ws.config.rating.min_seconds,
     )
 
 
