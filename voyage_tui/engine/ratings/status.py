@@ -3,8 +3,9 @@ asks the same): per rater the items assigned, done and left, the median seconds 
 the items per hour; over the campaign the items and those complete.
 
 - Items are the workspace's agent runs (runs.py), one per (fixture_id, run_id).
-- Assigned: by assignment.py with a team; without one every item is assigned to every rater who
-  has a ratings file.
+- Assigned: by assignment.py with a team (the assignment given: campaign/figures.py passes the
+  one with the ratings in, so a member's rated items are theirs and a newcomer gets only open
+  places); without one every item is assigned to every rater who has a ratings file.
 - Done: the rater's assigned items they have a rating in force for; left: assigned, not rated.
 - Complete: items with at least `overlap` raters' ratings in force (anyone's, in the team or
   not).
