@@ -4,13 +4,14 @@ team told so and rating all the same."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from textual.widgets import Static
 
 from tests.app.scenarios import copy_sample
-from tests.app.test_rate_flows import queue_of, rate, rate_app, records, session_screen
+from tests.app.test_rate_flows import MINE, queue_of, rate, rate_app, records, session_screen
 from voyage_tui.app.screens.rate import ASSIGNED_DONE
 from voyage_tui.engine.ratings.assignment import Assignment
 
@@ -97,4 +98,34 @@ async def test_the_team_flag_fits_the_header_at_80_columns(root: Path, rater: st
         assert flag in shown, shown
         assert screen.state.current is not None
         assert screen.state.label.split()[0][:10] in shown, shown
+        await pilot.press("ctrl+q")
+
+
+async def test_a_rater_who_joins_after_every_run_is_rated_is_given_nothing(root: Path) -> None:
+    """Issue 36 row 3 (SPEC 3.9, amended): `you` rated every run, the only place each has at
+    overlap 1; `me` joins and the screen asks nothing of them, though hashing alone would."""
+    order = queue_of(root)
+    assert Assignment.of(["me", "you"], 1).items_of("me", order)  # the old rule's work
+    scores = dict.fromkeys(["correctness", "verification", "scope", "evidence", "communication"], 3)
+    lines = [
+        json.dumps(
+            {
+                "fixture_id": f,
+                "run_id": r,
+                "rater": "you",
+                "scores": scores,
+                "note": "",
+                "rated_at": "2026-11-20T14:03:11Z",
+                "blind": True,
+            }
+        )
+        for f, r in order
+    ]
+    (root / MINE).parent.mkdir(parents=True, exist_ok=True)
+    (root / MINE).with_name("you.jsonl").write_text("".join(f"{x}\n" for x in lines))
+    app = rate_app(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await session_screen(pilot)
+        assert screen.state is not None
+        assert screen.state.progress == "0/0 assigned · 0/12 rated"
         await pilot.press("ctrl+q")

@@ -14,6 +14,7 @@ def test_defaults() -> None:
     assert config.rating.raters == []
     assert config.rating.overlap == 2
     assert config.rating.dispute_spread == 2
+    assert config.rating.min_seconds == 5.0
     assert config.results.baseline == ""
 
 
@@ -42,3 +43,13 @@ def test_adjudications_sit_beside_the_ratings_folder(tmp_path: Path) -> None:
     assert Workspace.from_root(tmp_path).adjudications_rel == "adjudications.jsonl"
     (tmp_path / "voyage.toml").write_text('[paths]\nadjudications = "./a/b.jsonl"\n')
     assert Workspace.from_root(tmp_path).adjudications_rel == "a/b.jsonl"
+
+
+def test_min_seconds_is_read_and_bounded() -> None:
+    config, problems = parse_config("[rating]\nmin_seconds = 2.5\n")
+    assert (problems, config.rating.min_seconds) == ([], 2.5)
+    config, problems = parse_config("[rating]\nmin_seconds = 3\n")
+    assert (problems, config.rating.min_seconds) == ([], 3.0)
+    config, problems = parse_config("[rating]\nmin_seconds = -1\n")
+    assert [p.code for p in problems] == ["config-invalid"]
+    assert config.rating.min_seconds == 5.0

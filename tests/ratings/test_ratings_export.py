@@ -27,6 +27,7 @@ COLUMNS = [
     "blind",
     "duration_s",
     "source",
+    "note",
 ]
 
 
@@ -44,6 +45,7 @@ def campaign(make_workspace) -> Path:
                     scores={"scope": 3, "correctness": 2},
                     rated_at="2026-11-21T09:00:00Z",
                     duration_s=42.5,
+                    note="fix misses the\nnull case",
                 ),
             ),
             "ratings/bob.jsonl": jsonl(
@@ -54,7 +56,7 @@ def campaign(make_workspace) -> Path:
                 record(rater="cat", run_id="run-b", scores={"correctness": 4}, blind=False)
             ),
             ADJ: jsonl(
-                adjudication(scores={"correctness": 3}),
+                adjudication(scores={"correctness": 3}, note="=ann read the log"),
                 adjudication(run_id="run-b", scores={"correctness": 5}),
                 adjudication(run_id="run-b") | {"scores": None},
             ),
@@ -107,6 +109,8 @@ def test_csv_has_the_header_and_the_same_rows(make_workspace, capsys):
         "true",
         "42.5",
         "rater",
+        # the note of the rating the row comes from, one line (SPEC 6, issue 36 row 5)
+        "fix misses the\\x0anull case",
     ]
     assert table[3][3:] == [
         "lead",
@@ -116,12 +120,25 @@ def test_csv_has_the_header_and_the_same_rows(make_workspace, capsys):
         "false",
         "",
         "adjudicated",
+        "'=ann read the log",  # the adjudication's note, the CSV cell rule as every cell
     ]
     assert len(table) == 5
     # through the `ratings` dispatcher too
     capsys.readouterr()
     assert main(["ratings", "export", str(root)]) == 0
     assert capsys.readouterr().out == out
+
+
+def test_jsonl_rows_carry_the_note_exactly(make_workspace, capsys):
+    code, out = export(campaign(make_workspace), capsys, "--format", "jsonl")
+    assert code == 0
+    notes = [(r["rater"], r["dimension"], r["note"]) for r in map(json.loads, out.splitlines())]
+    assert notes == [
+        ("ann", "correctness", "fix misses the\nnull case"),
+        ("ann", "scope", "fix misses the\nnull case"),
+        ("lead", "correctness", "=ann read the log"),
+        ("cat", "correctness", ""),
+    ]
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(make_workspace, capsys):

@@ -120,3 +120,44 @@ def test_a_long_team_is_cut_in_the_message() -> None:
     team = [f"r{i}" for i in range(12)]
     note = outside_the_team(Assignment.of(team, 2), "zed")
     assert note is not None and "r7 and 4 more)" in note and "r8" not in note
+
+
+def test_given_the_campaigns_assignment_a_joiner_is_asked_only_for_open_places(make_workspace):
+    """Issue 36 row 3 in the engine: the session's own store holds its rater's file only, so
+    the caller hands it the campaign's assignment (campaign/figures.py `assignment`)."""
+    from tests.ratings.common import jsonl, record
+    from voyage_tui.engine.campaign import figures
+    from voyage_tui.engine.campaign.snapshot import load_campaign
+    from voyage_tui.engine.campaign.source import WorkTree
+    from voyage_tui.engine.ratings.session import RaterSession
+    from voyage_tui.engine.validation.suite import Suite
+
+    files = workspace_files(MANY)
+    files["voyage.toml"] = '[rating]\nraters = ["alice", "bob", "carol", "dan"]\noverlap = 1\n'
+    before = Assignment.of(TEAM, 1)
+    everything = [(f"t{i}", run) for i in range(1, 7) for run in ("run-a", "run-b", "run-c")]
+    half = everything[:9]  # the first nine runs rated by whoever hashing gave them
+    for name in TEAM:
+        mine = [record(f, r, name) for f, r in half if before.is_assigned(name, (f, r))]
+        files[f"ratings/{name}.jsonl"] = jsonl(*mine)
+    root = make_workspace(files)
+    suite = Suite.open(root, use_git=False)
+    campaign = load_campaign(WorkTree(suite.ws, suite.items, suite.refs.rubric))
+    dan = RaterSession.open(
+        suite.ws,
+        suite.refs.rubric.value,
+        suite.items,
+        "dan",
+        read=WorkTree(suite.ws).rater_store,
+        use_git=False,
+        lock=False,
+        assignment=figures.assignment(campaign),
+    )
+    hashing = Assignment.of([*TEAM, "dan"], 1)
+    assert hashing.items_of("dan", half)  # hashing alone would ask dan for rated runs
+    assert dan.assigned and dan.assigned == {
+        p for p in everything[9:] if hashing.is_assigned("dan", p)
+    }
+    assert not dan.assigned & set(half)
+    # without it, hashing alone: the places dan's digest wins, rated or not
+    assert open_session(root, "dan").assigned == set(hashing.items_of("dan", everything))

@@ -8,14 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.ratings.common import jsonl, record, workspace_files
+from tests.ratings.common import jsonl, rating, record, workspace_files
 from voyage_tui.cli import main
 from voyage_tui.engine.ratings.assignment import Assignment
 from voyage_tui.engine.ratings.status import campaign_status, pace
 
 RUNS = {"t1": ["run-a", "run-b"], "t2": ["run-a", "run-b"]}
 # Assigned by hand in tests/ratings/test_assignment.py (team ann, ben, cat; overlap 2):
-# t1/run-a ben+ann, t1/run-b ben+ann, t2/run-a cat+ben, t2/run-b ben+cat.
+# t1/run-a ben+ann, t1/run-b ben+ann, t2/run-a cat+ben, t2/run-b ben+cat. Once the ratings
+# below are in (SPEC 3.9, amended), ann holds a place on t2/run-a (she rated it; ben's is
+# retracted), so t2/run-a is cat+ann; zed is outside the team and holds none.
 RATINGS = {
     "ann": [
         record("t1", "run-a", "ann", duration_s=100.0),  # superseded by the next line
@@ -60,12 +62,40 @@ def test_every_figure_with_a_team(make_workspace, capsys) -> None:
         # t1/run-a: ann, ben; t1/run-b: ben, zed; t2/run-a: ann; t2/run-b: ben
         "items": {"total": 4, "complete": 2},
         "raters": {
-            # done t1/run-a; left t1/run-b; durations 30, 90
-            "ann": {"assigned": 2, "done": 1, "left": 1, "median_s": 60.0, "per_hour": 60.0},
-            # done t1/run-a, t1/run-b, t2/run-b; left t2/run-a; durations 20, 40
-            "ben": {"assigned": 4, "done": 3, "left": 1, "median_s": 30.0, "per_hour": 120.0},
-            "cat": {"assigned": 2, "done": 0, "left": 2, "median_s": None, "per_hour": None},
-            "zed": {"assigned": 0, "done": 0, "left": 0, "median_s": 10.0, "per_hour": 360.0},
+            # done t1/run-a, t2/run-a (rated: hers); left t1/run-b; durations 30, 90
+            "ann": {
+                "assigned": 3,
+                "done": 2,
+                "left": 1,
+                "median_s": 60.0,
+                "per_hour": 60.0,
+                "too_fast": 0,
+            },
+            # done t1/run-a, t1/run-b, t2/run-b (t2/run-a's places: cat, ann); durations 20, 40
+            "ben": {
+                "assigned": 3,
+                "done": 3,
+                "left": 0,
+                "median_s": 30.0,
+                "per_hour": 120.0,
+                "too_fast": 0,
+            },
+            "cat": {
+                "assigned": 2,
+                "done": 0,
+                "left": 2,
+                "median_s": None,
+                "per_hour": None,
+                "too_fast": 0,
+            },
+            "zed": {
+                "assigned": 0,
+                "done": 0,
+                "left": 0,
+                "median_s": 10.0,
+                "per_hour": 360.0,
+                "too_fast": 0,
+            },
         },
     }
 
@@ -97,11 +127,11 @@ def test_the_text_form_is_a_table_and_names_the_outsider(make_workspace, capsys)
         "Rating campaign: a team of 3 (ann, ben, cat), overlap 2",
         "Items: 4 agent runs, 2 complete (rated by at least 2 raters)",
         "",
-        "  rater  assigned      done      left  median s  per hour",
-        "  ann           2         1         1      60.0      60.0",
-        "  ben           4         3         1      30.0     120.0",
-        "  cat           2         0         2         —         —",
-        "  zed           0         0         0      10.0     360.0  (not in the team)",
+        "  rater  assigned      done      left  median s  per hour  too fast",
+        "  ann           3         2         1      60.0      60.0         0",
+        "  ben           3         3         0      30.0     120.0         0",
+        "  cat           2         0         2         —         —         0",
+        "  zed           0         0         0      10.0     360.0         0  (not in the team)",
         "",
         "1 rater not in [rating] raters: their ratings count towards `complete`, and nothing is "
         "assigned to them.",
@@ -141,11 +171,44 @@ def test_no_workspace_and_a_bad_format_exit_2(tmp_path: Path, capsys) -> None:
     assert code == 2 and "invalid choice" in err
 
 
-def test_pace_is_the_median_and_3600_over_the_mean() -> None:
+def test_pace_is_the_median_and_3600_over_the_median() -> None:
+    # issue 36 row 4: per hour from the median, so one item left open does not skew the pace
     assert pace([]) == (None, None)
-    assert pace([10.0, 20.0, 90.0]) == (20.0, 3600 / 40)
+    assert pace([10.0, 20.0, 90.0]) == (20.0, 3600 / 20)
     assert pace([10.0, 20.0]) == (15.0, 240.0)
     assert pace([0.0]) == (0.0, None)  # no time at all: no pace
+    assert pace([3.4, 3.7, 934.0]) == (3.7, 3600 / 3.7)  # not 24.8 (3600 over the mean)
+
+
+def test_ratings_faster_than_min_seconds_are_counted_per_rater(make_workspace, capsys) -> None:
+    # issue 36 row 4: five dimensions rated in 3.4 s is flagged; 5 s (the default) is not
+    fast = {
+        "ann": [
+            record("t1", "run-a", "ann", duration_s=3.4),
+            record("t1", "run-b", "ann", duration_s=3.7),
+            record("t2", "run-a", "ann", duration_s=934.0),
+            record("t2", "run-b", "ann", duration_s=5.0),  # at the threshold: not too fast
+        ],
+        "ben": [record("t1", "run-a", "ben")],  # no duration_s: nothing to say
+    }
+    files = workspace_files(RUNS)
+    files["voyage.toml"] = TEAM
+    for rater, records in fast.items():
+        files[f"ratings/{rater}.jsonl"] = jsonl(*records)
+    root = make_workspace(files)
+    code, out, _ = status_cli(root, capsys, "--format", "json")
+    assert code == 0
+    ann = json.loads(out)["raters"]["ann"]
+    assert (ann["median_s"], ann["per_hour"], ann["too_fast"]) == (4.35, 3600 / 4.35, 2)
+    assert json.loads(out)["raters"]["ben"]["too_fast"] == 0
+    _, text, _ = status_cli(root, capsys)
+    assert "  too fast" in text and "2 ratings faster than [rating] min_seconds (5 s)" in text
+    (root / "voyage.toml").write_text(TEAM + "min_seconds = 3.5\n")
+    _, out, _ = status_cli(root, capsys, "--format", "json")
+    assert json.loads(out)["raters"]["ann"]["too_fast"] == 1
+    (root / "voyage.toml").write_text(TEAM + "min_seconds = 0\n")  # 0: never too fast
+    _, out, _ = status_cli(root, capsys, "--format", "json")
+    assert json.loads(out)["raters"]["ann"]["too_fast"] == 0
 
 
 def test_the_engine_alone_on_pairs_and_ratings() -> None:
@@ -206,10 +269,13 @@ def test_a_rater_spelt_in_another_case_than_the_team_is_counted_once(
     assert code == 0
     raters = json.loads(out)["raters"]
     assert list(raters) == ["Ann", "ben", "cat", "zed"]
-    team = Assignment.of(["Ann", "ben", "cat"], 2)
+    rated = {("t1", "run-a"), ("t2", "run-a")}
+    # her ratings hold her places (SPEC 3.9, amended), spelt `ann` as they are
+    held = [rating(fixture_id=f, run_id=r, rater="ann") for f, r in sorted(rated)]
+    team = Assignment.of(["Ann", "ben", "cat"], 2).with_ratings(held)
     pairs = [(f, r) for f, runs in RUNS.items() for r in runs]
     assigned = set(team.items_of("Ann", pairs))
-    rated = {("t1", "run-a"), ("t2", "run-a")}
+    assert rated <= assigned
     done = len(assigned & rated)
     assert raters["Ann"] == {
         "assigned": len(assigned),
@@ -217,6 +283,7 @@ def test_a_rater_spelt_in_another_case_than_the_team_is_counted_once(
         "left": len(assigned) - done,
         "median_s": 60.0,
         "per_hour": 60.0,
+        "too_fast": 0,
     }
     code, out, _ = status_cli(root, capsys)
     assert [line.split()[0] for line in out.splitlines() if "(not in the team)" in line] == ["zed"]

@@ -97,3 +97,18 @@ def test_an_adjudicated_run_is_settled_not_unrated(make_workspace) -> None:
     with (root / "adjudications.jsonl").open("a") as handle:
         handle.write(adjudicate(None) + "\n")
     assert ("t1", "run-b") in unrated(root)
+
+
+def test_a_member_who_rated_off_their_hash_holds_the_place_and_the_item_waits_for_one_more(
+    make_workspace,
+) -> None:
+    # Issue 36 row 3 (SPEC 3.9, amended): ann rated t2/run-b, which hashing gives ben and cat;
+    # her place is taken, so t2/run-b waits for ben alone (the better-ranked of the others).
+    files = workspace_files(RUNS)
+    files["voyage.toml"] = '[rating]\nraters = ["ann", "ben", "cat"]\noverlap = 2\n'
+    files["ratings/ann.jsonl"] = jsonl(record("t2", "run-b", "ann"))
+    root = make_workspace(files)
+    assert unrated(root)[("t2", "run-b")] == (
+        "t2 / run-b: 1 of 2 ratings, waiting for ben",
+        "rated by ann; still assigned to ben; [rating] overlap asks for 2",
+    )

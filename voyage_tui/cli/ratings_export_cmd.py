@@ -2,7 +2,7 @@
 
 Every effective rating, one row per dimension, ready for a notebook (SPEC 6, docs/cli.md
 "ratings export"): `fixture_id, run_id, agent, rater, dimension, score, rated_at, blind,
-duration_s, source`. Which rows is the engine's (engine/ratings/export.py); this module only
+duration_s, source, note`. Which rows is the engine's (engine/ratings/export.py); this module only
 formats them. The agent is shown: an export is for analysis, not for raters.
 
 - CSV: a header row, then the rows; an empty cell for a missing value, `true`/`false`. A text

@@ -1,8 +1,8 @@
 """`voyage-tui ratings status [PATH] [--format text|json]`: the rating campaign's progress and
 pace (SPEC 6; docs/cli.md, "ratings status").
 
-Per rater: items assigned, done, left, the median seconds per item and items per hour (from
-`duration_s`); over the campaign: the items (the workspace's agent runs) and those complete.
+Per rater: items assigned, done, left, the median seconds per item, items per hour (3600 over
+that median) and the ratings faster than `[rating] min_seconds` (from `duration_s`); over the campaign: the items (the workspace's agent runs) and those complete.
 The engine computes it all (engine/ratings/status.py, which the app's status view asks too);
 this prints it. Exit 0; 2 for a usage error, no workspace, or a ratings file or folder that
 cannot be read (its ratings are missing from the figures).
@@ -86,7 +86,7 @@ def figure(value: float | None) -> str:
     return "—" if value is None else f"{value:.1f}"
 
 
-HEADINGS = ("assigned", "done", "left", "median s", "per hour")
+HEADINGS = ("assigned", "done", "left", "median s", "per hour", "too fast")
 
 
 def text_lines(status: CampaignStatus, ratings_folder: str) -> list[str]:
@@ -115,6 +115,12 @@ def text_lines(status: CampaignStatus, ratings_folder: str) -> list[str]:
         if not rater.in_team:
             row += "  (not in the team)"
         lines.append(row)
+    if status.too_fast:
+        lines += [
+            "",
+            f"{plural(status.too_fast, 'rating')} faster than [rating] min_seconds "
+            f"({status.min_seconds:g} s): `voyage-tui triage` lists them by rater.",
+        ]
     if status.outsiders:
         lines += [
             "",
@@ -131,4 +137,5 @@ def _cells(rater: RaterStatus) -> tuple[str, ...]:
         str(rater.left),
         figure(rater.median_s),
         figure(rater.per_hour),
+        str(rater.too_fast),
     )

@@ -33,6 +33,7 @@ from voyage_tui.app.widgets.key_footer import KeyFooter
 from voyage_tui.app.widgets.pair_panes import run_widgets, task_widgets
 from voyage_tui.app.widgets.rubric_panel import RubricPanel
 from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.engine.campaign import figures as campaign_figures
 from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.ratings.assignment import outside_the_team
 from voyage_tui.engine.ratings.content import PairContent
@@ -235,6 +236,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
                 blind=self.blind,
                 use_git=self.app.use_git,
                 clock=self.clock,
+                assignment=campaign_figures.assignment(view.campaign()),
             )
             if self.start_at is not None:
                 with contextlib.suppress(KeyError):  # a run gone since: the usual first pair

@@ -1,5 +1,5 @@
 """The progress and pace of a rating campaign: per rater the items assigned, done and left, the
-median seconds per item and the items per hour. Opened from the agreement screen. The figures
+median seconds per item, the items per hour and the ratings too fast. Opened from the agreement screen. The figures
 are the engine's (engine/ratings/status.py; `voyage-tui ratings status` prints the same); this
 screen only lays them out."""
 
@@ -84,7 +84,7 @@ def bar(rater: RaterStatus) -> Text:
 def raters_table(status: CampaignStatus) -> Table:
     table = Table(box=None, padding=(0, 1), header_style="bold", show_edge=False)
     table.add_column("rater", style="bold", no_wrap=True)
-    for heading in ("assigned", "done", "left", "median s", "per hour"):
+    for heading in ("assigned", "done", "left", "median s", "per hour", "too fast"):
         table.add_column(heading, justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
     for name, rater in status.raters.items():
@@ -95,6 +95,7 @@ def raters_table(status: CampaignStatus) -> Table:
             Text(str(rater.left), style="bold" if rater.left else "dim"),
             _figure(rater.median_s),
             _figure(rater.per_hour),
+            Text(str(rater.too_fast), style="bold yellow" if rater.too_fast else "dim"),
             bar(rater) if rater.in_team else Text("not in the team", style="yellow"),
         )
     return table
@@ -105,8 +106,9 @@ class RatingStatusScreen(VoyageScreen[None]):
 ## Rating status
 
 Per rater: the items assigned (`[rating] raters` and `overlap` in voyage.toml; every item to
-every rater without a team), done and left, the median seconds per item and the items per
-hour (from each rating's `duration_s`). An item is complete once raters enough to reach the
+every rater without a team), done and left, the median seconds per item, the items per hour
+at that median, and the ratings faster than `[rating] min_seconds` (from each rating's
+`duration_s`; triage lists them as warnings). An item is complete once raters enough to reach the
 overlap have rated it. {rating-status.reload} computes again.
 """
 

@@ -12,12 +12,23 @@ import os
 from voyage_tui.engine.campaign.counting import Raters
 from voyage_tui.engine.campaign.snapshot import Campaign
 from voyage_tui.engine.ratings.agreement import AgreementReport, compute_agreement
-from voyage_tui.engine.ratings.assignment import workspace_assignment
+from voyage_tui.engine.ratings.assignment import Assignment, workspace_assignment
 from voyage_tui.engine.ratings.calibration import Calibration, calibration
 from voyage_tui.engine.ratings.disputes import DisputeReport, disputes
 from voyage_tui.engine.ratings.export import ExportRow, export_rows
 from voyage_tui.engine.ratings.records import RATINGS_SUFFIX
 from voyage_tui.engine.ratings.status import CampaignStatus, campaign_status, raters_with_a_file
+
+
+def assignment(campaign: Campaign) -> Assignment:
+    """Who is asked to rate what, once people's ratings are in (SPEC 3.9, amended): the places
+    rated team members hold, the rest by hashing. The session, `ratings status` and triage's
+    `unrated` items all take this one (programs hold no place: SPEC 3.11)."""
+    if "assignment" not in campaign._memo:
+        base = workspace_assignment(campaign.ws)
+        campaign._memo["assignment"] = base.with_ratings(campaign.in_force(Raters.PEOPLE).values())
+    found: Assignment = campaign._memo["assignment"]
+    return found
 
 
 def dispute_report(campaign: Campaign) -> DisputeReport:
@@ -47,8 +58,9 @@ def status(campaign: Campaign) -> CampaignStatus:
     return campaign_status(
         pairs,
         campaign.in_force(Raters.PEOPLE).values(),
-        workspace_assignment(campaign.ws),
+        assignment(campaign),
         people_files,
+        campaign.ws.config.rating.min_seconds,
     )
 
 

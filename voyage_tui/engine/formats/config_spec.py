@@ -89,14 +89,20 @@ class TriageConfig:
 
 @dataclass(slots=True)
 class RatingConfig:
-    """A rating campaign (SPEC 3.9): who rates, how many ratings each item wants, and how far
-    apart raters' scores must be for an item to be disputed."""
+    """A rating campaign (SPEC 3.9): who rates, how many ratings each item wants, how far
+    apart raters' scores must be for an item to be disputed, and how quick a rating is too
+    quick to be read."""
 
     # Bounded like every number and list read from a file: a team is a few dozen people, and
     # assignment hashes every rater for every item.
     raters: list[str] = field(default_factory=list, metadata=bounds(max_length=1000))
     overlap: int = field(default=2, metadata=bounds(ge=1, le=1000))
     dispute_spread: int = field(default=2, metadata=bounds(ge=1, le=100))
+    min_seconds: float = field(
+        default=5.0, metadata=bounds(ge=0.0, le=86_400.0, allow_inf_nan=False)
+    )
+    """A rating whose `duration_s` is below this is flagged too fast (`ratings status`, a
+    triage warning: issue 36 row 4); 0: never."""
     fields_set: frozenset[str] = _fields_set()
 
 

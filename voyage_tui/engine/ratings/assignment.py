@@ -7,15 +7,23 @@ and a rater added to the team takes items only from others: every other rater's 
 item is unchanged, so the new rater enters an item's top `overlap` by pushing one out, never by
 reordering the rest. Without a team every rater may rate every item.
 
-The session (session.py), triage's `unrated` items and `ratings status` all ask here.
+Once ratings are in (SPEC 3.9, amended; issue 36), hashing fills only the places still open: an
+item's assignees are the team members who have a person's rating in force for it, then the
+highest-ranked others until `min(overlap, len(raters))`. So a rater who joins mid-campaign is
+given only work still needed, and nobody loses an item they have rated. A rater outside the team
+takes no team place: their rating counts towards an item's completeness (status.py) but the
+team's places stay the team's, so an item an outsider rated is still asked of its team members.
+The ratings are the campaign snapshot's (campaign/figures.py `assignment`): the session, triage's
+`unrated` items, `ratings status`, `serve` and `rate` all ask that one assignment.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
+from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.runs import PairKey
 from voyage_tui.engine.workspace.model import Workspace
 from voyage_tui.engine.workspace.rater_name import rater_key
@@ -29,15 +37,25 @@ def digest(rater: str, fixture_id: str, run_id: str) -> str:
     return hashlib.sha256(seed.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def assigned_raters(pair: PairKey, raters: Sequence[str], overlap: int) -> list[str]:
-    """The raters `pair` is assigned to, highest digest first: the `min(overlap, len(raters))`
-    of `raters` with the highest digests. Equal digests (only one name listed twice can give
-    them) fall back to the name, so the answer never depends on the list's order."""
+def assigned_raters(
+    pair: PairKey, raters: Sequence[str], overlap: int, rated: Iterable[str] = ()
+) -> list[str]:
+    """The raters `pair` is assigned to, highest digest first: those of `rated` (the members of
+    `raters` who have rated it), then the others with the highest digests until
+    `min(overlap, len(raters))`. More raters than that who rated keep it all the same (their
+    ratings are in; nobody is told an item they rated is not theirs). Equal digests (only one
+    name listed twice can give them) fall back to the name, so the answer never depends on the
+    list's order."""
     fixture_id, run_id = pair
     by_name = sorted(set(raters))
     # A stable sort: names with one digest keep their alphabetical order.
     ranked = sorted(by_name, key=lambda r: digest(r, fixture_id, run_id), reverse=True)
-    return ranked[: max(0, min(overlap, len(ranked)))]
+    places = max(0, min(overlap, len(ranked)))
+    done = set(rated)
+    kept = [name for name in ranked if name in done]
+    open_places = max(0, places - len(kept))
+    chosen = set(kept) | set([name for name in ranked if name not in done][:open_places])
+    return [name for name in ranked if name in chosen]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +65,26 @@ class Assignment:
 
     team: tuple[str, ...]
     overlap: int
+    rated: Mapping[PairKey, frozenset[str]] = field(default_factory=dict, compare=False)
+    """The team members (the team's spelling) with a person's rating in force, per item: their
+    places are taken (SPEC 3.9, amended). Empty: hashing alone, as before any rating."""
 
     @classmethod
     def of(cls, raters: Iterable[str], overlap: int) -> Assignment:
         return cls(tuple(dict.fromkeys(raters)), overlap)
+
+    def with_ratings(self, in_force: Iterable[Rating]) -> Assignment:
+        """This assignment once `in_force` (people's ratings in force: the caller leaves
+        programs out, SPEC 3.11) are in: each team member who rated an item keeps a place on
+        it. A retraction frees the place; an outsider's rating takes none."""
+        rated: dict[PairKey, set[str]] = {}
+        for rating in in_force:
+            if rating.scores is None or not self.team:
+                continue
+            name = self.member(rating.rater)
+            if name is not None:
+                rated.setdefault(rating.pair, set()).add(name)
+        return Assignment(self.team, self.overlap, {k: frozenset(v) for k, v in rated.items()})
 
     @property
     def has_team(self) -> bool:
@@ -77,7 +111,7 @@ class Assignment:
         """The team members `pair` is assigned to (highest digest first); [] without a team."""
         if not self.team:
             return []
-        return assigned_raters(pair, self.team, self.overlap)
+        return assigned_raters(pair, self.team, self.overlap, self.rated.get(pair, ()))
 
     def is_assigned(self, rater: str, pair: PairKey) -> bool:
         """Whether `rater` is asked to rate `pair`: every item is everyone's without a team;

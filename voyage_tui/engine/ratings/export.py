@@ -9,6 +9,8 @@ same: one row per effective rating and dimension, then one per adjudicated dimen
   The raters' rows of that item stay beside it: an export is for analysis.
 - `agent` is the run's label, shown (an export is not for raters); None for a run the suite
   no longer has.
+- `note` is the note of the rating or adjudication the row comes from ("" for none), on each of
+  its rows (issue 36 row 5): a row stands alone in a notebook.
 
 Rows come by fixture_id, run_id, then the raters' rows (by rater) before the adjudication's,
 each in the rubric's order of dimensions (a dimension the rubric lacks last, by name).
@@ -35,6 +37,7 @@ COLUMNS = (
     "blind",
     "duration_s",
     "source",
+    "note",
 )
 RATER = "rater"
 ADJUDICATED = "adjudicated"
@@ -52,6 +55,7 @@ class ExportRow:
     blind: bool
     duration_s: float | None
     source: str
+    note: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in COLUMNS}
@@ -86,6 +90,7 @@ def export_rows(
                 rating.blind,
                 rating.duration_s,
                 RATER,
+                rating.note,
             )
             for dimension, score in by_rubric(rating.scores)
         ]
@@ -105,6 +110,7 @@ def export_rows(
                 False,
                 None,
                 ADJUDICATED,
+                adjudication.note,
             )
             for dimension, score in by_rubric(adjudication.scores)
         ]

@@ -172,6 +172,7 @@ class RaterSession:
         blind: bool = True,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], str] = utc_now,
+        assignment: Assignment | None = None,
     ) -> None:
         own = store.file_of(ws, rater)
         if own is not None and not own.readable:
@@ -192,7 +193,9 @@ class RaterSession:
         self._now = now
         refs = [replace(r, agent=None) for r in runs.runs] if blind else list(runs.runs)
         ordered = blind_order(refs, rater) if blind else plain_order(refs)
-        self.assignment: Assignment = workspace_assignment(ws)
+        # The campaign's assignment (campaign/figures.py `assignment`: everyone's ratings in,
+        # SPEC 3.9 amended) when the caller has it: this store holds the rater's own file only.
+        self.assignment: Assignment = assignment or workspace_assignment(ws)
         self.assigned: frozenset[PairKey] = frozenset(
             self.assignment.items_of(rater, (r.pair for r in ordered))
         )
@@ -223,6 +226,7 @@ class RaterSession:
         use_git: bool = True,
         clock: Callable[[], float] = time.monotonic,
         lock: bool = True,
+        assignment: Assignment | None = None,
     ) -> RaterSession:
         """A session on a validated suite's items (`Suite.items`), for `rater` (else git's
         user.name, else the OS user; RaterNameError when none is usable). `clock` times each
@@ -231,7 +235,8 @@ class RaterSession:
         The session holds its rater's lock (lock.py) until `close()`: SessionError when another
         live session of the rater holds it. `lock=False` is for a session that is only looked
         at (its queue), never written through. `read` reads the rater's own file (the
-        campaign's source, engine/campaign/source.py, `WorkTree.rater_store`)."""
+        campaign's source, engine/campaign/source.py, `WorkTree.rater_store`). `assignment`
+        is the campaign's (campaign/figures.py `assignment`); without it, hashing alone."""
         name = resolve_rater(ws, rater, use_git=use_git)
         runs = RunIndex.from_items(items)
         rel = ratings_file_rel(ws, name)
@@ -251,7 +256,9 @@ class RaterSession:
                 # answer is kept while the files that decide it stay as they are, so no
                 # rating of the session starts a git process (workspace/layout.py).
                 git_ignores_file(ws, rel)
-            session = cls(ws, rubric, runs, store, name, blind=blind, clock=clock)
+            session = cls(
+                ws, rubric, runs, store, name, blind=blind, clock=clock, assignment=assignment
+            )
         except BaseException:
             if held is not None:
                 held.release()

@@ -3,14 +3,18 @@ asks the same): per rater the items assigned, done and left, the median seconds 
 the items per hour; over the campaign the items and those complete.
 
 - Items are the workspace's agent runs (runs.py), one per (fixture_id, run_id).
-- Assigned: by assignment.py with a team; without one every item is assigned to every rater who
-  has a ratings file.
+- Assigned: by assignment.py with a team (the assignment given: campaign/figures.py passes the
+  one with the ratings in, so a member's rated items are theirs and a newcomer gets only open
+  places); without one every item is assigned to every rater who has a ratings file.
 - Done: the rater's assigned items they have a rating in force for; left: assigned, not rated.
 - Complete: items with at least `overlap` raters' ratings in force (anyone's, in the team or
   not).
 - `median_s`: the median `duration_s` of the rater's ratings in force that record one;
-  `per_hour`: 3600 over their mean. Both None without such a rating (and `per_hour` when the
-  mean is 0 s: a pace of no time at all says nothing).
+  `per_hour`: 3600 over that median (issue 36 row 4: over the mean, one item left open on
+  screen for 15 minutes made a 3.7 s rater's pace 24.8 an hour). Both None without such a
+  rating (and `per_hour` when the median is 0 s: a pace of no time at all says nothing).
+- `too_fast`: the rater's ratings in force whose `duration_s` is below `[rating]
+  min_seconds` (0: none ever is): rated quicker than a person reads a run.
 - Raters: every team member, then every rater with a rating in force who is not one (assigned
   nothing; their ratings still count towards `complete`).
 """
@@ -42,6 +46,8 @@ class RaterStatus:
     """False for a rater who is not one of a set team (assigned nothing)."""
     rated: int = 0
     """Every item the rater has a rating in force for, assigned or not."""
+    too_fast: int = 0
+    """The rater's ratings in force timed below `[rating] min_seconds`."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,6 +56,7 @@ class RaterStatus:
             "left": self.left,
             "median_s": self.median_s,
             "per_hour": self.per_hour,
+            "too_fast": self.too_fast,
         }
 
 
@@ -61,6 +68,12 @@ class CampaignStatus:
     raters: dict[str, RaterStatus]
     team: tuple[str, ...]
     """`[rating] raters` (empty: no team)."""
+    min_seconds: float = 0.0
+    """`[rating] min_seconds`: the threshold `too_fast` counts below."""
+
+    @property
+    def too_fast(self) -> int:
+        return sum(r.too_fast for r in self.raters.values())
 
     @property
     def outsiders(self) -> list[str]:
@@ -80,10 +93,12 @@ def campaign_status(
     in_force: Iterable[Rating],
     assignment: Assignment,
     file_raters: Iterable[str] = (),
+    min_seconds: float = 0.0,
 ) -> CampaignStatus:
     """The status of the items `pairs` given the ratings in force (`RatingStore.effective()`;
     a retraction among them is ignored) and the assignment. `file_raters` are the raters with a
-    ratings file, who are assigned every item when there is no team."""
+    ratings file, who are assigned every item when there is no team; a rating timed below
+    `min_seconds` is too fast."""
     items = set(pairs)
     rated: dict[str, set[PairKey]] = {}
     durations: dict[str, list[float]] = {}
@@ -111,6 +126,7 @@ def campaign_status(
         assigned = mine.get(name, set())
         done = len(assigned & rated.get(name, set()))
         median, per_hour = pace(durations.get(name, []))
+        fast = sum(1 for seconds in durations.get(name, []) if seconds < min_seconds)
         raters[name] = RaterStatus(
             name=name,
             assigned=len(assigned),
@@ -120,6 +136,7 @@ def campaign_status(
             per_hour=per_hour,
             in_team=assignment.in_team(name),
             rated=len(rated.get(name, set())),
+            too_fast=fast,
         )
     complete = sum(1 for raters_of in by_item.values() if len(raters_of) >= assignment.overlap)
     return CampaignStatus(
@@ -128,15 +145,17 @@ def campaign_status(
         complete=complete,
         raters=raters,
         team=assignment.team,
+        min_seconds=min_seconds,
     )
 
 
 def pace(durations: Sequence[float]) -> tuple[float | None, float | None]:
-    """(median seconds per item, items per hour) of some `duration_s`; None without any."""
+    """(median seconds per item, items per hour at that median) of some `duration_s`; None
+    without any."""
     if not durations:
         return None, None
-    mean = statistics.fmean(durations)
-    return float(statistics.median(durations)), (3600 / mean if mean > 0 else None)
+    median = float(statistics.median(durations))
+    return median, (3600 / median if median > 0 else None)
 
 
 def raters_with_a_file(store: RatingStore) -> list[str]:

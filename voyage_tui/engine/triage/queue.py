@@ -14,13 +14,14 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from voyage_tui.engine.campaign import figures as campaign_figures
 from voyage_tui.engine.campaign.counting import Raters
 from voyage_tui.engine.diagnostics import Diagnostic, Severity
 from voyage_tui.engine.git.exposure import EXPOSURE_KINDS, ExposureReport, Signal
 from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import sha256_inside
-from voyage_tui.engine.ratings.assignment import workspace_assignment
+from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.runs import PairKey, agent_runs
 from voyage_tui.engine.review.inputs import ReviewError, load_gold, score_pair
 from voyage_tui.engine.scoring.report import RunScore
@@ -204,6 +205,7 @@ def collect(
     found += [_exposed(view, path, exposure) for path in view.exposed]
     found += _low_scores(view, cache, config.min_f1)
     found += _unrated(view)
+    found += _too_fast(view)
     found.sort(key=TriageItem._order)
     keys = unique(i.key for i in found)
     return [i if i.key == k else replace(i, key=k) for i, k in zip(found, keys, strict=True)]
@@ -347,8 +349,8 @@ def _unrated(view: SuiteView) -> list[TriageItem]:
     wanted, setting = ratings_wanted(view.ws)
     if wanted <= 0:
         return []
-    assignment = workspace_assignment(view.ws)
     campaign = view.campaign()
+    assignment = campaign_figures.assignment(campaign)
     raters: dict[PairKey, list[str]] = {}
     for fixture_id, run_id, rater in sorted(campaign.in_force(Raters.PEOPLE)):
         raters.setdefault((fixture_id, run_id), []).append(rater)
@@ -378,6 +380,53 @@ def _unrated(view: SuiteView) -> list[TriageItem]:
                 files=(run.run_path,),
                 fixture_id=run.fixture_id,
                 run_id=run.run_id,
+            )
+        )
+    return out
+
+
+TOO_FAST_CODE = "rating-too-fast"
+MAX_TOO_FAST_LISTED = 10
+"""The ratings a `rating-too-fast` item lists before `and N more`."""
+
+
+def _too_fast(view: SuiteView) -> list[TriageItem]:
+    """One warning per ratings file holding people's ratings in force timed below `[rating]
+    min_seconds` (issue 36 row 4): a `warning` rather than a kind of its own, so it sits with
+    the other things to look at (after errors, exposed holdouts, low scores and drift, before
+    the runs that only wait for ratings) and opens where the first such rating is written."""
+    threshold = view.ws.config.rating.min_seconds
+    if threshold <= 0:
+        return []
+    by_file: dict[str, list[Rating]] = {}
+    for rating in view.campaign().in_force(Raters.PEOPLE).values():
+        if rating.duration_s is not None and rating.duration_s < threshold and rating.path:
+            by_file.setdefault(rating.path, []).append(rating)
+    out: list[TriageItem] = []
+    for path, fast in sorted(by_file.items()):
+        fast.sort(key=lambda r: r.line)
+        rater = fast[0].rater
+        lines = [
+            f"{r.fixture_id} / {r.run_id}: {r.duration_s:g} s (line {r.line})"
+            for r in fast[:MAX_TOO_FAST_LISTED]
+        ]
+        if len(fast) > MAX_TOO_FAST_LISTED:
+            lines.append(f"and {len(fast) - MAX_TOO_FAST_LISTED} more")
+        lines.append(
+            "Quicker than a run can be read: look at the ratings, ask the rater, retract or "
+            "re-rate."
+        )
+        count = f"{len(fast)} rating{'s' if len(fast) != 1 else ''}"
+        out.append(
+            TriageItem(
+                key=f"{WARNING}:{path}:{TOO_FAST_CODE}:{rater}",
+                kind=WARNING,
+                path=path,
+                line=fast[0].line,
+                title=f"{rater}: {count} faster than [rating] min_seconds ({threshold:g} s)",
+                detail="\n".join(lines),
+                code=TOO_FAST_CODE,
+                files=(path,),
             )
         )
     return out
