@@ -562,3 +562,24 @@ async def test_a_bulk_retire_from_triage_asks_once_for_all(seeded: Path) -> None
         await settle(pilot, screen, lambda: screen.queue.counts()["exposed"] == 0)  # type: ignore[union-attr]
         assert len(asked) == 1
         assert b"visibility: public" in (seeded / HOLDOUT).read_bytes()
+
+
+async def test_keys_typed_in_one_burst_after_slash_all_go_to_the_filter(seeded: Path) -> None:
+    from textual import events
+    from textual.widgets import Input
+
+    app = triage_app(seeded, git=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot, git=False)
+        everything = len(screen.shown)
+        driver = app._driver
+        assert driver is not None
+        for key in ["slash", *"grond"]:  # queued at once, as a paste arrives (g is a key here)
+            event = events.Key(key, "/" if key == "slash" else key)
+            event.set_sender(app)
+            driver.send_message(event)
+        box = screen.query_one("#triage-filter", Input)
+        await wait_until(pilot, lambda: box.value == "grond")
+        await settle(pilot, screen)
+        assert app.screen is screen
+        assert [i.kind for i in screen.shown] == ["warning"] and everything > 1  # filtered

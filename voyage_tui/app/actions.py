@@ -299,7 +299,8 @@ REGISTRY: dict[str, Action] = _declare(
     A("triage.mark", "space", "mark", "Mark", "Mark the item"),
     A("triage.mark-range", "v", "mark_range", "Mark range", "Mark a range", show=False),
     A("triage.mark-all", "asterisk", "mark_all", "Mark all", "Mark every item shown", show=False),
-    A("triage.filter", "slash", "filter", "Filter", "Filter the queue by text"),
+    # Priority, as the browser's: the keys of a burst after `/` find the filter focused.
+    A("triage.filter", "slash", "filter", "Filter", "Filter the queue by text", priority=True),
     A("triage.down", "j", "down", "Down", show=False),
     A("triage.up", "k", "up", "Up", show=False),
     A("triage.first", "g", "first", "First", show=False),

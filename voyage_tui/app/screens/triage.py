@@ -373,10 +373,18 @@ retires only), `C` commits the retired file. `space` marks, `v` marks a range,
         if kind != self.kind and kind in (ALL, *KINDS):
             self.action_kind(kind)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`/` typed in the filter is a character of the filter, not the filter key again."""
+        if action == "filter":
+            return not self.query_one("#triage-filter", Input).has_focus
+        return True
+
     def action_filter(self) -> None:
         box = self.query_one("#triage-filter", Input)
         box.display = True
-        box.focus()
+        # At once, not with box.focus() (a later callback): the keys of a burst after `/` are
+        # already queued, each for whatever has focus when its turn comes (browser.py).
+        self.set_focus(box)
 
     @on(Input.Changed, "#triage-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
