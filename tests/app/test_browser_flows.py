@@ -7,6 +7,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from textual.app import App
 
 from tests.app.support import header_text, make_app, wait_loaded, wait_until, watching
 from tests.conftest import task_yaml
@@ -172,3 +173,45 @@ async def test_a_detail_render_replaced_before_it_starts_leaves_no_coroutine_beh
             gc.collect()
         gc.collect()
     assert [str(w.message) for w in caught if "never awaited" in str(w.message)] == []
+
+
+async def test_keys_typed_in_one_burst_after_slash_all_go_to_the_filter(
+    suite_root: Path,
+) -> None:
+    """A paste or a fast typist: the keys after `/` are queued before the filter has focus;
+    every one of them goes into the filter, none to the tree (`e` would open the editor)."""
+    from textual.widgets import Input
+
+    from voyage_tui.app.screens.editor import EditorScreen
+
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        _burst(app, ["slash", *"storage"])
+        await wait_until(pilot, lambda: browser.suite_tree.needle == "storage")
+        assert browser.query_one("#filter", Input).value == "storage"
+        assert not any(isinstance(s, EditorScreen) for s in app.screen_stack)
+        assert _paths_listed(browser.suite_tree) == ["fixtures/refactor/rename-module/task.yaml"]
+
+
+def _burst(app: App[object], keys: list[str]) -> None:
+    """Send keys as a terminal delivers a paste: all queued at once, with no wait for the app
+    to handle one before the next (pilot.press waits for idle after each key)."""
+    from textual import events
+
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = events.Key(key, "/" if key == "slash" else key)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+async def test_a_slash_typed_in_the_filter_is_part_of_the_filter(suite_root: Path) -> None:
+    from textual.widgets import Input
+
+    app = make_app(suite_root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        browser = await wait_loaded(pilot)
+        await pilot.press("slash", *"refactor", "slash")
+        assert browser.query_one("#filter", Input).value == "refactor/"

@@ -226,3 +226,42 @@ async def test_fixing_an_error_in_the_editor_clears_it_from_the_header_on_save(
         await wait_until(pilot, lambda: not editor.diagnostics)
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: "0 errors" in header_text(app))
+
+
+def _cursor_in_view(editor: EditorScreen) -> bool:
+    """The cursor's row is inside the text area's visible rows (soft wrap off or on, the row
+    the cursor is drawn on, from the wrapped document's offsets)."""
+    area = editor.text_area
+    row, column = area.cursor_location
+    _, y = area.wrapped_document.location_to_offset((row, column))
+    top = round(area.scroll_offset.y)
+    return top <= y < top + area.scrollable_content_region.height
+
+
+async def test_the_line_being_typed_stays_in_view_when_the_problems_grow(
+    make_workspace,
+) -> None:
+    notes = "".join(f"# note {n}\n" for n in range(40))  # longer than the screen
+    root = make_workspace({TASK: notes + task_yaml("alpha")})
+    app = make_app(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = await _open_editor(pilot)
+        area = editor.text_area
+        await wait_until(pilot, lambda: not editor.lint_pending)
+        await pilot.pause(0.3)
+        before = len(editor.diagnostics)
+        pane = editor.query_one("#editor-diagnostics")
+        pane_before = pane.size.height
+        # The cursor on the last row shown, as when typing at the bottom of the view.
+        area.scroll_to(y=0, animate=False)
+        area.move_cursor((area.scrollable_content_region.height - 1, 0))
+        await pilot.pause()
+        assert _cursor_in_view(editor)
+        # Typed in one go (the re-check waits for a pause): the lines break the YAML, and the
+        # problem's message takes more rows than "no problems" did, under the line being typed.
+        await pilot.press(*[k for n in range(6) for k in (*f"zz{n}: [", "enter")])
+        await wait_until(pilot, lambda: len(editor.diagnostics) > before)
+        await wait_until(pilot, lambda: pane.size.height > pane_before)  # the text area shrank
+        # (waited for, not asserted at once: the scroll follows the layout; on a loaded machine
+        # a few frames later. Without it the cursor stays under the pane for good.)
+        await wait_until(pilot, lambda: _cursor_in_view(editor))

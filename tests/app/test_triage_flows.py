@@ -62,6 +62,13 @@ async def select(pilot: Pilot, screen: TriageScreen, key: str) -> None:
     await pilot.pause()
 
 
+async def _answer(pilot: Pilot, key: str) -> None:
+    """Answer the question a retire asks first (m commits too, o retires only)."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen))
+    await wait_until(pilot, lambda: bool(pilot.app.screen.query("#choice-cancel")))
+    await pilot.press(key)
+
+
 def header(screen: TriageScreen) -> str:
     return str(screen.query_one("#triage-header").render())
 
@@ -151,6 +158,7 @@ async def test_retire_then_undo_leaves_the_file_byte_for_byte(seeded: Path) -> N
         await settle(pilot, screen)
         assert shown_keys(screen) == [exposed]
         await pilot.press("R")
+        await _answer(pilot, "o")
         await settle(pilot, screen, lambda: exposed not in shown_keys(screen))
         assert path.read_bytes() == original.replace(b"visibility: holdout", b"visibility: public")
         await pilot.press("0", "u")
@@ -172,6 +180,7 @@ async def test_enter_on_an_exposed_holdout_shows_its_signals_and_retires_from_th
         assert "canary-leak" in shown and "Seed Maintainer" in shown
         assert "notes/agent-notes.md" in shown
         await pilot.press("R")
+        await _answer(pilot, "o")  # the same question as everywhere, after the signals
         await settle(pilot, screen, lambda: screen.queue.counts()["exposed"] == 0)  # type: ignore[union-attr]
         assert b"visibility: public" in (seeded / HOLDOUT).read_bytes()
 
@@ -340,6 +349,7 @@ async def test_commit_is_its_own_key_after_a_retire(seeded: Path) -> None:
         screen = await ready(pilot)
         await select(pilot, screen, key_of(screen, "exposed"))
         await pilot.press("R")
+        await _answer(pilot, "o")
         await settle(pilot, screen, lambda: screen.queue.counts()["exposed"] == 0)  # type: ignore[union-attr]
         assert git(seeded, "status", "--porcelain") == f"M {HOLDOUT}"
         await pilot.press("C")
@@ -439,6 +449,7 @@ async def test_a_retire_from_triage_is_journaled(seeded: Path) -> None:
         screen = await ready(pilot)
         await select(pilot, screen, key_of(screen, "exposed"))
         await pilot.press("R")
+        await _answer(pilot, "o")
         await settle(pilot, screen, lambda: screen.queue.counts()["exposed"] == 0)  # type: ignore[union-attr]
         assert _journal_paths(seeded) == [[HOLDOUT]]
 
@@ -467,3 +478,108 @@ async def test_a_browser_retire_whose_journal_cannot_be_written_is_refused(
         assert "the undo journal could not be written" in note and "symlink" in note
         assert path.read_bytes() == original
         assert not (tmp_path / "elsewhere.json").exists()
+
+
+# --- a retire from triage asks first, as the browser's does ----------------------------------
+
+
+async def _ask_retire(pilot: Pilot, screen: TriageScreen) -> ChoiceScreen:
+    await select(pilot, screen, key_of(screen, "exposed"))
+    await pilot.press("R")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ChoiceScreen))
+    await wait_until(pilot, lambda: bool(pilot.app.screen.query("#choice-cancel")))
+    return pilot.app.screen  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("key", ["c", "escape"])
+async def test_triage_retire_cancelled_retires_nothing(seeded: Path, key: str) -> None:
+    path = seeded / HOLDOUT
+    original = path.read_bytes()
+    app = triage_app(seeded)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        dialog = await _ask_retire(pilot, screen)
+        labels = [str(b.label) for b in dialog.query("Button")]
+        assert labels == ["Retire and commit (m)", "Retire only (o)", "Cancel (esc/c)"]
+        await pilot.press(key)
+        await wait_until(pilot, lambda: app.screen is screen)
+        await settle(pilot, screen)
+        assert path.read_bytes() == original
+        assert screen.queue is not None and screen.queue.counts()["exposed"] == 1
+        assert _journal_paths(seeded) == []
+
+
+async def test_triage_retire_only_changes_the_visibility_line(seeded: Path) -> None:
+    from tests.triage.seed import git
+
+    path = seeded / HOLDOUT
+    original = path.read_bytes()
+    app = triage_app(seeded)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await _ask_retire(pilot, screen)
+        await pilot.press("o")
+        await settle(pilot, screen, lambda: screen.queue.counts()["exposed"] == 0)  # type: ignore[union-attr]
+        assert path.read_bytes() == original.replace(b"visibility: holdout", b"visibility: public")
+        assert git(seeded, "status", "--porcelain") == f"M {HOLDOUT}"  # not committed
+
+
+async def test_triage_retire_and_commit_commits_the_one_file(seeded: Path) -> None:
+    from tests.triage.seed import git
+
+    path = seeded / HOLDOUT
+    original = path.read_bytes()
+    app = triage_app(seeded)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await _ask_retire(pilot, screen)
+        await pilot.press("m")
+        await settle(pilot, screen, lambda: screen.queue.counts()["exposed"] == 0)  # type: ignore[union-attr]
+        await wait_until(pilot, lambda: git(seeded, "status", "--porcelain") == "")
+        assert path.read_bytes() == original.replace(b"visibility: holdout", b"visibility: public")
+        assert git(seeded, "log", "-1", "--format=%s").startswith("Retire holdout")
+        assert git(seeded, "show", "--name-only", "--format=", "HEAD") == HOLDOUT
+        assert "canary-leak" in git(seeded, "log", "-1", "--format=%B")  # the signals named
+
+
+async def test_a_bulk_retire_from_triage_asks_once_for_all(seeded: Path) -> None:
+    app = triage_app(seeded)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        asked: list[str] = []
+        push = app.push_screen
+
+        def counting(screen_, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if isinstance(screen_, ChoiceScreen):
+                asked.append(screen_.question)
+            return push(screen_, *args, **kwargs)
+
+        app.push_screen = counting  # type: ignore[method-assign]
+        await pilot.press("asterisk")  # every item marked; R acts on the exposed ones
+        await pilot.press("R")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("o")
+        await settle(pilot, screen, lambda: screen.queue.counts()["exposed"] == 0)  # type: ignore[union-attr]
+        assert len(asked) == 1
+        assert b"visibility: public" in (seeded / HOLDOUT).read_bytes()
+
+
+async def test_keys_typed_in_one_burst_after_slash_all_go_to_the_filter(seeded: Path) -> None:
+    from textual import events
+    from textual.widgets import Input
+
+    app = triage_app(seeded, git=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot, git=False)
+        everything = len(screen.shown)
+        driver = app._driver
+        assert driver is not None
+        for key in ["slash", *"grond"]:  # queued at once, as a paste arrives (g is a key here)
+            event = events.Key(key, "/" if key == "slash" else key)
+            event.set_sender(app)
+            driver.send_message(event)
+        box = screen.query_one("#triage-filter", Input)
+        await wait_until(pilot, lambda: box.value == "grond")
+        await settle(pilot, screen)
+        assert app.screen is screen
+        assert [i.kind for i in screen.shown] == ["warning"] and everything > 1  # filtered

@@ -116,8 +116,10 @@ REGISTRY: dict[str, Action] = _declare(
     A("app.new-fixture", None, "new_fixture", "New fixture", "Create a fixture",
       "The creation wizard: a task or a trajectory, step by step"),
     # --- the browser ----------------------------------------------------------------------
+    # Priority: handled in the order keys arrive, before they reach the tree, so the keys of a
+    # burst after `/` (a paste, a fast typist) find the filter focused (browser.py).
     A("browser.filter", "slash", "filter", "Filter", "Filter the suite",
-      "Filter the tree by id, path or prompt text"),
+      "Filter the tree by id, path or prompt text", priority=True),
     A("browser.next-error", "n", "next_error", "Next error", "Next error",
       "Jump to the next item with an error"),
     A("browser.previous-error", "N", "previous_error", "Prev error", "Previous error",
@@ -297,7 +299,8 @@ REGISTRY: dict[str, Action] = _declare(
     A("triage.mark", "space", "mark", "Mark", "Mark the item"),
     A("triage.mark-range", "v", "mark_range", "Mark range", "Mark a range", show=False),
     A("triage.mark-all", "asterisk", "mark_all", "Mark all", "Mark every item shown", show=False),
-    A("triage.filter", "slash", "filter", "Filter", "Filter the queue by text"),
+    # Priority, as the browser's: the keys of a burst after `/` find the filter focused.
+    A("triage.filter", "slash", "filter", "Filter", "Filter the queue by text", priority=True),
     A("triage.down", "j", "down", "Down", show=False),
     A("triage.up", "k", "up", "Up", show=False),
     A("triage.first", "g", "first", "First", show=False),

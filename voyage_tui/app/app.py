@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar, cast, overload
 
@@ -412,15 +412,26 @@ class VoyageApp(KeymappedApp, Resilient):
 
     # --- holdouts ---------------------------------------------------------------------------
 
-    def retire_holdout(self, path: str) -> None:
-        """Ask, then make the holdout public through the engine (and commit when asked)."""
+    def ask_retire(self, paths: Sequence[str], then: Callable[[bool], None]) -> None:
+        """The one question before any retire in the app (the browser's, triage's; a bulk
+        retire asks once): `then(commit)` runs on a yes, nothing on a cancel."""
         from voyage_tui.app.screens.modals import retire_question
+        from voyage_tui.engine.git.retire_question import RetireQuestion
 
         def answered(choice: str | None) -> None:
-            if choice in ("commit", "retire"):
-                self._retire(path, choice == "commit")
+            commit = RetireQuestion.commit_for(choice)
+            if commit is not None:
+                then(commit)
 
-        self.push_screen(retire_question(path), answered)
+        self.push_screen(retire_question(*paths), answered)
+
+    def retire_holdout(self, path: str) -> None:
+        """Ask, then make the holdout public through the engine (and commit when asked)."""
+
+        def answered(commit: bool) -> None:
+            self._retire(path, commit)
+
+        self.ask_retire([path], answered)
 
     @work(thread=True, group="retire")
     def _retire(self, path: str, commit: bool) -> None:

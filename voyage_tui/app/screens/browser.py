@@ -287,8 +287,17 @@ wizard) · `ctrl+p` every action.
 
     # --- actions -------------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`/` typed in the filter is a character of the filter, not the filter key again."""
+        if action == "filter":
+            return not self.query_one("#filter", Input).has_focus
+        return True
+
     def action_filter(self) -> None:
-        self.query_one("#filter", Input).focus()
+        # Focus now, not with widget.focus() (a later callback): the keys of a burst after `/`
+        # are already queued in the app, and each goes to whatever has focus when its turn
+        # comes. The binding is a priority one so this runs in that same order.
+        self.set_focus(self.query_one("#filter", Input))
 
     def action_clear_filter(self) -> None:
         box = self.query_one("#filter", Input)

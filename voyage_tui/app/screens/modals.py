@@ -96,9 +96,10 @@ def save_conflict(name: str, diff: str) -> ChoiceScreen:
     )
 
 
-def retire_question(path: str) -> ChoiceScreen:
-    return ChoiceScreen(
-        f"Retire {path} from holdout? Its `visibility:` becomes `public`; nothing else in the "
-        "file changes. A commit of that one file names the exposure signals.",
-        ["commit", "retire"],
-    )
+def retire_question(*paths: str) -> ChoiceScreen:
+    """The engine's question before a retire (engine/git/retire_question.py), as a dialog; it
+    returns the answer's name, which RetireQuestion.commit_for reads."""
+    from voyage_tui.engine.git.retire_question import retire_question as question_for
+
+    question = question_for(paths)
+    return ChoiceScreen(question.text, list(question.answers))

@@ -78,6 +78,8 @@ class Repeatable:
     kind: str
     until: str | date = UNTIL_CHANGE
     days: int = 0
+    commit: bool = False
+    """A retire's answer to the question: commit each file too."""
 
     def describe(self) -> str:
         if self.kind == RETIRE:
@@ -111,7 +113,8 @@ Everything that needs a person, worst first: errors, exposed holdouts, low-scori
 drift, warnings, agent runs short of ratings. `j`/`k` or arrows move, `g`/`G` jump to the ends,
 `0`-`6` (or the tabs) filter by kind, `/` by text. `enter` opens the item where it is fixed,
 `e` in $EDITOR at its line. `s` snoozes (until the file changes, a day, a week, a date), `R`
-retires an exposed holdout, `C` commits the retired file. `space` marks, `v` marks a range,
+retires an exposed holdout (asking first, as the browser does: `m` retires and commits, `o`
+retires only), `C` commits the retired file. `space` marks, `v` marks a range,
 `*` marks all shown; `s` and `R` act on the marked items. `u` undoes the last snooze or retire
 (and keeps going back), `.` repeats the last action.
 """
@@ -370,10 +373,18 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         if kind != self.kind and kind in (ALL, *KINDS):
             self.action_kind(kind)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`/` typed in the filter is a character of the filter, not the filter key again."""
+        if action == "filter":
+            return not self.query_one("#triage-filter", Input).has_focus
+        return True
+
     def action_filter(self) -> None:
         box = self.query_one("#triage-filter", Input)
         box.display = True
-        box.focus()
+        # At once, not with box.focus() (a later callback): the keys of a burst after `/` are
+        # already queued, each for whatever has focus when its turn comes (browser.py).
+        self.set_focus(box)
 
     @on(Input.Changed, "#triage-filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -543,13 +554,14 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
         self._start_retire(targets)
 
     def _start_retire(self, targets: list[TriageItem]) -> None:
-        def go() -> None:
-            self.last = Repeatable(RETIRE)
-            self._act(targets, Repeatable(RETIRE))
+        """Always asks first, the browser's question (app.ask_retire; once for a bulk retire):
+        a retire makes a holdout public, and whether to commit is the answer's to say."""
 
-        self._confirm(
-            len(targets), f"Retire {plural(len(targets), 'holdout')} (make them public)?", go
-        )
+        def go(commit: bool) -> None:
+            self.last = Repeatable(RETIRE)  # `.` asks again, so the answer is not repeated
+            self._act(targets, Repeatable(RETIRE, commit=commit))
+
+        self.app.ask_retire([t.path for t in targets], go)
 
     def action_repeat(self) -> None:
         last = self.last
@@ -581,7 +593,7 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
     ) -> tuple[Outcome | None, str]:
         try:
             if how.kind == RETIRE:
-                return self.actions.retire(targets), ""
+                return self.actions.retire(targets, commit=how.commit), ""
             until: str | date = how.until
             if how.days:
                 until = self.actions.today() + timedelta(days=how.days)
@@ -598,7 +610,12 @@ retires an exposed holdout, `C` commits the retired file. `space` marks, `v` mar
             self.notify(f"{path}: {why}", severity="error", timeout=8, markup=False)
         if outcome.action is not None and how.kind == RETIRE:
             done = outcome.action.size
-            self.notify(f"Retired {plural(done, 'holdout')} (C commits, u undoes)", timeout=3)
+            if how.commit:
+                # A failed commit is in `problems`, shown above; `C` tries again.
+                note = f"Retired and committed {plural(done, 'holdout')} (u undoes)"
+            else:
+                note = f"Retired {plural(done, 'holdout')} (C commits, u undoes)"
+            self.notify(note, timeout=3)
             # The files changed: their re-validation brings the new queue (and keeps the
             # selection where it was put above until then).
             self.app.revalidate_paths({r.path for r in outcome.action.retired})

@@ -35,6 +35,14 @@ Diagnostics update as you type; marked lines hold them (red: error, yellow: warn
         if event.key == "escape":
             event.prevent_default()
 
+    def on_resize(self) -> None:
+        # The problems pane below grows as diagnostics come in and takes rows from the text;
+        # TextArea keeps its scroll offset on a resize, which would leave the line being typed
+        # under the pane. While the person works here (focus), the cursor line stays in view.
+        # (TextArea's own _on_resize re-wraps first; this runs after the refresh it causes.)
+        if self.has_focus:
+            self.call_after_refresh(self.scroll_cursor_visible)
+
     def set_marks(self, diagnostics: list[Diagnostic]) -> None:
         marks: dict[int, Severity] = {}
         for d in diagnostics:

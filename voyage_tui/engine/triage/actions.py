@@ -119,19 +119,23 @@ class Actions:
 
     # --- retire ----------------------------------------------------------------------------------
 
-    def retire(self, items: Sequence[TriageItem]) -> Outcome:
+    def retire(self, items: Sequence[TriageItem], *, commit: bool = False) -> Outcome:
         """Make each exposed holdout public through the Retirer (retirer.py: only the
-        `visibility:` value changes, recorded in the journal for undo). Items that are not
+        `visibility:` value changes, recorded in the journal for undo); with `commit`, then
+        commit each file alone (as `C` would later). Items that are not
         exposed holdouts, and files the retire refuses, are reported in `problems`; the rest are
         retired and recorded as one action. Nothing is retired when the journal cannot be
         written (every item is in `problems`, saying why)."""
         problems = [(i.path, "not an exposed holdout") for i in items if i.kind != EXPOSED]
         targets = [
-            Target(i.path, fixture_id=i.fixture_id, key=i.key) for i in items if i.kind == EXPOSED
+            # With its signals, so a commit's message names them as the browser's retire does.
+            Target(i.path, fixture_id=i.fixture_id, key=i.key, signals=i.signals)
+            for i in items
+            if i.kind == EXPOSED
         ]
         if not targets:
             return Outcome(None, tuple(problems))
-        done = self.retirer.retire(targets)
+        done = self.retirer.retire(targets, commit=commit)
         return Outcome(done.action, tuple(problems) + done.problems)
 
     def commit_last_retire(self) -> list[tuple[str, str | None, str | None]]:
