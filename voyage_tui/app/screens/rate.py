@@ -14,7 +14,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -176,6 +176,8 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         self._opening = False
         self._progress_width = -1
         """The progress's width the header was last fitted beside."""
+        self._changed_view: SuiteView | None = None
+        """The suite as changed on disk while the session could not look (`suite_changed`)."""
 
     # --- layout ----------------------------------------------------------------------------
 
@@ -246,6 +248,48 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             return
         self.post_message(Opened(session, state))
 
+    def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
+        """Runs written meanwhile (a new one while the tab is open) join the queue: the count
+        grows and, when every run was rated, the new one is shown. Taken in the session's
+        worker like any step, so it never lands between a key and the pair it acts on."""
+        session, lock = self.session, self._lock
+        if session is None:
+            if self._opening:
+                self._changed_view = view  # looked at once the session is open
+            return
+
+        def job() -> SessionState | None:
+            with lock:
+                if not session.take_new_runs(view.items):
+                    return None
+                return _state_of(session)
+
+        if self.run_in_thread(job, self._runs_added, exclusive=True) is None:
+            self._changed_view = view  # a step in flight: looked at once it is shown
+
+    def _catch_up(self) -> None:
+        """A change that came while the session opened or a step ran is looked at now."""
+        view, self._changed_view = self._changed_view, None
+        if view is not None:
+            self.suite_changed(view, set())
+
+    async def _runs_added(self, state: SessionState | None) -> None:
+        before = self.state
+        if state is None or self.session is None or before is None:
+            return
+        if before.current is not None and state.current == before.current:
+            # The pair on screen stays, and so do the scores typed for it: only the counts move.
+            self.state = replace(
+                before,
+                progress=state.progress,
+                total=state.total,
+                tally=state.tally,
+                label=state.label,
+            )
+            self._show_header()
+            return
+        await self._show_state(state)
+
     @on(NotOpened)
     def _refused(self, message: NotOpened) -> None:
         self._not_opened(message.reason)
@@ -273,6 +317,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             self._say(f"{note}.", "yellow")
         elif message.state.current is not None and _assigned_done(message.state):
             self._say(ASSIGNED_DONE, "green")
+        self._catch_up()
 
     # --- showing ----------------------------------------------------------------------------
 
@@ -641,6 +686,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         await self._show_state(result.state)
         self._say(said)
         self._show_rubric(step_shown=True)
+        self.call_after_refresh(self._catch_up)  # once `busy` is over
 
     def _step_failed(self, message: StepFailed) -> None:
         what, again = _FAILED.get(message.action, ("Not done", ""))
