@@ -53,8 +53,9 @@ from voyage_tui.engine.validation.view import SuiteView
 WIDE = 150
 """From this many columns the rubric stands beside the pair instead of below it."""
 
-RUBRIC_SHARE = 0.6
-"""The share of the height the rubric may take below the pair (rate.tcss says the same)."""
+RUBRIC_SHARE = 0.45
+"""The share of the height the rubric may take below the pair (rate.tcss says the same): the
+run gets the most of it (issue 36), the rubric folds to fit (widgets/rubric_panel.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,10 +473,16 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             self._show_header()
 
     def _say(self, said: str, style: str = "") -> None:
+        """One line, cut with an ellipsis (a long one would take the run's rows); the whole
+        text is the line's tooltip, and a failure is also a notification, never cut."""
         self.status = said
         widget = self.query_one("#rate-status", Static)
-        widget.update(Text(printable(said), style=style))
+        shown = printable(" ".join(said.split()), lines=False)
+        widget.update(Text(shown, style=style, no_wrap=True, overflow="ellipsis", end=""))
+        widget.tooltip = said or None
         widget.display = bool(said)
+        if "red" in style:
+            self.notify(shown, severity="error", timeout=10)
 
     # --- the clock ----------------------------------------------------------------------------
 
