@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import make_app, wait_loaded, wait_until
+from tests.fast_textual import screen_text
 from tests.ratings.common import workspace_files
 from voyage_tui.app.screens.rate import RateScreen
 
@@ -69,3 +70,25 @@ async def test_a_rater_who_had_finished_is_shown_the_new_run(make_workspace) -> 
         await pilot.press("4", "3")
         await wait_until(pilot, lambda: screen.state is not None and screen.state.current is None)
         assert progress(screen) == "4/4 rated"
+
+
+async def test_a_rating_appended_does_not_stop_the_keys_and_a_recheck_leaves_no_saving(
+    tmp_path: Path,
+) -> None:
+    """Every rating appends to the rater's own file, which the watcher reports: that is no news
+    to the session (a key right after a save is never refused for it); a run re-checked with
+    nothing new leaves the rubric as it was, not marked `saving…`."""
+    root = copy_sample(tmp_path)
+    app = make_app(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_session(pilot)
+        assert app.view is not None
+        screen.suite_changed(app.view, {"fixtures/ratings/me.jsonl"})
+        assert not screen.busy
+        run = next(p for p in app.view.items if "/runs/" in p)
+        screen.suite_changed(app.view, {run})
+        assert screen.busy  # looked at, in the session's worker
+        await wait_until(pilot, lambda: not screen.busy)
+        await pilot.pause()
+        assert "saving" not in screen_text(app)
+        assert progress(screen).startswith("0/12 rated")

@@ -9,6 +9,7 @@ from tests.ratings.common import workspace_files
 from tests.ratings.test_session import GOOD, open_session, pairs
 from tests.ratings.test_session_assignment import team_workspace
 from voyage_tui.engine.ratings.assignment import Assignment
+from voyage_tui.engine.ratings.session import touches_runs
 from voyage_tui.engine.validation.suite import Suite
 
 NEW_RUN = "fixtures/bug-diagnosis/t1/runs/run-new.yaml"
@@ -65,3 +66,11 @@ def test_a_new_run_assigned_to_the_rater_counts_among_the_assigned(make_workspac
     assert session.progress().assigned == before + 1
     assert session.is_assigned(("t1", name))
     assert pairs(session).index(("t1", name)) < before + 1  # among the assigned, first part
+
+
+def test_only_a_change_to_a_run_is_news_to_a_session(make_workspace) -> None:
+    root = make_workspace(workspace_files())
+    items = items_of(root)
+    run = next(p for p in items if "/runs/" in p)
+    assert touches_runs(items, {run})
+    assert not touches_runs(items, {"ratings/alice.jsonl", "fixtures/bug-diagnosis/t1/task.yaml"})

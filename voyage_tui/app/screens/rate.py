@@ -47,7 +47,12 @@ from voyage_tui.engine.ratings.keypad import (
 from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.runs import AgentRunRef
-from voyage_tui.engine.ratings.session import Progress, RaterSession, SessionError
+from voyage_tui.engine.ratings.session import (
+    Progress,
+    RaterSession,
+    SessionError,
+    touches_runs,
+)
 from voyage_tui.engine.validation.view import SuiteView
 
 WIDE = 150
@@ -253,6 +258,8 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         """Runs written meanwhile (a new one while the tab is open) join the queue: the count
         grows and, when every run was rated, the new one is shown. Taken in the session's
         worker like any step, so it never lands between a key and the pair it acts on."""
+        if touched and not touches_runs(view.items, touched):
+            return  # (the catch-up below passes no paths: it looks whatever they were)
         session, lock = self.session, self._lock
         if session is None:
             if self._opening:
@@ -276,7 +283,10 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
 
     async def _runs_added(self, state: SessionState | None) -> None:
         before = self.state
-        if state is None or self.session is None or before is None:
+        if self.session is None or before is None:
+            return
+        if state is None:  # nothing new: the rubric, drawn busy meanwhile, is drawn ready
+            self._show_rubric(step_shown=True)
             return
         if before.current is not None and state.current == before.current:
             # The pair on screen stays, and so do the scores typed for it: only the counts move.
@@ -288,8 +298,9 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
                 label=state.label,
             )
             self._show_header()
-            return
-        await self._show_state(state)
+        else:
+            await self._show_state(state)
+        self._show_rubric(step_shown=True)
 
     @on(NotOpened)
     def _refused(self, message: NotOpened) -> None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.ratings.assignment import Assignment, workspace_assignment
 from voyage_tui.engine.ratings.content import PairContent, load_pair
 from voyage_tui.engine.ratings.keypad import ScoreDraft
@@ -119,6 +120,15 @@ def symlink_on_the_way(ws: Workspace, rel: str) -> str | None:
                 "link with the file or folder itself"
             )
     return None
+
+
+def touches_runs(items: Mapping[str, Item], touched: set[str]) -> bool:
+    """Whether a change to the files `touched` may add agent runs to a session (a rater's own
+    ratings file, appended at every rating, does not: the session need not look again)."""
+    return any(
+        (item := items.get(path)) is not None and item.kind is FileKind.AGENT_RUN
+        for path in touched
+    )
 
 
 def plain_order(runs: list[AgentRunRef]) -> list[AgentRunRef]:
