@@ -1,7 +1,8 @@
-"""The rater reads the run on a laptop (issue 36 row 12): at 80x24, and at the 100x30 cells a
-browser window of 820x560 gives `serve --rate` (xterm.js's default font, measured in Chromium:
-docs/app.md), the run pane shows most of the height, and what a step says takes one line, its
-whole text in the line's tooltip."""
+"""The rater reads the run on a laptop (issue 36 row 12): at 80x24, and at the cells a browser
+gives `serve --rate` at 820x560 (measured in Chromium, docs/app.md: a cell of 9x18 pixels, so
+91x31 for a page of 820x560 and 91x23 for a window of 820x560, its page 820x417), the run pane
+shows at least half the height, and what a step says takes one line, its whole text in the
+line's tooltip."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from tests.app.support import make_app, wait_loaded, wait_until
 from tests.fast_textual import screen_text
 from voyage_tui.app.screens.rate import RateScreen
 
-SIZES = [(80, 24), (100, 30)]
+SIZES = [(80, 24), (91, 23), (91, 31), (100, 30)]
 
 
 def bar(height: int) -> int:
     """The rows the run must show: more than the rubric, the header and the footer take
-    together, less its border (10 at 24 rows, 13 at 30)."""
+    together, less its border (10 at 24 rows, 9 at 23, 13 at 31)."""
     return (height - 4) // 2
 
 
