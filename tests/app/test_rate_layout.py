@@ -80,3 +80,16 @@ async def test_what_a_step_says_takes_one_line_and_its_tooltip_the_whole(
         assert status.tooltip == screen.status
         assert "line 1 of fixtures/ratings/me.jsonl" in screen.status
         assert run_rows(screen) >= bar(size[1]) - 1
+
+
+async def test_on_one_line_the_dimension_being_scored_is_never_cut(tmp_path: Path) -> None:
+    """The last dimension highlighted at 80 columns: the others give way (names shortened), not
+    the one the next key scores."""
+    app = make_app(copy_sample(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_session(pilot)
+        await pilot.press(*"4343")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "▶ communication " in shown or shown.count("▶ communication\n")
+        assert "✓ corr" in shown and " 4 " in shown

@@ -197,7 +197,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             with Horizontal(id="rate-panes"):
                 yield PaneScroll(id="rate-task")
                 yield PaneScroll(id="rate-run")
-            yield RubricPanel(id="rate-rubric")
+            yield RubricPanel(id="rate-rubric", fold=True)
         yield Input(placeholder="a one-line note (enter keeps it, escape drops it)", id="rate-note")
         yield KeyFooter()
 

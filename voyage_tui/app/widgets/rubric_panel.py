@@ -54,15 +54,29 @@ def dimension_line(draft: ScoreDraft, index: int, *, busy: bool = False) -> Text
     return text
 
 
-def strip_line(draft: ScoreDraft, *, busy: bool = False) -> Text:
+SHORT_NAME = 4
+"""Characters of a dimension's name kept when the one-line rubric is too wide for its line."""
+
+
+def strip_line(draft: ScoreDraft, *, busy: bool = False, width: int | None = None) -> Text:
     """Every dimension on one line (a short terminal): the scored ones with their score, the
-    one the next key scores marked, so the scale below it can have the rows."""
+    one the next key scores marked, so the scale below it can have the rows. Wider than
+    `width`, the other dimensions' names are shortened, never the highlighted one's."""
+    text = _strip(draft, busy=busy, short=False)
+    if width is not None and text.cell_len > width:
+        text = _strip(draft, busy=busy, short=True)
+    return text
+
+
+def _strip(draft: ScoreDraft, *, busy: bool, short: bool) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis", end="")
     for index, dimension in enumerate(draft.dimensions):
         if index:
             text.append(" · ", style="dim")
         score = draft.scores.get(dimension.name)
         name = one_line(dimension.name)
+        if short and index != draft.cursor and len(name) > SHORT_NAME + 1:
+            name = name[:SHORT_NAME] + "…"
         if index == draft.cursor:
             text.append("▶ ", style="bold cyan")
             text.append(name, style="bold reverse")
@@ -149,8 +163,12 @@ class RubricPanel(Vertical):
     in a region of its own that scrolls: on a short terminal the scale gives way, never the
     lines with the scores already chosen."""
 
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, *, fold: bool = False, **kwargs: object) -> None:
+        """`fold`: when short of room, the anchors one row each and then every dimension on
+        one line, before the scale scrolls (the rater session); else only the fixture's
+        anchors fold to a mark (the adjudication keypad, as it was)."""
         super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.fold = fold
         self._lines: list[Static] = []
         self._strip = Static("", classes="rubric-dimension rubric-strip")
         self._scale = Static("", classes="rubric-scale-text")
@@ -191,7 +209,8 @@ class RubricPanel(Vertical):
             table, strip = self._fit(args, room, len(self._lines), 1 if draft.note else 0)
             self._scale.update(table)
             if strip:
-                self._strip.update(strip_line(draft, busy=busy))
+                width = self.content_region.width or self.app.size.width - 2
+                self._strip.update(strip_line(draft, busy=busy, width=width))
                 self.move_child(self._scale_box, after=self._strip)
             else:
                 self.move_child(self._scale_box, after=self._lines[draft.cursor])
@@ -215,8 +234,14 @@ class RubricPanel(Vertical):
         short terminal gives the rows to the run, not the rubric (issue 36). The scale box
         scrolls what still does not fit. Whether the strip is used."""
         if room is None:
-            self._scale_box.styles.max_height = None
             return scale_table(*args), False
+        if not self.fold:
+            space = max(room - lines - note, 3)
+            self._scale_box.styles.max_height = space
+            table = scale_table(*args)
+            return (
+                table if self._rows(table) <= space else scale_table(*args, compact=True)
+            ), False
         tables = [
             scale_table(*args),
             scale_table(*args, compact=True),
