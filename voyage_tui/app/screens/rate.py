@@ -14,7 +14,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -48,14 +48,20 @@ from voyage_tui.engine.ratings.keypad import (
 from voyage_tui.engine.ratings.names import RaterNameError, ratings_file_rel
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.runs import AgentRunRef
-from voyage_tui.engine.ratings.session import Progress, RaterSession, SessionError
+from voyage_tui.engine.ratings.session import (
+    Progress,
+    RaterSession,
+    SessionError,
+    touches_runs,
+)
 from voyage_tui.engine.validation.view import SuiteView
 
 WIDE = 150
 """From this many columns the rubric stands beside the pair instead of below it."""
 
-RUBRIC_SHARE = 0.6
-"""The share of the height the rubric may take below the pair (rate.tcss says the same)."""
+RUBRIC_SHARE = 0.45
+"""The share of the height the rubric may take below the pair (rate.tcss says the same): the
+run gets the most of it (issue 36), the rubric folds to fit (widgets/rubric_panel.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +183,8 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         self._opening = False
         self._progress_width = -1
         """The progress's width the header was last fitted beside."""
+        self._changed_view: SuiteView | None = None
+        """The suite as changed on disk while the session could not look (`suite_changed`)."""
 
     # --- layout ----------------------------------------------------------------------------
 
@@ -190,7 +198,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             with Horizontal(id="rate-panes"):
                 yield PaneScroll(id="rate-task")
                 yield PaneScroll(id="rate-run")
-            yield RubricPanel(id="rate-rubric")
+            yield RubricPanel(id="rate-rubric", fold=True)
         yield Input(placeholder="a one-line note (enter keeps it, escape drops it)", id="rate-note")
         yield KeyFooter()
 
@@ -248,6 +256,54 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             return
         self.post_message(Opened(session, state))
 
+    def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
+        """Runs written meanwhile (a new one while the tab is open) join the queue: the count
+        grows and, when every run was rated, the new one is shown. Taken in the session's
+        worker like any step, so it never lands between a key and the pair it acts on."""
+        if touched and not touches_runs(view.items, touched):
+            return  # (the catch-up below passes no paths: it looks whatever they were)
+        session, lock = self.session, self._lock
+        if session is None:
+            if self._opening:
+                self._changed_view = view  # looked at once the session is open
+            return
+
+        def job() -> SessionState | None:
+            with lock:
+                if not session.take_new_runs(view.items):
+                    return None
+                return _state_of(session)
+
+        if self.run_in_thread(job, self._runs_added, exclusive=True) is None:
+            self._changed_view = view  # a step in flight: looked at once it is shown
+
+    def _catch_up(self) -> None:
+        """A change that came while the session opened or a step ran is looked at now."""
+        view, self._changed_view = self._changed_view, None
+        if view is not None:
+            self.suite_changed(view, set())
+
+    async def _runs_added(self, state: SessionState | None) -> None:
+        before = self.state
+        if self.session is None or before is None:
+            return
+        if state is None:  # nothing new: the rubric, drawn busy meanwhile, is drawn ready
+            self._show_rubric(step_shown=True)
+            return
+        if before.current is not None and state.current == before.current:
+            # The pair on screen stays, and so do the scores typed for it: only the counts move.
+            self.state = replace(
+                before,
+                progress=state.progress,
+                total=state.total,
+                tally=state.tally,
+                label=state.label,
+            )
+            self._show_header()
+        else:
+            await self._show_state(state)
+        self._show_rubric(step_shown=True)
+
     @on(NotOpened)
     def _refused(self, message: NotOpened) -> None:
         self._not_opened(message.reason)
@@ -275,6 +331,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             self._say(f"{note}.", "yellow")
         elif message.state.current is not None and _assigned_done(message.state):
             self._say(ASSIGNED_DONE, "green")
+        self._catch_up()
 
     # --- showing ----------------------------------------------------------------------------
 
@@ -429,10 +486,16 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
             self._show_header()
 
     def _say(self, said: str, style: str = "") -> None:
+        """One line, cut with an ellipsis (a long one would take the run's rows); the whole
+        text is the line's tooltip, and a failure is also a notification, never cut."""
         self.status = said
         widget = self.query_one("#rate-status", Static)
-        widget.update(Text(printable(said), style=style))
+        shown = printable(" ".join(said.split()), lines=False)
+        widget.update(Text(shown, style=style, no_wrap=True, overflow="ellipsis", end=""))
+        widget.tooltip = said or None
         widget.display = bool(said)
+        if "red" in style:
+            self.notify(shown, severity="error", timeout=10)
 
     # --- the clock ----------------------------------------------------------------------------
 
@@ -643,6 +706,7 @@ table); {rate.maximise} maximises it and restores it. Blind by default: the agen
         await self._show_state(result.state)
         self._say(said)
         self._show_rubric(step_shown=True)
+        self.call_after_refresh(self._catch_up)  # once `busy` is over
 
     def _step_failed(self, message: StepFailed) -> None:
         what, again = _FAILED.get(message.action, ("Not done", ""))

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.ratings.assignment import Assignment, workspace_assignment
 from voyage_tui.engine.ratings.content import PairContent, load_pair
 from voyage_tui.engine.ratings.keypad import ScoreDraft
@@ -119,6 +120,15 @@ def symlink_on_the_way(ws: Workspace, rel: str) -> str | None:
                 "link with the file or folder itself"
             )
     return None
+
+
+def touches_runs(items: Mapping[str, Item], touched: set[str]) -> bool:
+    """Whether a change to the files `touched` may add agent runs to a session (a rater's own
+    ratings file, appended at every rating, does not: the session need not look again)."""
+    return any(
+        (item := items.get(path)) is not None and item.kind is FileKind.AGENT_RUN
+        for path in touched
+    )
 
 
 def plain_order(runs: list[AgentRunRef]) -> list[AgentRunRef]:
@@ -340,6 +350,35 @@ class RaterSession:
             return f"{run.fixture_id} · {run.run_id}"
         siblings = [r.run_id for r in self.queue if r.fixture_id == run.fixture_id]
         return f"{run.fixture_id} · run {siblings.index(run.run_id) + 1} of {len(siblings)}"
+
+    def take_new_runs(self, items: Mapping[str, Item]) -> int:
+        """Add the agent runs of `items` this session has not seen (a run written while the
+        rater's tab is open) to the queue, in this rater's order, the assigned ones first; the
+        pair on screen stays, and a finished session shows the first new unrated one. Runs
+        gone since stay in the queue (their rating, if any, is on disk already). How many were
+        added."""
+        known = set(self._index)
+        found = RunIndex.from_items(items).runs
+        fresh = [r for r in found if r.pair not in known]
+        if not fresh:
+            return 0
+        if self.blind:
+            fresh = [replace(r, agent=None) for r in fresh]
+        everything = self.queue + fresh
+        ordered = blind_order(everything, self.rater) if self.blind else plain_order(everything)
+        # The assignment is asked again of every pair: it is a hash of the pair (SPEC 3.9),
+        # so the pairs asked before are asked still; only the new ones are placed.
+        self.assigned = frozenset(self.assignment.items_of(self.rater, (r.pair for r in ordered)))
+        current = self.current
+        self.queue = [r for r in ordered if r.pair in self.assigned] + [
+            r for r in ordered if r.pair not in self.assigned
+        ]
+        self._index = {run.pair: i for i, run in enumerate(self.queue)}
+        if current is not None:
+            self._position = self._index[current.pair]  # the clock on it runs on
+        else:
+            self._show(self._next_unrated(-1))
+        return len(fresh)
 
     # --- moving --------------------------------------------------------------------------------
 
