@@ -137,3 +137,109 @@ async def test_the_agreement_screen_opens_it(root: Path) -> None:
         await wait_until(pilot, lambda: agreement.report is not None)
         await pilot.press("a")
         await wait_until(pilot, lambda: isinstance(app.screen, AdjudicateScreen))
+
+
+# --- issue 36 row 2: the adjudicator sees the item, the task and the run, and writes a note ---
+
+PAGINATION = "pagination-last-page-dropped"
+
+
+def dispute_every_pagination_run(root: Path) -> None:
+    """A fourth rater, zed, far from alice on each of the three runs of one fixture: three
+    disputed items that differ only by run id."""
+    scores = {}
+    for line in (root / "fixtures/ratings/alice.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        if record["fixture_id"] == PAGINATION:
+            scores[record["run_id"]] = record["scores"]
+    assert len(scores) == 3
+    records = [
+        {
+            "fixture_id": PAGINATION,
+            "run_id": run_id,
+            "rater": "zed",
+            "scores": {d: 1 if s >= 3 else 5 for d, s in theirs.items()},
+            "note": "",
+            "rated_at": "2026-11-21T10:00:00Z",
+            "blind": True,
+            "duration_s": 60.0,
+        }
+        for run_id, theirs in scores.items()
+    ]
+    (root / "fixtures/ratings/zed.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def screen_text(app: VoyageApp) -> str:
+    """What the terminal shows, as text (the SVG's cells, its spaces made plain)."""
+    import html
+    import re
+
+    svg = app.export_screenshot()
+    cells = re.findall(r"<text[^>]*>(.*?)</text>", svg)
+    return html.unescape("".join(cells)).replace("\xa0", " ")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_title_names_the_full_item(root: Path, size: tuple[int, int]) -> None:
+    app = app_for(root)
+    async with app.run_test(size=size) as pilot:
+        screen = await screen_of(pilot)
+        title = str(screen.query_one("#adjudicate-item", Static).render())
+        assert FIRST[0] in " ".join(title.split()) and FIRST[1] in title
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_three_runs_of_one_fixture_are_told_apart(root: Path, size: tuple[int, int]) -> None:
+    dispute_every_pagination_run(root)
+    app = app_for(root)
+    async with app.run_test(size=size) as pilot:
+        screen = await screen_of(pilot)
+        listing = screen.query_one("#adjudicate-items")
+        width = listing.scrollable_content_region.width
+        assert screen.report is not None
+        labels = [
+            option.prompt.plain  # type: ignore[attr-defined]
+            for option in listing.options  # type: ignore[attr-defined]
+            if screen.report.items[int(option.id)].pair[0] == PAGINATION  # type: ignore[attr-defined]
+        ]
+        assert len(labels) == 3
+        # what fits the list's width (the rest would be cut off on screen) still differs
+        shown = ["\n".join(line[:width] for line in label.splitlines()) for label in labels]
+        assert len(set(shown)) == 3, shown
+        assert all(run in "".join(shown) for run in ("run-a1", "run-b1", "run-base1"))
+
+
+async def test_the_task_and_the_run_are_on_screen(root: Path) -> None:
+    app = app_for(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await screen_of(pilot)
+        await wait_until(pilot, lambda: screen.content is not None and screen.working == 0)
+        content = screen.content
+        assert content is not None and content.task.prompt and content.run.output
+        prompt, output = "fails about once", "Why the test flakes"  # FIRST's task and run
+        assert prompt in content.task.prompt and output in content.run.output
+        assert prompt not in screen_text(app)  # the ratings are shown first
+        await pilot.press("o")  # the ratings pane, scrolled by the arrows
+        await pilot.press("o")  # the task
+        await pilot.pause()
+        assert prompt in screen_text(app)
+        await pilot.press("o")  # the run
+        await pilot.pause()
+        assert output in screen_text(app)
+        await pilot.press("o")  # back to the list: down is the next item
+        await pilot.press("down")
+        await wait_until(pilot, lambda: screen.selected != FIRST)
+
+
+async def test_a_note_is_saved_with_the_adjudication(root: Path) -> None:
+    app = app_for(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await screen_of(pilot)
+        await pilot.press("3", "4", "n")
+        await pilot.press(*"alice read the retry loop right")
+        await pilot.press("enter")
+        await pilot.press("2", "3", "4")
+        await wait_until(pilot, lambda: len(lines(root)) == 1 and screen.working == 0)
+        [record] = lines(root)
+        assert record["note"] == "alice read the retry loop right"
+        assert list(record["scores"].values()) == [3, 4, 2, 3, 4]
