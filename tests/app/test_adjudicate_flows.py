@@ -243,3 +243,33 @@ async def test_a_note_is_saved_with_the_adjudication(root: Path) -> None:
         [record] = lines(root)
         assert record["note"] == "alice read the retry loop right"
         assert list(record["scores"].values()) == [3, 4, 2, 3, 4]
+
+
+async def test_the_labels_are_cut_again_when_the_terminal_grows(root: Path) -> None:
+    dispute_every_pagination_run(root)
+    app = app_for(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await screen_of(pilot)
+        listing = screen.query_one("#adjudicate-items")
+
+        def fixtures_shown() -> list[str]:
+            return [
+                option.prompt.plain.splitlines()[1].strip()  # type: ignore[attr-defined]
+                for option in listing.options  # type: ignore[attr-defined]
+            ]
+
+        assert PAGINATION not in fixtures_shown()  # cut in the middle at 80 columns
+        await pilot.resize_terminal(160, 40)
+        await wait_until(pilot, lambda: PAGINATION in fixtures_shown())
+
+
+async def test_reading_a_pane_survives_a_write(root: Path) -> None:
+    """The adjudication written, the list is read again: the pane being read keeps the keys."""
+    app = app_for(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await screen_of(pilot)
+        await wait_until(pilot, lambda: screen.content is not None and screen.working == 0)
+        await pilot.press("o", "o", "o")  # the run
+        await pilot.press(*"34234")
+        await wait_until(pilot, lambda: len(lines(root)) == 1 and screen.working == 0)
+        assert screen.focused is not None and screen.focused.id == "adjudicate-run"

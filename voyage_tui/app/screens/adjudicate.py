@@ -189,9 +189,29 @@ again. Blind like the rater session: the run's agent is not shown.
             self.load()
 
     def suite_changed(self, view: SuiteView, touched: set[str]) -> None:
-        """Ratings or adjudications written meanwhile (another terminal) count at once."""
-        if not self.busy and any(p.endswith(".jsonl") for p in touched):
+        """Ratings or adjudications written meanwhile (another terminal) count at once; the
+        item's task or run edited meanwhile is read again."""
+        if self.busy:
+            return
+        content = self.content
+        if content is not None and {content.task.path, content.run.path} & touched:
+            self.content = None  # `_select` reads it again once the files are loaded
             self.load()
+        elif any(p.endswith(".jsonl") for p in touched):
+            self.load()
+
+    def on_resize(self) -> None:
+        """The list's labels are cut to its width: cut them again once it is laid out anew."""
+        self.call_after_refresh(self._relabel)
+
+    def _relabel(self) -> None:
+        report = self.report
+        if report is None or not report.items or self.gone:
+            return
+        listing = self.query_one("#adjudicate-items", OptionList)
+        width = listing.scrollable_content_region.width
+        for i, dispute in enumerate(report.items):
+            listing.replace_option_prompt_at_index(i, item_label(dispute, width))
 
     # --- showing ---------------------------------------------------------------------------
 
@@ -221,7 +241,8 @@ again. Blind like the rater session: the run's agent is not shown.
         index = pairs.index(self.selected) if self.selected in pairs else 0
         listing.highlighted = index
         self._select(items[index])
-        listing.focus()
+        if not isinstance(self.focused, (PaneScroll, Input)):
+            listing.focus()  # reading a pane (after a write, a change on disk) goes on
 
     @on(OptionList.OptionHighlighted, "#adjudicate-items")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
