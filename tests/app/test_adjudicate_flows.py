@@ -273,3 +273,21 @@ async def test_reading_a_pane_survives_a_write(root: Path) -> None:
         await pilot.press(*"34234")
         await wait_until(pilot, lambda: len(lines(root)) == 1 and screen.working == 0)
         assert screen.focused is not None and screen.focused.id == "adjudicate-run"
+
+
+async def test_the_run_edited_meanwhile_is_read_again(root: Path) -> None:
+    app = app_for(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await screen_of(pilot)
+        await wait_until(pilot, lambda: screen.content is not None and screen.working == 0)
+        assert screen.content is not None and app.view is not None
+        run_path = screen.content.run.path
+        run_file = root / run_path
+        run_file.write_text(
+            run_file.read_text().replace("Why the test flakes", "Why it flakes, edited")
+        )
+        screen.suite_changed(app.view, {run_path})  # what the watcher calls (watch is off here)
+        await wait_until(
+            pilot,
+            lambda: screen.content is not None and "edited" in screen.content.run.output,
+        )
