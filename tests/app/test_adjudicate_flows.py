@@ -291,3 +291,16 @@ async def test_the_run_edited_meanwhile_is_read_again(root: Path) -> None:
             pilot,
             lambda: screen.content is not None and "edited" in screen.content.run.output,
         )
+
+
+async def test_the_note_goes_back_to_the_pane_being_read(root: Path) -> None:
+    app = app_for(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await screen_of(pilot)
+        await pilot.press("o", "o")  # the task
+        await pilot.press("n", *"ok", "enter")
+        assert screen.draft is not None and screen.draft.note == "ok"
+        assert screen.focused is not None and screen.focused.id == "adjudicate-task"
+        await pilot.press("n", *"dropped", "escape")  # escape drops it, the screen stays
+        assert screen.draft.note == "ok" and app.screen is screen
+        assert screen.focused is not None and screen.focused.id == "adjudicate-task"

@@ -150,6 +150,7 @@ again. Blind like the rater session: the run's agent is not shown.
         self.content: PairContent | None = None
         """The selected item's task and run, once read (None meanwhile, or no such run)."""
         self.status = ""
+        self._before_note: PaneScroll | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Adjudication", style="bold"), id="adjudicate-title")
@@ -377,6 +378,8 @@ again. Blind like the rater session: the run's agent is not shown.
     def action_note(self) -> None:
         if self.draft is None or self.busy or self._dispute() is None:
             return
+        focused = self.focused
+        self._before_note = focused if isinstance(focused, PaneScroll) else None
         box = self.query_one("#adjudicate-note", Input)
         box.value = self.draft.note
         box.display = True
@@ -391,8 +394,10 @@ again. Blind like the rater session: the run's agent is not shown.
         self._show_item()
 
     def _close_note(self) -> None:
+        """Back to the pane being read when `n` was pressed, else to the list."""
         self.query_one("#adjudicate-note").display = False
-        self.query_one("#adjudicate-items").focus()
+        before, self._before_note = self._before_note, None
+        (before or self.query_one("#adjudicate-items")).focus()
 
     def action_other_pane(self) -> None:
         """The list, then each pane in turn (shown and scrolled by the arrows), then the list."""
