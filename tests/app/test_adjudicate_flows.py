@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import ContentSwitcher, Static
 
 from tests.app.scenarios import copy_sample
 from tests.app.support import wait_loaded, wait_until
@@ -304,3 +304,18 @@ async def test_the_note_goes_back_to_the_pane_being_read(root: Path) -> None:
         await pilot.press("n", *"dropped", "escape")  # escape drops it, the screen stays
         assert screen.draft.note == "ok" and app.screen is screen
         assert screen.focused is not None and screen.focused.id == "adjudicate-task"
+
+
+async def test_a_burst_of_o_moves_a_pane_each(root: Path) -> None:
+    """Keys typed fast arrive before a deferred focus lands: each `o` still moves one pane."""
+    app = app_for(root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await screen_of(pilot)
+        switcher = screen.query_one("#adjudicate-panes", ContentSwitcher)
+        for _ in range(3):  # as queued keys are handled: one after another, no refresh between
+            screen.action_other_pane()
+        assert switcher.current == "adjudicate-run"
+        screen.action_other_pane()
+        screen.action_other_pane()
+        assert switcher.current == "adjudicate-ratings"
+        assert screen.focused is not None and screen.focused.id == "adjudicate-ratings"

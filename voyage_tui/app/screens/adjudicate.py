@@ -404,12 +404,14 @@ again. Blind like the rater session: the run's agent is not shown.
         switcher = self.query_one("#adjudicate-panes", ContentSwitcher)
         focused = self.focused
         at = PANES.index(focused.id) if isinstance(focused, PaneScroll) and focused.id else -1
+        # set_focus, not focus(): at once, so the next `o` of a burst (keys queued before a
+        # deferred focus lands) moves on from this pane rather than from the one before.
         if at == len(PANES) - 1:
-            self.query_one("#adjudicate-items").focus()
+            self.set_focus(self.query_one("#adjudicate-items"))
             switcher.current = PANES[0]
         else:
             switcher.current = PANES[at + 1]
-            self.query_one(f"#{PANES[at + 1]}").focus()
+            self.set_focus(self.query_one(f"#{PANES[at + 1]}"))
         self._show_tabs()
 
     def action_maximise_pane(self) -> None:
@@ -419,7 +421,7 @@ again. Blind like the rater session: the run's agent is not shown.
         current = self.query_one("#adjudicate-panes", ContentSwitcher).current
         if current is not None:
             pane = self.query_one(f"#{current}")
-            pane.focus()
+            self.set_focus(pane)
             self.maximize(pane, container=False)
 
     def action_reload(self) -> None:
