@@ -372,8 +372,20 @@ async def _adjudicate(pilot: Pilot) -> None:
     from voyage_tui.app.screens.adjudicate import AdjudicateScreen
 
     screen = AdjudicateScreen("dana")
-    await _open_review(pilot, screen, lambda s: s.report is not None and s.working == 0)  # type: ignore[attr-defined]
+    await _open_review(
+        pilot,
+        screen,
+        lambda s: s.report is not None and s.content is not None and s.working == 0,  # type: ignore[attr-defined]
+    )
     await pilot.press("3", "4")  # two final scores typed: the keypad on the third
+    await idle(pilot)
+
+
+async def _adjudicate_run(pilot: Pilot) -> None:
+    """The adjudicator reads the run (`o` three times: ratings, task, run) with a note typed."""
+    await _adjudicate(pilot)
+    await pilot.press("n", *"bob missed the cap test", "enter")
+    await pilot.press("o", "o", "o")
     await idle(pilot)
 
 
@@ -552,6 +564,17 @@ SCENARIOS += [
         _adjudicate,
     ),
     Scenario("adjudicate-80x24", "Adjudication at 80x24", _adjudicate, size=(80, 24)),
+    Scenario(
+        "adjudicate-run",
+        "Adjudication: the run's pane, a note typed",
+        _adjudicate_run,
+    ),
+    Scenario(
+        "adjudicate-run-80x24",
+        "Adjudication at 80x24: the run's pane, a note typed",
+        _adjudicate_run,
+        size=(80, 24),
+    ),
 ]
 
 
