@@ -69,3 +69,21 @@ def test_wilson_interval_edges() -> None:
     assert low == 0.0 and 0 < high < 1
     low, high = wilson_interval(5, 5).as_list()  # type: ignore[union-attr]
     assert 0 < low < 1 and high == 1.0
+
+
+def test_the_results_screen_has_a_section_for_them(imported: Path) -> None:
+    from rich.console import Console
+
+    from voyage_tui.app.screens.results import outcomes_table
+    from voyage_tui.engine.results.compute import compute_results
+    from voyage_tui.engine.results.inputs import gather_inputs
+    from voyage_tui.engine.validation.validated import validated_suite
+
+    suite = validated_suite(imported, use_git=False)
+    report = compute_results(gather_inputs(suite.campaign(), suite.items))
+    console = Console(width=120, record=True, color_system=None)
+    console.print(outcomes_table(report))
+    shown = console.export_text()
+    assert "Harness scores" in shown
+    assert "mockllm/model" in shown and "match" in shown and "67%" in shown
+    assert "Wilson" in shown and "bootstrap" in shown
