@@ -94,6 +94,7 @@ def _sample(
         "log": os.path.basename(os.path.normpath(job)),
         "trial": trial_name,
         "task": task,
+        "sample": task,
         "model": _agent_label(trial.get("agent_info")),
         "epoch": epoch,
         "agent_info": trial.get("agent_info"),

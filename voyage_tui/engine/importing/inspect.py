@@ -100,6 +100,7 @@ def _sample(
         "source": NAME,
         "log": os.path.basename(path),
         "task": header.get("task"),
+        "sample": sample.get("id"),
         "eval_id": header.get("eval_id"),
         "model": model,
         "epoch": epoch,

@@ -80,6 +80,7 @@ def _sample(
         "source": NAME,
         "log": os.path.basename(path),
         "instance_id": iid,
+        "sample": iid,
         "model": model,
         "epoch": 1,
     }
