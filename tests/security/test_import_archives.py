@@ -227,3 +227,20 @@ def test_a_fifo_is_refused_without_blocking(
     fifo = tmp_path / "pipe.eval"
     os.mkfifo(fifo)
     _refused(root, fifo, capsys, "not a regular file")
+
+
+def test_a_planted_link_at_a_run_is_refused_and_its_target_kept(
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    log = write_zip(tmp_path / "ok.eval", _good())
+    runs_dir = root / "fixtures" / "bug-diagnosis" / "t1" / "runs"
+    runs_dir.mkdir()
+    target = root / "voyage.toml"
+    before = target.read_bytes()
+    os.symlink("../../../../voyage.toml", runs_dir / "inspect-ok-t1-e1.yaml")
+    assert main(["import", "inspect", str(log), str(root)]) == 2
+    assert "symlink" in capsys.readouterr().err
+    assert target.read_bytes() == before
+    assert (runs_dir / "inspect-ok-t1-e1.yaml").is_symlink()
