@@ -27,6 +27,8 @@ SHOWN_RUNS = 200
 def build_parser() -> Parser:
     parser = Parser(
         prog="voyage-tui import",
+        usage="voyage-tui import [inspect|swebench|harbor] SOURCE... [PATH] [--agent LABEL] "
+        "[--map id|metadata:KEY] [--report REPORT] [--dry-run]",
         description="Turn another harness's records into run files, one per sample and epoch, "
         "in the folder of the fixture whose id is the sample's: Inspect AI logs (.eval, .json), "
         "SWE-bench predictions (JSONL), Harbor job folders. Name the harness first, or let the "
@@ -36,7 +38,7 @@ def build_parser() -> Parser:
     parser.add_argument(
         "sources",
         nargs="+",
-        metavar="[HARNESS] SOURCE... [PATH]",
+        metavar="SOURCE",
         help="optionally inspect, swebench or harbor; the logs; then optionally the workspace "
         "(a folder, last)",
     )
