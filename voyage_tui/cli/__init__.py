@@ -45,6 +45,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "voyage_tui.cli.results_cmd",
         "which agent is better, by how much, how sure (ratings and gold)",
     ),
+    "import": (
+        "voyage_tui.cli.import_cmd",
+        "runs from Inspect AI, SWE-bench or Harbor logs as run files",
+    ),
 }
 
 USAGE = """usage: voyage-tui [PATH]

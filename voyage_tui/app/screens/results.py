@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -118,6 +119,38 @@ def means_table(report: ResultsReport) -> Table:
                 cells += [Text(""), Text(""), Text(label, style="italic dim")]
             table.add_row(*cells)
             first = False
+    return table
+
+
+def outcomes_table(report: ResultsReport) -> Table:
+    """The imported runs' harness scores beside the ratings (SPEC 3.13): per agent and score
+    the n, mean, 95% interval (Wilson or bootstrap) and pass_all_k across epochs."""
+    table = Table(
+        title=figures.OUTCOMES_HEADING,
+        title_justify="left",
+        box=None,
+        padding=(0, 1),
+        header_style="bold",
+        show_edge=False,
+    )
+    for column, justify in (
+        ("agent", "left"),
+        ("score", "left"),
+        ("n", "right"),
+        ("mean", "right"),
+        ("95% CI", "left"),
+        ("pass_all_k", "right"),
+    ):
+        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    for agent, name, n, mean, ci, method, share in figures.outcome_rows(report):
+        table.add_row(
+            Text(_name(agent)),
+            Text(_name(name)),
+            Text(str(n)),
+            Text(_figure(mean)),
+            Text(f"{ci} {method}", style="dim"),
+            Text(share),
+        )
     return table
 
 
@@ -237,11 +270,14 @@ and {results.export-html} write `reports/results.md` and `reports/results.html`:
         notices.update(Text("\n".join(f"! {_name(n)}" for n in notes), "yellow"))
         notices.display = bool(notes)
         table = self.query_one("#results-table", Static)
-        table.update(
+        body: RenderableType = (
             means_table(report)
             if report.agents
             else Text("No agent runs: nothing to compare.", style="dim")
         )
+        if report.outcomes:
+            body = Group(body, Text(""), outcomes_table(report))
+        table.update(body)
         listing = self.query_one("#results-forest", OptionList)
         highlighted = listing.highlighted
         listing.clear_options()

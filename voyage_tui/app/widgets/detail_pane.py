@@ -20,6 +20,7 @@ from textual.widgets import Markdown, Static
 
 from voyage_tui.app.widgets.readable import context_widgets
 from voyage_tui.app.widgets.safe_text import printable
+from voyage_tui.app.widgets.transcript import source_rows, transcript_widgets
 from voyage_tui.engine.details import MISSING, RECORDED, SKIPPED, TRAVERSED, Detail
 from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.items import AgentRunFacts, Facts, GoldFacts
@@ -301,6 +302,7 @@ def agent_run_widgets(detail: Detail) -> list[Widget]:
                     ("run", detail.field("run_id")),
                     ("agent", detail.field("agent")),
                     ("fixture", detail.item.parent),
+                    *source_rows(detail.field("metadata")),
                 ]
             )
         ),
@@ -313,6 +315,9 @@ def agent_run_widgets(detail: Detail) -> list[Widget]:
             _section("Patch"),
             Static(Syntax(patch, "diff", word_wrap=True, theme="ansi_dark")),
         ]
+    transcript = transcript_widgets(detail.field("transcript"))
+    if transcript:
+        widgets += [_section("Transcript"), *transcript]
     return widgets
 
 

@@ -111,3 +111,27 @@ def needed_text(needed: int | None, fixtures: int) -> str:
         return "—"
     more = needed - fixtures
     return f"{needed} ({more} more)" if more > 0 else f"{needed} (enough today)"
+
+
+OUTCOMES_HEADING = "Harness scores (imported runs' metadata.outcome)"
+
+
+def outcome_rows(report: ResultsReport) -> list[tuple[str, str, int, float, str, str, str]]:
+    """(agent, score name, n, mean, 95% interval, its method, pass_all_k) per imported score:
+    the same cells for every face."""
+    rows = []
+    for agent, by_name in report.outcomes.items():
+        for name, f in by_name.items():
+            share = report.pass_all_k.get(agent, {}).get(name)
+            rows.append(
+                (
+                    agent,
+                    name,
+                    f.n,
+                    f.mean,
+                    interval(f.ci.as_list() if f.ci else None),
+                    "Wilson" if f.binary else "bootstrap",
+                    "—" if share is None else f"{share:.0%}",
+                )
+            )
+    return rows

@@ -172,6 +172,7 @@ def html_report(full: Report) -> str:
         body.append(f"<h2>{e(report.by)}: {e(name)}</h2>")
         body += _section(group, report)
     body += _gold(report)
+    body += _outcomes(report)
     body += _plan(full)
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
@@ -325,3 +326,24 @@ def _plan(full: Report) -> list[str]:
         "<th class='t'>needed</th><th class='t'></th></tr>"
     )
     return [*out, f"<div class='scroll'><table>{head}{rows}</table></div>"]
+
+
+def _outcomes(report: ResultsReport) -> list[str]:
+    from voyage_tui.engine.reports.figures import OUTCOMES_HEADING, figure, outcome_rows
+
+    rows = outcome_rows(report)
+    if not rows:
+        return []
+    head = (
+        "<tr><th>agent</th><th>score</th><th>n</th><th>mean</th><th>95% interval</th>"
+        "<th>pass_all_k</th></tr>"
+    )
+    cells = "".join(
+        f"<tr><td>{e(a)}</td><td>{e(n)}</td><td>{k}</td><td>{figure(m)}</td>"
+        f"<td>{e(ci)} ({method})</td><td>{e(share)}</td></tr>"
+        for a, n, k, m, ci, method, share in rows
+    )
+    return [
+        f"<h2>{e(OUTCOMES_HEADING)}</h2>",
+        f"<div class='scroll'><table>{head}{cells}</table></div>",
+    ]

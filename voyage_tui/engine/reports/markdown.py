@@ -62,6 +62,7 @@ def markdown(full: Report) -> str:
                 "",
             ]
     lines += _md_gold(report)
+    lines += _md_outcomes(report)
     lines += _md_plan(full)
     text = "\n".join(lines)
     if len(text) > MD_LIMIT:
@@ -166,6 +167,27 @@ def _md_plan(full: Report) -> list[str]:
         lines.append(
             f"| {md_escape(r.agent)} | {md_escape(r.dimension)} | {r.fixtures} | "
             f"{figure(r.sd)} | {needed} |"
+        )
+    lines.append("")
+    return lines
+
+
+def _md_outcomes(report: ResultsReport) -> list[str]:
+    from voyage_tui.engine.reports.figures import OUTCOMES_HEADING, figure, outcome_rows
+
+    rows = outcome_rows(report)
+    if not rows:
+        return []
+    lines = [
+        f"#### {md_escape(OUTCOMES_HEADING)}",
+        "",
+        "| agent | score | n | mean | 95% interval | pass_all_k |",
+        "|---|---|--:|--:|---|--:|",
+    ]
+    for agent, name, n, mean, ci, method, share in rows:
+        lines.append(
+            f"| {md_escape(agent)} | {md_escape(name)} | {n} | {figure(mean)} | "
+            f"{ci} ({method}) | {share} |"
         )
     lines.append("")
     return lines

@@ -59,7 +59,46 @@ def csv_text(report: Report) -> str:
         for agent, result in section.agents.items():
             for row in _csv_rows(group, agent, result, section, results):
                 writer.writerow([_cell(v) for v in row])
+    for row in _outcome_rows(results):
+        writer.writerow([_cell(v) for v in row])
     return out.getvalue()
+
+
+def _outcome_rows(report: ResultsReport) -> Iterable[list[object]]:
+    """The imported runs' harness scores: `dimension` is `outcome:NAME` (the mean of the
+    score) and `pass_all_k:NAME` (the share of fixtures where every epoch passed)."""
+    blank = [None] * (len(CSV_COLUMNS) - 10)
+    for agent, by_name in report.outcomes.items():
+        for name, f in by_name.items():
+            method = "Wilson interval" if f.binary else "bootstrap interval"
+            yield [
+                "",
+                agent,
+                f"outcome:{name}",
+                None,
+                None,
+                f.n,
+                f.mean,
+                f.ci.low if f.ci else None,
+                f.ci.high if f.ci else None,
+                method,
+                *blank,
+            ]
+            share = report.pass_all_k.get(agent, {}).get(name)
+            if share is not None:
+                yield [
+                    "",
+                    agent,
+                    f"pass_all_k:{name}",
+                    None,
+                    None,
+                    None,
+                    share,
+                    None,
+                    None,
+                    None,
+                    *blank,
+                ]
 
 
 def _csv_rows(

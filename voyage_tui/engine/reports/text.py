@@ -8,12 +8,14 @@ from __future__ import annotations
 import textwrap
 
 from voyage_tui.engine.reports.figures import (
+    OUTCOMES_HEADING,
     ci_of,
     figure,
     headline,
     interval,
     match_text,
     needed_text,
+    outcome_rows,
     p_value,
     plan_heading,
     rule_text,
@@ -44,6 +46,7 @@ def text_lines(full: Report) -> list[str]:
         lines += ["", one_line(f"=== {report.by} {name} ===")]
         lines += _section_text(group, report)
     lines += _gold_text(report)
+    lines += _outcomes_text(report)
     if full.plan is not None:
         lines += _plan_text(full)
     return lines
@@ -147,5 +150,20 @@ def _gold_text(report: ResultsReport) -> list[str]:
                 f"{g.precision:>9.3f}  {g.recall:>6.3f}  {g.f1:>5.3f}  {g.macro_f1:>8.3f}  "
                 f"{g.verdict_accuracy:>8.0%}  {len(g.block_to_allow):>12}"
             )
+        )
+    return lines
+
+
+def _outcomes_text(report: ResultsReport) -> list[str]:
+    rows = outcome_rows(report)
+    if not rows:
+        return []
+    names = [f"{one_line(a)} · {one_line(n)}" for a, n, *_ in rows]
+    width = max(len(n) for n in [*names, "agent · score"])
+    lines = ["", OUTCOMES_HEADING]
+    lines.append(f"  {'agent · score'.ljust(width)}      n   mean  95% interval         pass_all_k")
+    for name, (_, _, n, mean, ci, method, share) in zip(names, rows, strict=True):
+        lines.append(
+            one_line(f"  {name.ljust(width)}  {n:>5}  {figure(mean):>5}  {ci} ({method})  {share}")
         )
     return lines

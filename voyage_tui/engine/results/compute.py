@@ -21,10 +21,12 @@ from voyage_tui.engine.results.model import (
     Comparison,
     DimensionStat,
     GoldCorpusRun,
+    OutcomeRow,
     PairedFixture,
     ResultsReport,
     Section,
 )
+from voyage_tui.engine.results.outcomes import outcome_figures, pass_all_k
 from voyage_tui.engine.results.stats import (
     ALPHA,
     MDE_FEW,
@@ -75,6 +77,8 @@ class ResultsInputs:
     match: MatchMode = DEFAULT_MATCH
     scale: tuple[int, int] | None = None
     """The rubric's lowest and highest score over every dimension (the charts' one axis)."""
+    outcomes: list[OutcomeRow] = field(default_factory=list)
+    """Imported runs' harness scores (results/outcomes.read_outcomes)."""
 
     def agents(self) -> list[str]:
         return _ordered({r.agent for r in self.runs}, None)
@@ -124,6 +128,8 @@ def compute_results(
         notices=tuple(inputs.notices),
         alpha=alpha,
         scale=inputs.scale,
+        outcomes=outcome_figures(inputs.outcomes),
+        pass_all_k=pass_all_k(inputs.outcomes),
     )
 
 

@@ -17,6 +17,7 @@ from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.ratings.runs import RunIndex
 from voyage_tui.engine.results.compute import NO_GROUP, ResultsInputs, RunRow
 from voyage_tui.engine.results.model import UNLABELLED, GoldCorpusRun
+from voyage_tui.engine.results.outcomes import read_outcomes
 from voyage_tui.engine.review.inputs import ReviewError, ReviewInputs
 from voyage_tui.engine.scoring.scorer import DEFAULT_MATCH, MatchMode
 from voyage_tui.engine.wording import plural
@@ -90,7 +91,8 @@ def gather_inputs(
     dimensions = [d.name for d in rubric.dimensions]
     values = [v for d in rubric.dimensions for v in d.scale]
     scale = (min(values), max(values)) if values else None
-    return ResultsInputs(rows, scores, dimensions, gold_runs, notices, match, scale)
+    outcomes = read_outcomes(ws, runs.runs)
+    return ResultsInputs(rows, scores, dimensions, gold_runs, notices, match, scale, outcomes)
 
 
 def _gold_runs(

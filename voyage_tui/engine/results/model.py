@@ -217,6 +217,30 @@ class Section:
 
 
 @dataclass(frozen=True, slots=True)
+class OutcomeRow:
+    """One imported run's harness scores (`metadata.outcome`, SPEC 3.13)."""
+
+    agent: str
+    fixture_id: str
+    run_id: str
+    values: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeFigure:
+    """An agent's mean of one harness score over its runs, with a 95% interval: Wilson's for
+    pass/fail values (`binary`), else the bootstrap's."""
+
+    mean: float
+    n: int
+    ci: Interval | None
+    binary: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": self.mean, "n": self.n, "ci": self.ci.as_list() if self.ci else None}
+
+
+@dataclass(frozen=True, slots=True)
 class ResultsReport:
     baseline: str | None
     dimensions: tuple[str, ...]
@@ -231,6 +255,10 @@ class ResultsReport:
     """The significance level of every verdict (`--alpha`)."""
     scale: tuple[int, int] | None = None
     """The rubric's lowest and highest score (None: not known)."""
+    outcomes: dict[str, dict[str, OutcomeFigure]] = field(default_factory=dict)
+    """agent -> harness score name -> figure, over imported runs (results/outcomes.py)."""
+    pass_all_k: dict[str, dict[str, float]] = field(default_factory=dict)
+    """agent -> pass/fail score name -> share of fixtures where every epoch passed."""
 
     @property
     def agents(self) -> dict[str, AgentResult]:
@@ -254,5 +282,11 @@ class ResultsReport:
         if self.by is not None:
             out["by"] = self.by
             out["groups"] = {name: s.to_json() for name, s in self.groups.items()}
+        if self.outcomes:
+            out["outcomes"] = {
+                agent: {name: f.to_json() for name, f in by_name.items()}
+                for agent, by_name in self.outcomes.items()
+            }
+            out["pass_all_k"] = self.pass_all_k
         out["notices"] = list(self.notices)
         return out
