@@ -87,3 +87,17 @@ def test_the_results_screen_has_a_section_for_them(imported: Path) -> None:
     assert "Harness scores" in shown
     assert "mockllm/model" in shown and "match" in shown and "67%" in shown
     assert "Wilson" in shown and "bootstrap" in shown
+
+
+def test_outcomes_are_the_same_from_the_checks_bytes_and_from_the_files(
+    imported: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first `results` reads the harness scores from the bytes its check kept (no run file
+    opened twice), a warm one from the files (the cache holds the items, not the bytes): both
+    say the same."""
+    reports = []
+    for argv in (["results", str(imported)], ["results", str(imported)]):
+        capsys.readouterr()
+        assert main([*argv, "--format", "json"]) == 0
+        reports.append(json.loads(capsys.readouterr().out)["outcomes"])
+    assert reports[0] == reports[1] and reports[0]["mockllm/model"]["match"]["n"] == 6

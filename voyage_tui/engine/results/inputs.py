@@ -91,7 +91,7 @@ def gather_inputs(
     dimensions = [d.name for d in rubric.dimensions]
     values = [v for d in rubric.dimensions for v in d.scale]
     scale = (min(values), max(values)) if values else None
-    outcomes = read_outcomes(ws, runs.runs)
+    outcomes = read_outcomes(ws, runs.runs, review.kept)
     return ResultsInputs(rows, scores, dimensions, gold_runs, notices, match, scale, outcomes)
 
 

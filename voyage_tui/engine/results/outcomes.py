@@ -7,7 +7,7 @@ or 1, else the bootstrap of SPEC 3.10); and `pass_all_k`, the share of fixtures 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import yaml
@@ -36,12 +36,20 @@ def wilson_interval(successes: int, n: int) -> Interval | None:
     return Interval(max(0.0, centre - half), min(1.0, centre + half))
 
 
-def read_outcomes(ws: Workspace, runs: Iterable[AgentRunRef]) -> list[OutcomeRow]:
-    """Each run's `metadata.outcome` (`{name: number}`), read from its file; a run without one
-    (every run written by hand) is skipped without being parsed."""
+def read_outcomes(
+    ws: Workspace, runs: Iterable[AgentRunRef], kept: Mapping[str, bytes] | None = None
+) -> list[OutcomeRow]:
+    """Each run's `metadata.outcome` (`{name: number}`), read from its file, or from the bytes
+    the suite's check kept (`kept`: a run's bytes, or b"" for a run seen to hold no outcome,
+    so `results` opens no run file twice); a run without one (every run written by hand) is
+    skipped without being parsed."""
     out: list[OutcomeRow] = []
     for run in runs:
-        text = ws.read_text(run.run_path)
+        held = kept.get(run.run_path) if kept else None
+        if held is not None:
+            text: object = held.decode("utf-8", "replace") if held else ""
+        else:
+            text = ws.read_text(run.run_path)
         if not isinstance(text, str) or "outcome" not in text:
             continue
         try:

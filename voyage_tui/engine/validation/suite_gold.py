@@ -1,11 +1,12 @@
 """The gold files and runs a full validation read, kept for results (issue 34): `results`
-scores them without opening them again (docs/decisions.md, "results opens each file once")."""
+scores them (and reads an imported agent run's harness scores) without opening them again (docs/decisions.md, "results opens each file once")."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from voyage_tui.engine.items import Item
+from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import keeping_bytes, recording_stats
 from voyage_tui.engine.references.loaded import References
 from voyage_tui.engine.validation.cache import ItemCache
@@ -31,7 +32,8 @@ class SuiteGold(SuiteRatings):
         child_share: float,
         child: tuple[int, int] | None,
     ) -> ForkedMap[Job, Item | None]:
-        """_tasks, keeping the bytes of each gold file and run checked (a forked child's come
+        """_tasks, keeping the bytes of each gold file and run checked, and of each agent run
+        that may hold harness scores (a forked child's come
         back with its share: (its read stamps, its kept bytes), taken up by _check_layout)."""
         ws, kept_here = self.ws, self._gold_bytes
         read_stamps = item_cache.read_stamps if item_cache is not None else None
@@ -41,8 +43,14 @@ class SuiteGold(SuiteRatings):
                 item = check_job(ws, refs, job)
             if read_stamps is not None and job[1] in stats:
                 read_stamps[job[1]] = stats[job[1]]
-            if item is not None and item.kind in GOLD_KINDS and job[1] in kept:
-                kept_here[job[1]] = kept[job[1]]
+            if item is not None and job[1] in kept:
+                if item.kind in GOLD_KINDS:
+                    kept_here[job[1]] = kept[job[1]]
+                elif item.kind is FileKind.AGENT_RUN:
+                    # results reads an imported run's harness scores (metadata.outcome): the
+                    # bytes of a run that may hold one, and b"" for a run seen to hold none
+                    data = kept[job[1]]
+                    kept_here[job[1]] = data if b"outcome" in data else b""
             return item
 
         return ForkedMap(
