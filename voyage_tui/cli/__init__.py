@@ -45,6 +45,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "voyage_tui.cli.results_cmd",
         "which agent is better, by how much, how sure (ratings and gold)",
     ),
+    "judge": (
+        "voyage_tui.cli.judge_cmd",
+        "a program as a rater: run a judge, and how far it agrees with the people (run|align)",
+    ),
 }
 
 USAGE = """usage: voyage-tui [PATH]
