@@ -5,6 +5,8 @@ starts afresh; the judge reads a blind document."""
 from __future__ import annotations
 
 import json
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -146,3 +148,34 @@ def test_a_persons_file_under_the_name_is_refused(
 def test_judges_records_are_valid_ratings(ws: Path, tmp_path: Path) -> None:
     assert judge(ws, write_judge(tmp_path, "ok"), "--repeat", "2") == 0
     assert main(["validate", str(ws), "--format", "json"]) == 0
+
+
+def test_more_than_a_mebibyte_on_stdout_is_a_failure(
+    ws: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    flood = tmp_path / "flood.py"
+    flood.write_text("import sys\nsys.stdout.write('x' * (3 << 20))\n", encoding="utf-8")
+    assert judge(ws, f"{sys.executable} {flood}") == 1
+    assert "more than 1048576 bytes on stdout" in capsys.readouterr().out
+    assert records(ws / "ratings/robo.jsonl") == []
+
+
+def test_a_large_document_and_a_child_left_behind(
+    make_workspace: MakeWorkspace, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = workspace_files({"t1": ["run-a"]})
+    files["fixtures/bug-diagnosis/t1/runs/run-a.yaml"] = (
+        "run_id: run-a\nagent: x\noutput: |\n" + "  long line of output\n" * 20_000
+    )
+    ws = make_workspace(files)
+    # reads the whole document (400 kB: far past a pipe's buffer), answers, and leaves a child
+    # holding its pipes: the answer counts, and the child is killed with the group
+    command = write_judge(
+        tmp_path,
+        "ok",
+        "import subprocess\nsubprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n",
+    )
+    started = time.monotonic()
+    assert judge(ws, command, "--timeout", "20") == 0
+    assert time.monotonic() - started < 15
+    assert len(records(ws / "ratings/robo.jsonl")) == 1

@@ -8,13 +8,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
+import selectors
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
 from voyage_tui.engine.safe_text import one_line
 
@@ -41,6 +42,9 @@ class Failure:
     duration_s: float
 
 
+_CHUNK = 65536
+
+
 def judge_env(
     pass_env: tuple[str, ...], environ: Mapping[str, str] | None = None
 ) -> dict[str, str]:
@@ -48,23 +52,58 @@ def judge_env(
     return {k: source[k] for k in (*KEPT_ENV, *pass_env) if k in source}
 
 
-def _read_bounded(stream: IO[bytes], limit: int, out: list[bytes], over: threading.Event) -> None:
-    kept = 0
-    with contextlib.suppress(OSError, ValueError):
-        while chunk := stream.read(65536):
-            if kept < limit:
-                out.append(chunk[: limit - kept + 1])
-                kept += len(out[-1])
-                if kept > limit:
-                    over.set()
-            # past the limit the rest is read and dropped, so the judge never blocks on a pipe
-
-
-def _feed(stream: IO[bytes], data: bytes) -> None:
-    with contextlib.suppress(OSError, ValueError):
-        stream.write(data)
-    with contextlib.suppress(OSError, ValueError):
-        stream.close()
+def _exchange(
+    proc: subprocess.Popen[bytes], document: bytes, timeout: float
+) -> tuple[bytes, bytes, bool, bool]:
+    """Feed `document` to the judge and read its stdout and stderr, bounded, in this one
+    thread (a selector over the three pipes: no thread per item), until both close or the time
+    is up. Returns (stdout, stderr, stdout over its limit, timed out)."""
+    assert proc.stdin and proc.stdout and proc.stderr
+    deadline = time.monotonic() + timeout
+    out, err = bytearray(), bytearray()
+    over = False
+    view = memoryview(document)
+    with selectors.DefaultSelector() as selector:
+        if view:
+            selector.register(proc.stdin, selectors.EVENT_WRITE)
+        else:
+            proc.stdin.close()
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        selector.register(proc.stderr, selectors.EVENT_READ)
+        while selector.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return bytes(out), bytes(err), over, True
+            # A short wait while the judge lives; once it has exited, only what is already in
+            # the pipes (a child it left behind may hold them open, and never close them).
+            exited = proc.poll() is not None
+            ready = selector.select(0 if exited else min(left, 0.05))
+            if exited and not ready:
+                break
+            # A pipe that selects writable takes PIPE_BUF bytes without blocking.
+            for key, _ in ready:
+                if key.fileobj is proc.stdin:
+                    try:
+                        sent = os.write(key.fd, view[: select.PIPE_BUF])
+                    except BrokenPipeError:
+                        sent = len(view)  # the judge will not read the rest: fine
+                    view = view[sent:]
+                    if not view:
+                        selector.unregister(proc.stdin)
+                        with contextlib.suppress(OSError):
+                            proc.stdin.close()
+                    continue
+                chunk = os.read(key.fd, _CHUNK)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                elif key.fileobj is proc.stdout:
+                    out += chunk
+                    if len(out) > STDOUT_LIMIT:
+                        return bytes(out[: STDOUT_LIMIT + 1]), bytes(err), True, False
+                elif len(err) < STDERR_LIMIT:
+                    err += chunk[: STDERR_LIMIT - len(err)]
+                # past the limit stderr is read and dropped, so the judge never blocks on it
+    return bytes(out), bytes(err), over, False
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -95,42 +134,30 @@ def run_judge(
         )
     except OSError as exc:
         return Failure(f"cannot run {argv[0]!r}: {exc.strerror or exc}", 0.0)
-    assert proc.stdin and proc.stdout and proc.stderr
-    out: list[bytes] = []
-    err: list[bytes] = []
-    over = threading.Event()
-    never = threading.Event()
-    threads = [
-        threading.Thread(target=_feed, args=(proc.stdin, document), daemon=True),
-        threading.Thread(
-            target=_read_bounded, args=(proc.stdout, STDOUT_LIMIT, out, over), daemon=True
-        ),
-        threading.Thread(
-            target=_read_bounded, args=(proc.stderr, STDERR_LIMIT, err, never), daemon=True
-        ),
-    ]
-    for thread in threads:
-        thread.start()
-    timed_out = False
     try:
-        proc.wait(timeout=timeout)
+        out, err, over, timed_out = _exchange(proc, document, timeout)
+        if not (timed_out or over):  # past the limit it is killed, not waited for
+            proc.wait(timeout=max(0.0, timeout - (time.monotonic() - started)))
     except subprocess.TimeoutExpired:
         timed_out = True
-    # Always: a judge's children left holding the pipes would keep the readers waiting.
-    _kill_group(proc)
-    proc.wait()
-    for thread in threads:
-        thread.join(timeout=5)
+    finally:
+        # Always: a judge's children left behind would keep running, holding the pipes.
+        _kill_group(proc)
+        proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
     duration = round(time.monotonic() - started, 3)
     if timed_out:
         return Failure(f"no answer within {timeout:g} s (killed)", duration)
-    stderr = one_line(b"".join(err)[:STDERR_LIMIT].decode("utf-8", "replace").strip())
+    stderr = one_line(err.decode("utf-8", "replace").strip())
+    if over:
+        return Failure(f"more than {STDOUT_LIMIT} bytes on stdout (killed)", duration)
     if proc.returncode != 0:
         said = f": {stderr[:200]}" if stderr else ""
         return Failure(f"exit status {proc.returncode}{said}", duration)
-    if over.is_set():
-        return Failure(f"more than {STDOUT_LIMIT} bytes on stdout", duration)
-    return parse_answer(b"".join(out), dimensions, duration)
+    return parse_answer(out, dimensions, duration)
 
 
 def parse_answer(
