@@ -179,3 +179,32 @@ def test_a_large_document_and_a_child_left_behind(
     assert judge(ws, command, "--timeout", "20") == 0
     assert time.monotonic() - started < 15
     assert len(records(ws / "ratings/robo.jsonl")) == 1
+
+
+def test_the_progress_bar_on_a_terminal_and_plain_lines_off_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from voyage_tui.cli.judge_run_cmd import Bar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    bar = Bar()
+    for done in range(1, 5):
+        bar(done, 4, 1)
+    drawn = terminal.getvalue()
+    assert drawn.startswith("\r[") and "4/4" in drawn and "/s" in drawn and "ETA" in drawn
+    assert "1 failed" in drawn and drawn.endswith("\n")
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    bar = Bar()
+    for done in range(1, 101):
+        bar(done, 100, 0)
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 10 and all(line.startswith("judge: ") for line in lines)
+    assert "\r" not in log.getvalue()
