@@ -9,7 +9,8 @@ afterwards; --quick generates one 10x smaller, for a smoke run.
 
 Benchmarks are looked up by module and function name: `bench_validate.bench_validate`, and where
 they import, `bench_score.bench_score`, `bench_exposure.bench_exposure`, `bench_app.bench_app`,
-`bench_agreement.bench_agreement` (1,000 raters x 12 items; its own generated workspace).
+`bench_agreement.bench_agreement` (1,000 raters x 12 items; its own generated workspace),
+`bench_judge.bench_judge` (10,000 items judged by a judge that answers at once, `--jobs 2`).
 Each returns a list of (label, value) rows; one that is missing is skipped with a note. A
 benchmark module may define HEADER (its column names) when its values hold several cells joined
 by ' | '.
@@ -44,6 +45,7 @@ BENCHMARKS = (
     ("bench_app", "bench_app"),
     ("bench_agreement", "bench_agreement"),
     ("bench_results", "bench_results"),
+    ("bench_judge", "bench_judge"),
     ("bench_100k", "bench_100k"),
 )
 

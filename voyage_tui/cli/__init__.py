@@ -49,6 +49,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "voyage_tui.cli.import_cmd",
         "runs from Inspect AI, SWE-bench or Harbor logs as run files",
     ),
+    "judge": (
+        "voyage_tui.cli.judge_cmd",
+        "a program as a rater: run a judge, and how far it agrees with the people (run|align)",
+    ),
 }
 
 USAGE = """usage: voyage-tui [PATH]

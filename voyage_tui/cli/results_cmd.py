@@ -1,5 +1,6 @@
 """`voyage-tui results [PATH] [--baseline AGENT] [--by class|boundary] [--match dual|seed]
-[--format text|json|csv|md|html] [--output FILE [--force]] [--alpha A] [--fail-if-worse]
+[--format text|json|csv|md|html] [--output FILE [--force]] [--alpha A] [--raters
+people|programs|all] [--fail-if-worse]
 [--require-better AGENT]`.
 
 Which agent is better, by how much and how sure (SPEC 3.10, docs/cli.md "results"): per agent and
@@ -73,6 +74,12 @@ def build_parser() -> Parser:
         help="with --plan: the true difference to detect, in points of the rubric",
     )
     parser.add_argument(
+        "--raters",
+        choices=("people", "programs", "all"),
+        default="people",
+        help="whose ratings count: people's (the default), programs' (judges, SPEC 3.11) or all",
+    )
+    parser.add_argument(
         "--fail-if-worse",
         action="store_true",
         help="exit 1 when an agent is worse than the baseline on a dimension (a CI gate)",
@@ -131,8 +138,14 @@ def run(argv: list[str]) -> int:
         return unreadable_workspace(exc)
     ws = suite.ws
     snapshot = suite.campaign()
+    from voyage_tui.engine.campaign.counting import Raters
+
     inputs = gather_inputs(
-        snapshot, suite.items, args.match, review=suite.review_inputs(args.match)
+        snapshot,
+        suite.items,
+        args.match,
+        Raters(args.raters),
+        review=suite.review_inputs(args.match),
     )
     baseline = args.baseline if args.baseline is not None else ws.config.results.baseline
     try:

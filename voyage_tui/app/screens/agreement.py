@@ -26,6 +26,7 @@ from voyage_tui.app.widgets.safe_text import printable
 from voyage_tui.engine.campaign.figures import agreement, calibrations
 from voyage_tui.engine.campaign.snapshot import Campaign, load_campaign
 from voyage_tui.engine.campaign.source import WorkTree
+from voyage_tui.engine.judging.align import Alignment, align, judge_names
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem
 from voyage_tui.engine.ratings.calibration import Calibration
 from voyage_tui.engine.ratings.labels import RaterLabels
@@ -59,6 +60,8 @@ class Computed:
     """The items with an adjudication in force (marked in the disputed list)."""
     calibrated: tuple[Calibration, ...] = ()
     """Each rater against the adjudicated scores."""
+    judges: tuple[Alignment, ...] = ()
+    """Each judge (a program rater) against the people (SPEC 3.11)."""
 
 
 def _computed(ws: Workspace, view: SuiteView | None) -> Computed:
@@ -68,9 +71,41 @@ def _computed(ws: Workspace, view: SuiteView | None) -> Computed:
     )
     report, problems = compute(campaign)
     calibrated = tuple(calibrations(campaign))
+    judges = tuple(align(campaign, name) for name in judge_names(campaign))
     return Computed(
-        report, problems, campaign.rubric, frozenset(campaign.adjudicated()), calibrated
+        report, problems, campaign.rubric, frozenset(campaign.adjudicated()), calibrated, judges
     )
+
+
+def _interval(ci: tuple[float, float] | None) -> str:
+    return "" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def judges_text(judges: tuple[Alignment, ...]) -> Text:
+    """Per judge and dimension: its kappa with the people against theirs among themselves,
+    each with its 95% interval; a judge below the ceiling is marked (empty without judges)."""
+    text = Text()
+    if not judges:
+        return text
+    text.append("Judges", style="bold")
+    text.append(
+        f"  a program's {KAPPA} with the people vs the people's own (95% interval)\n", style="dim"
+    )
+    for report in judges:
+        text.append(f"  {_name(report.judge)}\n", style="bold")
+        for d in report.dimensions.values():
+            text.append(f"    {_name(d.dimension)}  ")
+            text.append(_figure(d.judge_kappa), style=_quality(d.judge_kappa))
+            text.append(_interval(d.judge_kappa_ci), style="dim")
+            text.append("  vs  ")
+            text.append(_figure(d.human_kappa), style=_quality(d.human_kappa))
+            text.append(_interval(d.human_kappa_ci), style="dim")
+            text.append(f"  ({d.items} items)", style="dim")
+            if d.below_ceiling:
+                text.append("  below the ceiling", style="bold yellow")
+            text.append("\n")
+    text.rstrip()
+    return text
 
 
 def calibration_text(calibrated: tuple[Calibration, ...]) -> Text:
@@ -243,6 +278,7 @@ their final scores are settled): `enter` shows every rater's scores and note sid
             yield Static(Text("computing…", style="dim"), id="agreement-table")
             yield Static("", id="agreement-reasons")
             yield Static("", id="agreement-calibration")
+            yield Static("", id="agreement-judges")
         yield Static(
             Text.assemble(
                 ("Most disputed items", "bold"),
@@ -256,6 +292,7 @@ their final scores are settled): `enter` shows every rater's scores and note sid
     def on_mount(self) -> None:
         self.query_one("#agreement-problems").display = False
         self.query_one("#agreement-legend").display = False
+        self.query_one("#agreement-judges").display = False
         self.load()
 
     def load(self) -> None:
@@ -297,6 +334,9 @@ their final scores are settled): `enter` shows every rater's scores and note sid
         calibrated = self.query_one("#agreement-calibration", Static)
         calibrated.update(calibration_text(message.calibrated))
         calibrated.display = bool(message.calibrated)
+        judges = self.query_one("#agreement-judges", Static)
+        judges.update(judges_text(message.judges))
+        judges.display = bool(message.judges)
         listing = self.query_one("#agreement-disputed", OptionList)
         highlighted = listing.highlighted
         listing.clear_options()

@@ -206,6 +206,7 @@ def collect(
     found += _low_scores(view, cache, config.min_f1)
     found += _unrated(view)
     found += _too_fast(view)
+    found += _judges_below(view)
     found.sort(key=TriageItem._order)
     keys = unique(i.key for i in found)
     return [i if i.key == k else replace(i, key=k) for i, k in zip(found, keys, strict=True)]
@@ -430,6 +431,16 @@ def _too_fast(view: SuiteView) -> list[TriageItem]:
             )
         )
     return out
+
+
+def _judges_below(view: SuiteView) -> list[TriageItem]:
+    """A judge below the ceiling on a dimension (triage/judges.py); nothing without a judge."""
+    from voyage_tui.engine.triage.judges import judges_below
+
+    campaign = view.campaign()
+    if not any(r.is_program for r in campaign.store.ratings()):
+        return []
+    return judges_below(campaign)
 
 
 # --- snoozes -------------------------------------------------------------------------------------
