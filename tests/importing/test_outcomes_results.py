@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from scipy import stats
 
 from tests.conftest import MakeWorkspace
 from tests.importing.common import log_copy, workspace
@@ -32,6 +31,8 @@ def test_results_json_has_outcomes_and_pass_all_k(
     # t1 and 42 answer Paris (C, both epochs), t2 does not (I): 4 of 6
     assert match["n"] == 6
     assert match["mean"] == pytest.approx(4 / 6)
+    from scipy import stats  # a reference, imported by its test only
+
     wilson = stats.binomtest(4, 6).proportion_ci(method="wilson")
     assert match["ci"] == pytest.approx([wilson.low, wilson.high])
     length = report["outcomes"]["mockllm/model"]["length"]

@@ -13,7 +13,6 @@ from typing import Any
 import krippendorff
 import numpy as np
 import pytest
-from sklearn.metrics import cohen_kappa_score
 
 from tests.conftest import MakeWorkspace
 from tests.ratings.common import jsonl, record, workspace_files
@@ -86,6 +85,8 @@ def judge_score(item: tuple[str, str]) -> int | None:
 
 
 def test_the_figures_are_the_references(make_workspace: MakeWorkspace) -> None:
+    from sklearn.metrics import cohen_kappa_score  # a reference, imported by its test only
+
     got = report(make_workspace(files())).dimensions["correctness"]
     people = ["alice", "bob", "carol"]
     shared = [

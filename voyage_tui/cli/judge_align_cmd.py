@@ -16,6 +16,7 @@ import sys
 
 from voyage_tui.cli.common import Parser, no_workspace
 from voyage_tui.cli.render import dumps, shown
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
 
@@ -123,11 +124,14 @@ def text_lines(report: object) -> list[str]:
     assert isinstance(report, Alignment)
     sha = (report.command_sha256 or "?")[:12]
     lines = [
-        f"judge {shown(report.judge)} (command {sha}, up to {report.repeats} repeat(s) per item)",
+        f"judge {shown(report.judge)} (command {sha}, "
+        f"up to {plural(report.repeats, 'repeat')} per item)",
         "",
     ]
     for d in report.dimensions.values():
-        lines.append(f"{shown(d.dimension)}: {d.items} item(s) rated by the judge and a person")
+        lines.append(
+            f"{shown(d.dimension)}: {plural(d.items, 'item')} rated by the judge and a person"
+        )
         lines.append(
             f"  judge kappa  {_num(d.judge_kappa)}{_ci(d.judge_kappa_ci)}   vs people "
             f"{_num(d.human_kappa)}{_ci(d.human_kappa_ci)}"

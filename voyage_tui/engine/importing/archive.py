@@ -17,11 +17,14 @@ import zlib
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from voyage_tui.engine.wording import plural
+
 STORED = 0
 DEFLATED = 8
 ZSTD = 93
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")
 _LOCAL_MAGIC = b"PK\x03\x04"
+
 _CHUNK = 1 << 16
 
 
@@ -33,7 +36,7 @@ class Limits:
     max_members: int = 200_000
     max_member_bytes: int = 64 << 20
     max_total_bytes: int = 4 << 30
-    max_file_bytes: int = 4 << 30
+    max_source_bytes: int = 4 << 30
 
 
 class ArchiveRefused(Exception):
@@ -79,7 +82,7 @@ def _members(handle: BinaryIO, label: str, limits: Limits) -> dict[str, Member]:
     infos = zf.infolist()
     if len(infos) > limits.max_members:
         raise ArchiveRefused(
-            f"{label}: {len(infos)} members, more than the {limits.max_members} allowed"
+            f"{label}: {plural(len(infos), 'member')}, more than the {limits.max_members:,} allowed"
         )
     out: dict[str, Member] = {}
     declared = 0

@@ -38,7 +38,7 @@ def load(path: str, agent: str | None, limits: Limits | None = None) -> list[Imp
     limits = limits or Limits()
     if path.endswith(".eval"):
         return list(_from_eval(path, agent, limits))
-    data = _json(read_source(path, limits.max_file_bytes), path)
+    data = _json(read_source(path, limits.max_source_bytes), path)
     if not is_json_log(data):
         raise ImportRefused(f"{path}: not an Inspect AI log (no `eval` header)")
     samples = data.get("samples") or []
@@ -57,7 +57,7 @@ def _json(data: bytes, where: str) -> Any:
 
 def _from_eval(path: str, agent: str | None, limits: Limits) -> Iterator[ImportedSample]:
     try:
-        with open_source(path, limits.max_file_bytes) as handle:
+        with open_source(path, limits.max_source_bytes) as handle:
             archive = Archive(handle, path, limits)
             header_name = "header.json" if "header.json" in archive.members else None
             if header_name is None and "_journal/start.json" in archive.members:

@@ -37,7 +37,7 @@ def detect(path: str) -> str | None:
         if os.path.isfile(os.path.join(path, "result.json")):
             return harbor.NAME if _is_trial_file(os.path.join(path, "result.json")) else None
         return None
-    with open_source(path, Limits().max_file_bytes) as handle:
+    with open_source(path, Limits().max_source_bytes) as handle:
         head = handle.read(4)
         if head.startswith(b"PK"):
             try:
@@ -55,7 +55,7 @@ def detect(path: str) -> str | None:
         if swebench.is_prediction(swebench.first_record(data)):
             return swebench.NAME
         return None
-    with open_source(path, Limits().max_file_bytes) as handle:
+    with open_source(path, Limits().max_source_bytes) as handle:
         first = handle.readline(_PEEK)
     if swebench.is_prediction(swebench.first_record(first)):
         return swebench.NAME

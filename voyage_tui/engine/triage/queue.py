@@ -42,6 +42,7 @@ from voyage_tui.engine.triage.keys import (
 )
 from voyage_tui.engine.triage.state import Snooze, TriageState
 from voyage_tui.engine.validation.view import SuiteView
+from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
 
 GATING_KINDS: frozenset[str] = frozenset((ERROR, EXPOSED))
@@ -417,7 +418,7 @@ def _too_fast(view: SuiteView) -> list[TriageItem]:
             "Quicker than a run can be read: look at the ratings, ask the rater, retract or "
             "re-rate."
         )
-        count = f"{len(fast)} rating{'s' if len(fast) != 1 else ''}"
+        count = plural(len(fast), "rating")
         out.append(
             TriageItem(
                 key=f"{WARNING}:{path}:{TOO_FAST_CODE}:{rater}",
