@@ -43,7 +43,7 @@ def build(items: int, agents: int, seed: int = 20) -> object:
                     d: min(5, max(1, 3 + bias + rng.choice((-2, -1, 0, 0, 1, 2))))
                     for d in DIMENSIONS
                 }
-            scores[item.pair] = item
+            scores[item.run_key] = item
     return ResultsInputs(runs, scores, list(DIMENSIONS))
 
 

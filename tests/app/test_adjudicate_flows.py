@@ -45,7 +45,7 @@ def lines(root: Path) -> list[dict]:
 def adjudicated(root: Path) -> set[tuple[str, str]]:
     ws = Workspace.load(root)
     report = dispute_report(load_campaign(WorkTree(ws)))
-    return {d.pair for d in report.items if d.adjudicated}
+    return {d.run_key for d in report.items if d.adjudicated}
 
 
 async def screen_of(pilot) -> AdjudicateScreen:  # type: ignore[no-untyped-def]
@@ -200,7 +200,7 @@ async def test_three_runs_of_one_fixture_are_told_apart(root: Path, size: tuple[
         labels = [
             option.prompt.plain  # type: ignore[attr-defined]
             for option in listing.options  # type: ignore[attr-defined]
-            if screen.report.items[int(option.id)].pair[0] == PAGINATION  # type: ignore[attr-defined]
+            if screen.report.items[int(option.id)].run_key[0] == PAGINATION  # type: ignore[attr-defined]
         ]
         assert len(labels) == 3
         # what fits the list's width (the rest would be cut off on screen) still differs

@@ -67,7 +67,7 @@ def queue_of(root: Path, rater: str = "me", *, blind: bool = True) -> list[tuple
         use_git=False,
         lock=False,
     )
-    return [run.pair for run in session.queue]
+    return [run.run_key for run in session.queue]
 
 
 async def session_screen(pilot) -> RateScreen:
@@ -105,7 +105,7 @@ async def test_rate_two_undo_one_quit_and_resume_at_the_right_item(root: Path) -
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await session_screen(pilot)
         assert screen.state is not None and screen.state.current is not None
-        assert screen.state.current.pair == order[0]
+        assert screen.state.current.run_key == order[0]
         assert screen.state.progress == "0/12 rated"
 
         await rate(pilot, screen, "43554")
@@ -113,7 +113,7 @@ async def test_rate_two_undo_one_quit_and_resume_at_the_right_item(root: Path) -
         assert pair(first) == order[0]
         assert first["scores"] == dict(zip(DIMENSIONS, [4, 3, 5, 5, 4], strict=True))
         assert first["rater"] == "me" and first["blind"] is True
-        assert screen.state.current.pair == order[1]
+        assert screen.state.current.run_key == order[1]
         assert screen.state.progress == "1/12 rated"
 
         await rate(pilot, screen, "22132")
@@ -124,7 +124,7 @@ async def test_rate_two_undo_one_quit_and_resume_at_the_right_item(root: Path) -
         written = records(root)
         assert len(written) == 3
         assert pair(written[2]) == order[1] and written[2]["scores"] is None  # a retraction
-        assert screen.state.current.pair == order[1]  # the undone item is open again
+        assert screen.state.current.run_key == order[1]  # the undone item is open again
         assert screen.state.progress == "1/12 rated"
         await pilot.press("ctrl+q")
 
@@ -132,7 +132,7 @@ async def test_rate_two_undo_one_quit_and_resume_at_the_right_item(root: Path) -
     async with again.run_test(size=(120, 40)) as pilot:
         screen = await session_screen(pilot)
         assert screen.state is not None and screen.state.current is not None
-        assert screen.state.current.pair == order[1]
+        assert screen.state.current.run_key == order[1]
         assert screen.state.progress == "1/12 rated"
     assert len(records(root)) == 3  # opening and quitting wrote nothing
 
@@ -149,7 +149,7 @@ async def test_undo_goes_back_through_every_rating_of_the_session_and_redo_retur
         await rate(pilot, screen, "backspace")
         await rate(pilot, screen, "u")
         assert screen.state is not None and screen.state.current is not None
-        assert screen.state.current.pair == order[0]
+        assert screen.state.current.run_key == order[0]
         assert screen.state.progress == "0/12 rated"
         assert [r["scores"] for r in records(root)][2:] == [None, None]
         await pilot.press("u")  # nothing of the session is left to undo: nothing is written
@@ -159,7 +159,7 @@ async def test_undo_goes_back_through_every_rating_of_the_session_and_redo_retur
 
         await rate(pilot, screen, "ctrl+r")
         assert records(root)[-1]["scores"] == dict.fromkeys(DIMENSIONS, 1)
-        assert screen.state.current.pair == order[1]
+        assert screen.state.current.run_key == order[1]
         assert screen.state.progress == "1/12 rated"
 
 
@@ -245,7 +245,7 @@ async def test_skip_leaves_a_run_for_after_the_others(root: Path) -> None:
         screen = await session_screen(pilot)
         await rate(pilot, screen, "s")
         assert screen.state is not None and screen.state.current is not None
-        assert screen.state.current.pair == order[1]
+        assert screen.state.current.run_key == order[1]
         assert records(root) == []
 
 
@@ -276,10 +276,10 @@ async def test_the_screen_moves_on_only_once_the_rating_is_on_disk(
         await pilot.pause()
         assert screen.busy and screen.state is before
         assert screen.state is not None and screen.state.current is not None
-        assert screen.state.current.pair == order[0]
+        assert screen.state.current.run_key == order[0]
         release.set()
         await wait_until(pilot, lambda: screen.state is not before and not screen.busy)
-        assert screen.state.current.pair == order[1]
+        assert screen.state.current.run_key == order[1]
         assert screen.draft.scores == {}  # the refused key did not score the next run
         assert len(records(root)) == 1
 
@@ -302,7 +302,7 @@ async def test_a_save_that_fails_keeps_the_scores_and_enter_tries_again(
         assert "Not saved" in screen.status and "No space left" in screen.status
         assert screen.status.endswith("enter tries again")
         assert screen.state is not None and screen.state.current is not None
-        assert screen.state.current.pair == order[0]
+        assert screen.state.current.run_key == order[0]
         assert screen.draft.complete
         monkeypatch.setattr(ratings_store, "append_lines", append)
         await rate(pilot, screen, "enter")
@@ -358,7 +358,7 @@ async def test_a_failed_undo_says_which_key_tries_again_and_that_key_does(
         await rate(pilot, screen, "u")
         assert [r["scores"] for r in records(root)][1] is None
         assert screen.state is not None and screen.state.current is not None
-        assert screen.state.current.pair == order[0]
+        assert screen.state.current.run_key == order[0]
 
 
 # --- blind ----------------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ async def test_no_blind_shows_the_agent_and_records_blind_false(root: Path) -> N
         screen = await session_screen(pilot)
         assert screen.state is not None and screen.state.current is not None
         # not blind: by fixture path, then run
-        assert screen.state.current.pair == queue_of(root, blind=False)[0]
+        assert screen.state.current.run_key == queue_of(root, blind=False)[0]
         shown = app.export_screenshot()
         assert "agent&#160;agent-a" in shown or "agent agent-a" in shown
         await rate(pilot, screen, "33333")
@@ -507,7 +507,7 @@ async def test_every_run_rated_says_so_and_u_still_undoes(root: Path) -> None:
         assert "Every agent run is rated" in message
         await pilot.press("5")
         await rate(pilot, screen, "u")
-        assert screen.state.current is not None and screen.state.current.pair == order[-1]
+        assert screen.state.current is not None and screen.state.current.run_key == order[-1]
         assert len(records(root)) == len(order) + 1
 
 

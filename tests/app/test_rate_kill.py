@@ -145,7 +145,7 @@ def test_a_killed_session_keeps_every_submitted_rating_and_resumes_at_the_next(
 ) -> None:
     root = copy_sample(tmp_path)
     engine = session_for(root)
-    order = [run.pair for run in engine.queue]
+    order = [run.run_key for run in engine.queue]
     third_label = engine.label(engine.queue[2])
 
     first = Terminal(root, tmp_path)

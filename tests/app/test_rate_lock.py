@@ -130,7 +130,7 @@ async def test_opening_the_rater_on_a_run_from_triage_replaces_the_open_session(
     async with app.run_test(size=(120, 40)) as pilot:
         first = await opened(pilot)
         assert first.state is not None and first.state.current is not None
-        fixture_id, run_id = first.state.current.pair
+        fixture_id, run_id = first.state.current.run_key
         app.open_rater_on(fixture_id, run_id)
         await wait_until(pilot, lambda: app.screen is not first)
         again = await opened(pilot)

@@ -64,7 +64,7 @@ async def test_a_rater_who_had_finished_is_shown_the_new_run(make_workspace) -> 
             pilot, lambda: screen.state is not None and screen.state.current is not None
         )
         assert screen.state is not None and screen.state.current is not None
-        assert screen.state.current.pair == ("t2", "run-late")
+        assert screen.state.current.run_key == ("t2", "run-late")
         assert progress(screen).startswith("3/4 rated")
         assert screen.query_one("#rate-body").display
         await pilot.press("4", "3")

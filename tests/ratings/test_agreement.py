@@ -352,7 +352,7 @@ def test_many_raters_list_the_lowest_kappas_and_count_the_rest():
     assert report.pairs == sorted(report.pairs, key=lambda p: (p.raters, dims.index(p.dimension)))
     by_rater: dict[str, dict] = {}
     for r in ratings:
-        by_rater.setdefault(r.rater, {})[r.pair] = r.scores
+        by_rater.setdefault(r.rater, {})[r.run_key] = r.scores
     for dim in dims:
         # brute force: every pair's kappa over its shared items
         everything = []

@@ -55,7 +55,7 @@ def records(root: Path, rater: str = "alice") -> list[dict]:
 
 
 def pairs(session: RaterSession) -> list[tuple[str, str]]:
-    return [run.pair for run in session.queue]
+    return [run.run_key for run in session.queue]
 
 
 # --- order ----------------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def test_blind_hides_the_agent_label_and_metadata(make_workspace):
     root = make_workspace(files)
     session = open_session(root)
     assert all(run.agent is None for run in session.queue)
-    content = session.content(next(r for r in session.queue if r.pair == ("t1", "run-a")))
+    content = session.content(next(r for r in session.queue if r.run_key == ("t1", "run-a")))
     assert content is not None
     assert (content.run.agent, content.run.metadata) == (None, None)
     assert content.run.output.startswith("Did the thing")
@@ -129,7 +129,7 @@ def test_resume_starts_at_the_first_pair_not_rated_and_counts_progress(make_work
     root.joinpath("ratings").mkdir()
     root.joinpath(ALICE).write_text(jsonl(*(record(f, r) for f, r in done)))
     session = open_session(root)
-    assert session.current is not None and session.current.pair == order[1]
+    assert session.current is not None and session.current.run_key == order[1]
     assert str(session.progress()) == f"2/{len(order)} rated"
 
 
@@ -141,7 +141,7 @@ def test_a_retracted_pair_is_unrated_again(make_workspace):
         jsonl(*(record(*p) for p in order), record(*order[1], scores=None))
     )
     session = open_session(root)
-    assert session.current is not None and session.current.pair == order[1]
+    assert session.current is not None and session.current.run_key == order[1]
     assert session.progress().rated == 2
 
 
@@ -155,7 +155,7 @@ def test_a_session_after_a_crash_continues_where_the_last_whole_record_left_off(
     with open(root / ALICE, "a") as handle:
         handle.write(half)
     second = open_session(root)
-    assert second.current is not None and second.current.pair == order[1]
+    assert second.current is not None and second.current.run_key == order[1]
     second.submit({"correctness": 2, "scope": 5})
     lines = (root / ALICE).read_text().split("\n")
     assert lines[1] == half and json.loads(lines[2])["run_id"] == order[1][1]
@@ -202,7 +202,7 @@ def test_submit_appends_a_record_with_the_seconds_spent_and_moves_on(make_worksp
     assert written["note"] == "tidy" and written["rater"] == "alice" and written["blind"] is True
     assert written["rated_at"].endswith("Z")
     assert stored.line == 1
-    assert session.current is not None and session.current.pair == order[1]
+    assert session.current is not None and session.current.run_key == order[1]
 
 
 def test_the_clock_stops_while_paused(make_workspace):
@@ -267,10 +267,10 @@ def test_skip_leaves_the_pair_for_later(make_workspace):
     session = open_session(root)
     order = pairs(session)
     session.skip()
-    assert session.current is not None and session.current.pair == order[1]
+    assert session.current is not None and session.current.run_key == order[1]
     session.submit(GOOD)
     session.submit(GOOD)
-    assert session.current is not None and session.current.pair == order[0]
+    assert session.current is not None and session.current.run_key == order[0]
 
 
 # --- undo and redo ------------------------------------------------------------------------------
@@ -286,7 +286,7 @@ def test_undo_of_a_first_rating_appends_a_retraction_and_shows_the_pair_again(ma
     written = records(root)
     assert len(written) == 2 and written[1]["scores"] is None
     assert (written[1]["fixture_id"], written[1]["run_id"]) == order[0]
-    assert session.current is not None and session.current.pair == order[0]
+    assert session.current is not None and session.current.run_key == order[0]
     assert session.progress().rated == 0
     assert open_session(root).progress().rated == 0, "the retraction is on disk"
 
@@ -316,14 +316,14 @@ def test_undo_goes_back_through_the_session_and_redo_forward(make_workspace):
     session.submit({"correctness": 1, "scope": 1})
     session.submit({"correctness": 2, "scope": 2})
     session.undo()
-    assert session.current is not None and session.current.pair == order[1]
+    assert session.current is not None and session.current.run_key == order[1]
     session.undo()
-    assert session.current is not None and session.current.pair == order[0]
+    assert session.current is not None and session.current.run_key == order[0]
     assert session.undo() is None and not session.can_undo
     assert session.progress().rated == 0
     redone = session.redo()
     assert redone is not None and redone.scores == {"correctness": 1, "scope": 1}
-    assert session.current is not None and session.current.pair == order[1]
+    assert session.current is not None and session.current.run_key == order[1]
     assert session.progress().rated == 1 and session.can_redo
     session.submit({"correctness": 3, "scope": 3})
     assert not session.can_redo, "a new rating ends the redo history"

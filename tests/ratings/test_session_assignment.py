@@ -64,12 +64,12 @@ def test_a_skipped_assigned_pair_comes_back_before_any_other(make_workspace):
     session = open_session(root)
     mine = [p for p in pairs(session) if p in session.assigned]
     first = session.current
-    assert first is not None and first.pair == mine[0]
+    assert first is not None and first.run_key == mine[0]
     session.skip()
     for _ in mine[1:]:
         session.submit(GOOD)
     # every other assigned pair is rated: the skipped one is next, not an unassigned one
-    assert session.current is not None and session.current.pair == mine[0]
+    assert session.current is not None and session.current.run_key == mine[0]
     session.submit(GOOD)
     assert session.progress().assigned_done
 

@@ -48,7 +48,7 @@ def test_a_finished_session_offers_the_new_run(make_workspace) -> None:
     assert session.finished
     add_run(root)
     session.take_new_runs(items_of(root))
-    assert session.current is not None and session.current.pair == ("t1", "run-new")
+    assert session.current is not None and session.current.run_key == ("t1", "run-new")
     assert session.label(session.current).endswith(" of 3")  # t1's runs: a, b and the new one
     session.submit(GOOD)
     assert session.finished and str(session.progress()) == "4/4 rated"

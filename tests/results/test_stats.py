@@ -139,7 +139,7 @@ def _inputs(a: list[int], b: list[int]) -> ResultsInputs:
         for agent, value in (("a", x), ("b", y)):
             row = RunRow(f"t{i}", f"{agent}-{i}", agent)
             runs.append(row)
-            items[row.pair] = ItemScores(row.pair, {"r": {"d": value}})
+            items[row.run_key] = ItemScores(row.run_key, {"r": {"d": value}})
     return ResultsInputs(runs, items, ["d"])
 
 
@@ -180,7 +180,7 @@ def test_degenerate_reports_have_a_reason_and_no_nan() -> None:
     assert stat.reason == "every item has the same score: the interval has no width"
     # no shared fixture: the agents rated different fixtures
     runs = [RunRow("t1", "a-1", "a"), RunRow("t2", "b-1", "b")]
-    items = {r.pair: ItemScores(r.pair, {"r": {"d": 3}}) for r in runs}
+    items = {r.run_key: ItemScores(r.run_key, {"r": {"d": 3}}) for r in runs}
     (none,) = compute_results(ResultsInputs(runs, items, ["d"]), "b").comparisons
     assert (none.fixtures, none.diff, none.ci, none.p, none.verdict) == (
         0,

@@ -33,7 +33,7 @@ def inputs(table: dict[str, list[float | None]], dimensions: tuple[str, ...] = (
                 continue
             row = RunRow(f"t{i:02d}", f"{agent}-{i}", agent)
             runs.append(row)
-            items[row.pair] = ItemScores(row.pair, {"r": dict.fromkeys(dimensions, value)})
+            items[row.run_key] = ItemScores(row.run_key, {"r": dict.fromkeys(dimensions, value)})
     return ResultsInputs(runs, items, list(dimensions))
 
 

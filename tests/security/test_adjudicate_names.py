@@ -46,7 +46,7 @@ async def test_a_hostile_item_is_drawn_escaped(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await screen_of(pilot)
         assert screen.report is not None
-        pairs = [d.pair for d in screen.report.items]
+        pairs = [d.run_key for d in screen.report.items]
         assert (EVIL_FIXTURE, EVIL_RUN) in pairs
         listing = screen.query_one("#adjudicate-items")
         listing.highlighted = pairs.index((EVIL_FIXTURE, EVIL_RUN))  # type: ignore[attr-defined]

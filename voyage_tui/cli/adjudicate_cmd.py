@@ -101,7 +101,7 @@ def text_lines(report: DisputeReport, spread: int) -> list[str]:
         f"{open_} not adjudicated"
     ]
     for dispute in report.items:
-        fixture_id, run_id = dispute.pair
+        fixture_id, run_id = dispute.run_key
         state = "adjudicated" if dispute.adjudicated else "open"
         widest = ", ".join(f"{dim} {gap}" for dim, gap in dispute.spread.items())
         lines.append(

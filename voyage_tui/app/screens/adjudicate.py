@@ -38,7 +38,7 @@ from voyage_tui.engine.ratings.content import PairContent, load_pair
 from voyage_tui.engine.ratings.disputes import Dispute, DisputeReport
 from voyage_tui.engine.ratings.keypad import COMPLETE, REFUSED, ScoreDraft, score_keys
 from voyage_tui.engine.ratings.names import RaterNameError, resolve_rater
-from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.ratings.runs import RunIndex, RunKey
 from voyage_tui.engine.references.rubric import Rubric
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.wording import plural
@@ -73,7 +73,7 @@ def _load(ws: Workspace, view: SuiteView | None, adjudicator: str | None, git: b
 
 
 def _load_content(
-    ws: Workspace, rubric: Rubric, runs: RunIndex | None, pair: PairKey
+    ws: Workspace, rubric: Rubric, runs: RunIndex | None, pair: RunKey
 ) -> PairContent | None:
     """The task and the run of `pair`, as the rater read them: blind, so the adjudication
     screen shows no agent label, as it showed none before it showed the run."""
@@ -97,7 +97,7 @@ def item_label(dispute: Dispute, width: int = 0) -> Text:
     """Two lines: settled or not, the run id and the widest spread; under it the fixture id,
     cut in the middle to `width` (0: whole). The run comes first so that the runs of one
     fixture, the usual neighbours in the list, differ on their first line."""
-    fixture_id, run_id = dispute.pair
+    fixture_id, run_id = dispute.run_key
     text = Text(no_wrap=True, overflow="ellipsis")
     if dispute.adjudicated:
         text.append("✓ ", style="green")
@@ -146,7 +146,7 @@ again. Blind like the rater session: the run's agent is not shown.
         self.rubric: Rubric | None = None
         self.runs: RunIndex | None = None
         self.draft: ScoreDraft | None = None
-        self.selected: PairKey | None = None
+        self.selected: RunKey | None = None
         self.content: PairContent | None = None
         """The selected item's task and run, once read (None meanwhile, or no such run)."""
         self.status = ""
@@ -238,7 +238,7 @@ again. Blind like the rater session: the run's agent is not shown.
             return
         width = listing.scrollable_content_region.width or min(44, self.app.size.width * 3 // 10)
         listing.add_options(Option(item_label(d, width), id=str(i)) for i, d in enumerate(items))
-        pairs = [d.pair for d in items]
+        pairs = [d.run_key for d in items]
         index = pairs.index(self.selected) if self.selected in pairs else 0
         listing.highlighted = index
         self._select(items[index])
@@ -252,7 +252,7 @@ again. Blind like the rater session: the run's agent is not shown.
         if report is None or event.option.id is None:
             return
         dispute = report.items[int(event.option.id)]
-        if dispute.pair != self.selected:
+        if dispute.run_key != self.selected:
             self.status = ""
             self._select(dispute)
 
@@ -262,8 +262,8 @@ again. Blind like the rater session: the run's agent is not shown.
         self.action_confirm()
 
     def _select(self, dispute: Dispute) -> None:
-        changed = dispute.pair != self.selected or self.content is None
-        self.selected = dispute.pair
+        changed = dispute.run_key != self.selected or self.content is None
+        self.selected = dispute.run_key
         rubric = self.rubric
         scored = set(dispute.item.dimensions)
         dimensions = [d for d in rubric.dimensions if d.name in scored] if rubric else []
@@ -271,14 +271,14 @@ again. Blind like the rater session: the run's agent is not shown.
         self._show_item()
         if changed and rubric is not None:
             self.content = None
-            ws, runs, pair = self.app.ws, self.runs, dispute.pair
+            ws, runs, pair = self.app.ws, self.runs, dispute.run_key
             self.run_in_thread(
                 lambda: _load_content(ws, rubric, runs, pair),
                 lambda content: self.call_later(self._show_content, pair, content),
                 key="content",
             )
 
-    async def _show_content(self, pair: PairKey, content: PairContent | None) -> None:
+    async def _show_content(self, pair: RunKey, content: PairContent | None) -> None:
         if pair != self.selected or self.gone:
             return
         task = self.query_one("#adjudicate-task", PaneScroll)
@@ -300,7 +300,7 @@ again. Blind like the rater session: the run's agent is not shown.
         report = self.report
         if report is None:
             return None
-        return next((d for d in report.items if d.pair == self.selected), None)
+        return next((d for d in report.items if d.run_key == self.selected), None)
 
     def _show_item(self) -> None:
         report, dispute = self.report, self._dispute()
@@ -314,12 +314,12 @@ again. Blind like the rater session: the run's agent is not shown.
             keypad.display = False
             self._show_status()
             return
-        ratings = report.ratings_of(dispute.pair)
+        ratings = report.ratings_of(dispute.run_key)
         spreads = dispute.spread
         widest = max(spreads.values(), default=0)
-        item = DisputedItem(dispute.pair[0], dispute.pair[1], widest, spreads, ratings)
+        item = DisputedItem(dispute.run_key[0], dispute.run_key[1], widest, spreads, ratings)
         side.update(ratings_side_by_side(item, self.rubric))
-        final.update(self._final_text(report.adjudication_of(dispute.pair)))
+        final.update(self._final_text(report.adjudication_of(dispute.run_key)))
         keypad.display = self.draft is not None and bool(self.draft.dimensions)
         if self.draft is not None:
             # A third of the terminal: the raters' scores above stay the larger part.
@@ -331,7 +331,7 @@ again. Blind like the rater session: the run's agent is not shown.
         """The item in full: it wraps (the Static does) rather than lose a character."""
         if dispute is None:
             return Text("")
-        fixture_id, run_id = dispute.pair
+        fixture_id, run_id = dispute.run_key
         return Text.assemble(
             (_name(fixture_id), "bold"), (" · ", "dim"), (_name(run_id), "bold cyan")
         )
@@ -472,14 +472,14 @@ again. Blind like the rater session: the run's agent is not shown.
         report, dispute = self.report, self._dispute()
         if report is None or dispute is None or self.busy:
             return
-        if report.adjudication_of(dispute.pair) is None:
+        if report.adjudication_of(dispute.run_key) is None:
             self.status = "this item has no adjudication to undo"
             self._show_status()
             return
         if not self.adjudicator:
             self._show_status()
             return
-        self._write(report.retraction_for(dispute.pair, self.adjudicator), "undone")
+        self._write(report.retraction_for(dispute.run_key, self.adjudicator), "undone")
 
     def _submit(self) -> None:
         report, dispute, draft = self.report, self._dispute(), self.draft
@@ -488,7 +488,9 @@ again. Blind like the rater session: the run's agent is not shown.
         if not self.adjudicator:
             self.status = self.status or "no adjudicator name; start with --adjudicator NAME"
             return
-        record = report.adjudication_for(dispute.pair, self.adjudicator, draft.scores, draft.note)
+        record = report.adjudication_for(
+            dispute.run_key, self.adjudicator, draft.scores, draft.note
+        )
         self._write(record, "adjudicated")
 
     def _write(self, record: Adjudication, done: str) -> None:
@@ -502,7 +504,7 @@ again. Blind like the rater session: the run's agent is not shown.
             return ""
 
         def then(problem: str) -> None:
-            fixture_id, run_id = record.pair
+            fixture_id, run_id = record.run_key
             self.status = problem or f"{fixture_id} / {run_id} {done}"
             self.load()
 

@@ -30,7 +30,7 @@ from voyage_tui.engine.judging.align import Alignment, align, judge_names
 from voyage_tui.engine.ratings.agreement import AgreementReport, DisputedItem
 from voyage_tui.engine.ratings.calibration import Calibration
 from voyage_tui.engine.ratings.labels import RaterLabels
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 from voyage_tui.engine.references.rubric import Rubric
 from voyage_tui.engine.validation.view import SuiteView
 from voyage_tui.engine.wording import plural
@@ -56,7 +56,7 @@ class Computed:
     report: AgreementReport
     problems: list[str]
     rubric: Rubric
-    adjudicated: frozenset[PairKey] = frozenset()
+    adjudicated: frozenset[RunKey] = frozenset()
     """The items with an adjudication in force (marked in the disputed list)."""
     calibrated: tuple[Calibration, ...] = ()
     """Each rater against the adjudicated scores."""
@@ -344,7 +344,7 @@ their final scores are settled): `enter` shows every rater's scores and note sid
             width = min(max(len(f"{d.fixture_id} / {d.run_id}") for d in report.disputed), 60)
             listing.add_options(
                 Option(
-                    disputed_label(item, width, item.pair in message.adjudicated, report.labels),
+                    disputed_label(item, width, item.run_key in message.adjudicated, report.labels),
                     id=str(index),
                 )
                 for index, item in enumerate(report.disputed)

@@ -488,14 +488,14 @@ class RatingsScreen(VoyageModal[None]):
     def __init__(self, comparison: Comparison, pair: PairedFixture, inputs: ResultsInputs) -> None:
         super().__init__()
         self.comparison = comparison
-        self.pair = pair
+        self.run_key = pair
         self.inputs = inputs
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
     def compose(self) -> ComposeResult:
-        pair = self.pair
+        pair = self.run_key
         with Vertical(classes="dialog wide"):
             yield Static(
                 Text.assemble(

@@ -46,7 +46,7 @@ def status(campaign: Campaign) -> CampaignStatus:
     longer has still tells its rater's pace, though it makes no item done or complete. A file
     whose every record is a program's is no person's, so it is nobody's row."""
     runs = campaign.runs
-    pairs = [run.pair for run in runs.runs] if runs is not None else []
+    pairs = [run.run_key for run in runs.runs] if runs is not None else []
     programs_only = {
         os.path.basename(path)[: -len(RATINGS_SUFFIX)]
         for path, checked in campaign.store.files.items()
@@ -82,7 +82,7 @@ def export(campaign: Campaign, raters: Raters = Raters.PEOPLE) -> list[ExportRow
     """The rows of `ratings export`: `raters`' ratings in force and the adjudications in
     force, each run with its agent label (when the campaign knows the runs)."""
     runs = campaign.runs
-    agents = {run.pair: run.agent for run in runs.runs} if runs is not None else {}
+    agents = {run.run_key: run.agent for run in runs.runs} if runs is not None else {}
     return export_rows(
         campaign.in_force(raters).values(),
         campaign.adjudications.effective().values(),

@@ -98,9 +98,11 @@ class WorkTree:
             return self.checked_adjudications
         return load_adjudications(self.ws, rubric, self._checked_runs(), in_force)
 
-    def rater_store(self, rubric: Rubric, runs: RunIndex, paths: Iterable[str]) -> RatingStore:
-        """A rater session's own file(s), checked against the suite's runs: the store it
-        appends through."""
+    def rater_store(
+        self, rubric: Rubric, runs: RunIndex | None, paths: Iterable[str]
+    ) -> RatingStore:
+        """A rater session's (or a judge's) own file(s), checked against the suite's runs: the
+        store it appends through."""
         return RatingStore.load(self.ws, rubric, runs, paths=paths)
 
 

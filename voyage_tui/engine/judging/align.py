@@ -31,7 +31,7 @@ from voyage_tui.engine.campaign.counting import Raters
 from voyage_tui.engine.campaign.snapshot import Campaign
 from voyage_tui.engine.ratings.agreement import ordinal_alpha, quadratic_kappa
 from voyage_tui.engine.ratings.rules import scale_values
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 
 RESAMPLES = 1000
 SEED = 20261208
@@ -116,19 +116,19 @@ def judge_names(campaign: Campaign) -> list[str]:
 
 def _latest_command(
     campaign: Campaign, name: str
-) -> tuple[str | None, dict[PairKey, dict[int, dict[str, int]]]]:
+) -> tuple[str | None, dict[RunKey, dict[int, dict[str, int]]]]:
     """The judge's latest command and its scores in force: item -> repeat -> scores."""
     mine = [r for r in campaign.records(Raters.PROGRAMS) if r.rater == name]
     if not mine:
         return None, {}
     sha = (mine[-1].judge or {}).get("command_sha256")
-    out: dict[PairKey, dict[int, dict[str, int]]] = {}
+    out: dict[RunKey, dict[int, dict[str, int]]] = {}
     for rating in mine:
         judge = rating.judge or {}
         repeat = judge.get("repeat", 1)
         if judge.get("command_sha256") != sha or not isinstance(repeat, int):
             continue
-        repeats = out.setdefault(rating.pair, {})
+        repeats = out.setdefault(rating.run_key, {})
         if rating.scores is None:
             repeats.pop(repeat, None)
         else:
@@ -144,10 +144,10 @@ def align(
     campaign: Campaign, name: str, *, resamples: int = RESAMPLES, seed: int = SEED
 ) -> Alignment:
     sha, judged = _latest_command(campaign, name)
-    people: dict[PairKey, dict[str, dict[str, int]]] = {}
+    people: dict[RunKey, dict[str, dict[str, int]]] = {}
     for rating in campaign.in_force(Raters.PEOPLE).values():
         if rating.scores is not None:
-            people.setdefault(rating.pair, {})[rating.rater] = dict(rating.scores)
+            people.setdefault(rating.run_key, {})[rating.rater] = dict(rating.scores)
     dimensions: dict[str, DimensionAlignment] = {}
     for dimension in campaign.rubric.dimensions:
         scale = scale_values(dimension)

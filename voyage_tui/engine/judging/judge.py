@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voyage_tui.engine.campaign.snapshot import Campaign
+from voyage_tui.engine.campaign.source import WorkTree
 from voyage_tui.engine.formats.rating_fields import PROGRAM
 from voyage_tui.engine.judging.command import JudgeCommand
 from voyage_tui.engine.judging.document import document_bytes, rubric_document
@@ -27,7 +28,6 @@ from voyage_tui.engine.ratings.names import ratings_file_rel
 from voyage_tui.engine.ratings.records import Rating, utc_now
 from voyage_tui.engine.ratings.rules import scale_values
 from voyage_tui.engine.ratings.runs import AgentRunRef
-from voyage_tui.engine.ratings.store import RatingStore
 
 BATCH = 256
 """Records appended at once; and at least every BATCH_SECONDS, so a long pass shows its work."""
@@ -164,7 +164,7 @@ def run_pass(
         return run_judge(command.argv, data, dimensions, timeout=timeout, env=env)
 
     with RaterLock.take(ws, name):
-        store = RatingStore.load(ws, rubric, campaign.runs, paths=[rel])
+        store = WorkTree(ws).rater_store(rubric, campaign.runs, [rel])
         pending: list[Rating] = []
         last_flush = time.monotonic()
 

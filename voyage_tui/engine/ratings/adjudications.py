@@ -36,7 +36,7 @@ from voyage_tui.engine.ratings.records import (
     read_lines,
 )
 from voyage_tui.engine.ratings.rules import Locate, ScoreCodes, rubric_scores, unknown_run
-from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.ratings.runs import RunIndex, RunKey
 from voyage_tui.engine.references.rubric import Rubric
 from voyage_tui.engine.wording import plural
 from voyage_tui.engine.workspace.model import Workspace
@@ -101,7 +101,7 @@ class Adjudication:
     line: int = 0
 
     @property
-    def pair(self) -> PairKey:
+    def run_key(self) -> RunKey:
         return (self.fixture_id, self.run_id)
 
     @property
@@ -139,18 +139,18 @@ class AdjudicationsFile:
     ends_with_newline: bool = True
     foreign: Foreign = field(default_factory=lambda: Foreign())
 
-    def latest(self) -> dict[PairKey, Adjudication]:
+    def latest(self) -> dict[RunKey, Adjudication]:
         """The last record per item, retractions included."""
-        out: dict[PairKey, Adjudication] = {}
+        out: dict[RunKey, Adjudication] = {}
         for record in self.records:
-            out[record.pair] = record
+            out[record.run_key] = record
         return out
 
-    def effective(self) -> dict[PairKey, Adjudication]:
+    def effective(self) -> dict[RunKey, Adjudication]:
         """The adjudication in force per item: its last record, unless it is a retraction."""
         return {pair: a for pair, a in self.latest().items() if a.scores is not None}
 
-    def in_force(self) -> dict[PairKey, dict[str, int]]:
+    def in_force(self) -> dict[RunKey, dict[str, int]]:
         """Item -> its final scores, for effective.item_scores."""
         return {pair: dict(a.scores or {}) for pair, a in self.effective().items()}
 
@@ -278,8 +278,8 @@ def parse_adjudications(
             )
             if list(scores) != list(record.scores):
                 record = replace(record, scores=scores)
-        if runs is not None and record.pair not in runs:
-            problems.append(unknown_run(rel, record.pair, at, runs, UNKNOWN_RUN, None))
+        if runs is not None and record.run_key not in runs:
+            problems.append(unknown_run(rel, record.run_key, at, runs, UNKNOWN_RUN, None))
         checked.diagnostics.extend(problems)
         if not any(p.severity is dg.Severity.ERROR for p in problems):
             checked.records.append(record)

@@ -32,7 +32,7 @@ from typing import Any
 from voyage_tui.engine.ratings.labels import RaterLabels, rater_labels
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.rules import scale_values
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 from voyage_tui.engine.references.rubric import Rubric
 
 ONE_RATER = "only one rater scored this dimension"
@@ -108,7 +108,7 @@ class DisputedItem:
     """Every rater's rating in force, by rater name."""
 
     @property
-    def pair(self) -> PairKey:
+    def run_key(self) -> RunKey:
         return (self.fixture_id, self.run_id)
 
     @property
@@ -274,15 +274,15 @@ def compute_agreement(
     """Agreement over the ratings in force (`RatingStore.effective().values()`; a retraction
     is skipped). A score outside its dimension's scale, or of a dimension the rubric lacks, is
     left out (validate reports it). `disputed` caps the list of most disputed items."""
-    by_item: dict[PairKey, dict[str, Rating]] = {}
+    by_item: dict[RunKey, dict[str, Rating]] = {}
     for rating in ratings:
         if rating.scores is not None:
-            by_item.setdefault(rating.pair, {})[rating.rater] = rating
+            by_item.setdefault(rating.run_key, {})[rating.rater] = rating
     report = AgreementReport(raters=sorted({r for item in by_item.values() for r in item}))
-    scores: dict[str, dict[PairKey, dict[str, int]]] = {}
+    scores: dict[str, dict[RunKey, dict[str, int]]] = {}
     for dimension in rubric.dimensions:
         allowed = set(scale_values(dimension))
-        per_item: dict[PairKey, dict[str, int]] = {}
+        per_item: dict[RunKey, dict[str, int]] = {}
         for pair, item in by_item.items():
             for rater, rating in item.items():
                 score = _score_of(rating, dimension.name, rubric)
@@ -307,7 +307,7 @@ def compute_agreement(
 
 
 def _every_pair(
-    raters: list[str], rubric: Rubric, scores: dict[str, dict[PairKey, dict[str, int]]]
+    raters: list[str], rubric: Rubric, scores: dict[str, dict[RunKey, dict[str, int]]]
 ) -> list[PairAgreement]:
     """Every pair of a few raters, on every dimension, by pair then dimension."""
     pairs = []
@@ -350,7 +350,7 @@ class PairSums:
 
 
 def pair_sums(
-    per_item: dict[PairKey, dict[str, int]], raters: list[str], low: int, *, dense: bool | None
+    per_item: dict[RunKey, dict[str, int]], raters: list[str], low: int, *, dense: bool | None
 ) -> PairSums:
     """The sums of every pair of raters sharing an item. `dense` forces the matrix products
     (True) or the item-by-item sums (False); None takes the cheaper by an estimate of their
@@ -450,7 +450,7 @@ def _kappa_of(n: int, a1: int, b1: int, a2: int, b2: int, ab: int) -> float | No
 
 
 def _lowest_pairs(
-    raters: list[str], rubric: Rubric, scores: dict[str, dict[PairKey, dict[str, int]]]
+    raters: list[str], rubric: Rubric, scores: dict[str, dict[RunKey, dict[str, int]]]
 ) -> tuple[list[PairAgreement], PairsOmitted]:
     import numpy as np
 
@@ -510,8 +510,8 @@ def _score_of(rating: Rating, dimension: str, rubric: Rubric) -> int | None:
 
 
 def most_disputed(
-    by_item: dict[PairKey, dict[str, Rating]],
-    scores: dict[str, dict[PairKey, dict[str, int]]],
+    by_item: dict[RunKey, dict[str, Rating]],
+    scores: dict[str, dict[RunKey, dict[str, int]]],
     *,
     limit: int = 10,
 ) -> list[DisputedItem]:

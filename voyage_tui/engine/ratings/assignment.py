@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from voyage_tui.engine.ratings.records import Rating
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 from voyage_tui.engine.workspace.model import Workspace
 from voyage_tui.engine.workspace.rater_name import rater_key
 
@@ -38,7 +38,7 @@ def digest(rater: str, fixture_id: str, run_id: str) -> str:
 
 
 def assigned_raters(
-    pair: PairKey, raters: Sequence[str], overlap: int, rated: Iterable[str] = ()
+    pair: RunKey, raters: Sequence[str], overlap: int, rated: Iterable[str] = ()
 ) -> list[str]:
     """The raters `pair` is assigned to, highest digest first: those of `rated` (the members of
     `raters` who have rated it), then the others with the highest digests until
@@ -65,7 +65,7 @@ class Assignment:
 
     team: tuple[str, ...]
     overlap: int
-    rated: Mapping[PairKey, frozenset[str]] = field(default_factory=dict, compare=False)
+    rated: Mapping[RunKey, frozenset[str]] = field(default_factory=dict, compare=False)
     """The team members (the team's spelling) with a person's rating in force, per item: their
     places are taken (SPEC 3.9, amended). Empty: hashing alone, as before any rating."""
 
@@ -77,13 +77,13 @@ class Assignment:
         """This assignment once `in_force` (people's ratings in force: the caller leaves
         programs out, SPEC 3.11) are in: each team member who rated an item keeps a place on
         it. A retraction frees the place; an outsider's rating takes none."""
-        rated: dict[PairKey, set[str]] = {}
+        rated: dict[RunKey, set[str]] = {}
         for rating in in_force:
             if rating.scores is None or not self.team:
                 continue
             name = self.member(rating.rater)
             if name is not None:
-                rated.setdefault(rating.pair, set()).add(name)
+                rated.setdefault(rating.run_key, set()).add(name)
         return Assignment(self.team, self.overlap, {k: frozenset(v) for k, v in rated.items()})
 
     @property
@@ -107,13 +107,13 @@ class Assignment:
         """The names that are not in a set team, in the order given (none without a team)."""
         return [name for name in names if not self.in_team(name)]
 
-    def raters_of(self, pair: PairKey) -> list[str]:
+    def raters_of(self, pair: RunKey) -> list[str]:
         """The team members `pair` is assigned to (highest digest first); [] without a team."""
         if not self.team:
             return []
         return assigned_raters(pair, self.team, self.overlap, self.rated.get(pair, ()))
 
-    def is_assigned(self, rater: str, pair: PairKey) -> bool:
+    def is_assigned(self, rater: str, pair: RunKey) -> bool:
         """Whether `rater` is asked to rate `pair`: every item is everyone's without a team;
         with one, only the items hashing puts among the rater's (none for an outsider)."""
         if not self.team:
@@ -121,14 +121,14 @@ class Assignment:
         name = self.member(rater)
         return name is not None and name in self.raters_of(pair)
 
-    def items_of(self, rater: str, pairs: Iterable[PairKey]) -> list[PairKey]:
+    def items_of(self, rater: str, pairs: Iterable[RunKey]) -> list[RunKey]:
         """The items of `pairs` assigned to `rater`, in the order given."""
         return [pair for pair in pairs if self.is_assigned(rater, pair)]
 
-    def by_rater(self, pairs: Iterable[PairKey]) -> dict[str, list[PairKey]]:
+    def by_rater(self, pairs: Iterable[RunKey]) -> dict[str, list[RunKey]]:
         """Each team member's items (in the order given); {} without a team. One digest per
         member and item, so a whole campaign costs len(pairs) x len(team) hashes."""
-        out: dict[str, list[PairKey]] = {name: [] for name in self.team}
+        out: dict[str, list[RunKey]] = {name: [] for name in self.team}
         for pair in pairs:
             for name in self.raters_of(pair):
                 out[name].append(pair)

@@ -17,7 +17,7 @@ from typing import Any
 from voyage_tui.engine.ratings.agreement import quadratic_kappa
 from voyage_tui.engine.ratings.records import Rating
 from voyage_tui.engine.ratings.rules import scale_values
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 from voyage_tui.engine.references.rubric import Rubric
 
 NO_VARIATION = "one score throughout on both sides: kappa is undefined"
@@ -44,7 +44,7 @@ class Calibration:
 
 def calibration(
     ratings: Iterable[Rating],
-    adjudicated: Mapping[PairKey, Mapping[str, int]],
+    adjudicated: Mapping[RunKey, Mapping[str, int]],
     rubric: Rubric,
 ) -> list[Calibration]:
     """Each rater against the final scores: `ratings` are the ratings in force, `adjudicated`
@@ -52,7 +52,7 @@ def calibration(
     rubric's order. A score off its dimension's scale is left out (validate reports it)."""
     by_rater: dict[str, list[Rating]] = {}
     for rating in ratings:
-        if rating.scores is not None and rating.pair in adjudicated:
+        if rating.scores is not None and rating.run_key in adjudicated:
             by_rater.setdefault(rating.rater, []).append(rating)
     out: list[Calibration] = []
     for rater in sorted(by_rater):
@@ -63,7 +63,7 @@ def calibration(
             final: list[int] = []
             for rating in by_rater[rater]:
                 score = (rating.scores or {}).get(dimension.name)
-                settled = adjudicated[rating.pair].get(dimension.name)
+                settled = adjudicated[rating.run_key].get(dimension.name)
                 if score is not None and settled is not None and {score, settled} <= allowed:
                     mine.append(score)
                     final.append(settled)

@@ -13,7 +13,7 @@ from voyage_tui.engine.diagnostics import Diagnostic
 from voyage_tui.engine.ratings.adjudications import Adjudication, AdjudicationsFile, BasedOn
 from voyage_tui.engine.ratings.effective import ItemScores, item_scores
 from voyage_tui.engine.ratings.records import Rating, utc_now
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 from voyage_tui.engine.ratings.store import Key, RatingStore
 
 
@@ -24,8 +24,8 @@ class Dispute:
     """An adjudication is in force for the item."""
 
     @property
-    def pair(self) -> PairKey:
-        return self.item.pair
+    def run_key(self) -> RunKey:
+        return self.item.run_key
 
     @property
     def spread(self) -> dict[str, int]:
@@ -37,7 +37,7 @@ class Dispute:
         return sorted(self.item.raters)
 
     def to_json(self) -> dict[str, Any]:
-        fixture_id, run_id = self.pair
+        fixture_id, run_id = self.run_key
         return {
             "fixture_id": fixture_id,
             "run_id": run_id,
@@ -48,7 +48,7 @@ class Dispute:
 
 
 def disputes(
-    ratings: Iterable[Rating], adjudicated: Mapping[PairKey, Mapping[str, int]], spread: int
+    ratings: Iterable[Rating], adjudicated: Mapping[RunKey, Mapping[str, int]], spread: int
 ) -> list[Dispute]:
     """The disputed items among `ratings` (the ratings in force), by fixture_id then run_id.
     An adjudicated item stays disputed (its raters still disagree); `adjudicated` says it is
@@ -57,7 +57,7 @@ def disputes(
     out = [
         Dispute(item, pair in adjudicated) for pair, item in items.items() if item.disputed(spread)
     ]
-    out.sort(key=lambda d: d.pair)
+    out.sort(key=lambda d: d.run_key)
     return out
 
 
@@ -74,18 +74,18 @@ class DisputeReport:
     def to_json(self) -> dict[str, Any]:
         return {"items": [d.to_json() for d in self.items]}
 
-    def ratings_of(self, pair: PairKey) -> list[Rating]:
+    def ratings_of(self, pair: RunKey) -> list[Rating]:
         """The raters' ratings in force for `pair`, by rater: what an adjudicator is shown, and
         what the adjudication's `based_on` names."""
-        found = [r for r in self.in_force.values() if r.pair == pair]
+        found = [r for r in self.in_force.values() if r.run_key == pair]
         return sorted(found, key=lambda r: r.rater)
 
-    def adjudication_of(self, pair: PairKey) -> Adjudication | None:
+    def adjudication_of(self, pair: RunKey) -> Adjudication | None:
         """The adjudication in force for `pair`, if any."""
         return self.adjudications.effective().get(pair)
 
     def adjudication_for(
-        self, pair: PairKey, adjudicator: str, scores: Mapping[str, int], note: str = ""
+        self, pair: RunKey, adjudicator: str, scores: Mapping[str, int], note: str = ""
     ) -> Adjudication:
         """The record that settles `pair` with `scores`, based on the ratings shown now."""
         return Adjudication(
@@ -98,7 +98,7 @@ class DisputeReport:
             note,
         )
 
-    def retraction_for(self, pair: PairKey, adjudicator: str) -> Adjudication:
+    def retraction_for(self, pair: RunKey, adjudicator: str) -> Adjudication:
         """The record that undoes `pair`'s adjudication (append-only: `scores: null`)."""
         return Adjudication(pair[0], pair[1], adjudicator, None, utc_now())
 

@@ -16,15 +16,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from voyage_tui.engine.ratings.records import Rating
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 
-Adjudicated = Mapping[PairKey, Mapping[str, int]]
+Adjudicated = Mapping[RunKey, Mapping[str, int]]
 """The adjudication in force per item: dimension -> final score (retracted ones left out)."""
 
 
 @dataclass(slots=True)
 class ItemScores:
-    pair: PairKey
+    run_key: RunKey
     by_rater: dict[str, dict[str, int]] = field(default_factory=dict)
     """Each rater's effective scores of the item, in the order their ratings were read."""
     adjudicated: dict[str, int] = field(default_factory=dict)
@@ -82,18 +82,18 @@ class ItemScores:
 
 def item_scores(
     ratings: Iterable[Rating], adjudicated: Adjudicated | None = None
-) -> dict[PairKey, ItemScores]:
+) -> dict[RunKey, ItemScores]:
     """Every item with a rating in force or an adjudication, in first-seen order.
 
     `ratings` are ratings in force (`RatingStore.effective().values()`); a retraction among them
     is ignored, so passing `latest()` by mistake cannot count an undone rating."""
-    items: dict[PairKey, ItemScores] = {}
+    items: dict[RunKey, ItemScores] = {}
     for rating in ratings:
         if rating.scores is None:
             continue
-        item = items.get(rating.pair)
+        item = items.get(rating.run_key)
         if item is None:
-            item = items[rating.pair] = ItemScores(rating.pair)
+            item = items[rating.run_key] = ItemScores(rating.run_key)
         item.by_rater[rating.rater] = dict(rating.scores)
     for pair, scores in (adjudicated or {}).items():
         item = items.get(pair)

@@ -24,7 +24,7 @@ from typing import Any
 
 from voyage_tui.engine.ratings.adjudications import Adjudication
 from voyage_tui.engine.ratings.records import Rating
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 
 COLUMNS = (
     "fixture_id",
@@ -64,7 +64,7 @@ class ExportRow:
 def export_rows(
     ratings: Iterable[Rating],
     adjudications: Iterable[Adjudication],
-    agents: Mapping[PairKey, str | None],
+    agents: Mapping[RunKey, str | None],
     dimensions: Iterable[str] = (),
 ) -> list[ExportRow]:
     """The rows for `ratings` (the ratings in force) and `adjudications` (those in force),
@@ -82,7 +82,7 @@ def export_rows(
             ExportRow(
                 rating.fixture_id,
                 rating.run_id,
-                agents.get(rating.pair),
+                agents.get(rating.run_key),
                 rating.rater,
                 dimension,
                 score,
@@ -102,7 +102,7 @@ def export_rows(
             ExportRow(
                 adjudication.fixture_id,
                 adjudication.run_id,
-                agents.get(adjudication.pair),
+                agents.get(adjudication.run_key),
                 adjudication.adjudicator,
                 dimension,
                 score,

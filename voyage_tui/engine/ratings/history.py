@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 from voyage_tui.engine.workspace.model import Workspace
 
 _NEUTRAL = ("-c", "log.follow=false", "-c", "log.showSignature=false", "-c", "diff.relative=false")
 """User settings that would change the listing parsed here are switched off."""
 
 
-def deleted_run_pairs(ws: Workspace) -> set[PairKey] | None:
+def deleted_run_pairs(ws: Workspace) -> set[RunKey] | None:
     """(fixture folder name, run file stem) of every agent run file any commit reachable from a
     branch, tag, remote or HEAD touched; None when git cannot be asked. A shallow clone knows
     only the history it holds."""
@@ -55,7 +55,7 @@ def deleted_run_pairs(ws: Workspace) -> set[PairKey] | None:
         return None
     if not result.ok:
         return None
-    pairs: set[PairKey] = set()
+    pairs: set[RunKey] = set()
     for name in result.out.decode("utf-8", "surrogateescape").split("\x00"):
         name = name.strip("\n")
         if not name.startswith(base):

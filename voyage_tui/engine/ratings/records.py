@@ -107,7 +107,7 @@ class Rating:
         return self.rater_kind == PROGRAM
 
     @property
-    def pair(self) -> tuple[str, str]:
+    def run_key(self) -> tuple[str, str]:
         """(fixture_id, run_id): the agent run rated."""
         return (self.fixture_id, self.run_id)
 

@@ -21,7 +21,7 @@ from voyage_tui.engine.ratings.records import (
     RatingsFile,
     parse_ratings,
 )
-from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.ratings.runs import RunIndex, RunKey
 from voyage_tui.engine.references.rubric import Dimension, Rubric
 from voyage_tui.engine.suggest import hint
 from voyage_tui.engine.wording import plural
@@ -34,7 +34,7 @@ SCORE_OUT_OF_SCALE = "rating-score-out-of-scale"
 UNKNOWN_RUN = "rating-unknown-run"
 DELETED_RUN = "rating-deleted-run"
 
-DeletedRuns = Callable[[], set[PairKey] | None]
+DeletedRuns = Callable[[], set[RunKey] | None]
 """Asked (at most once per check, and only when a record names a run the suite lacks) for the
 (fixture folder, run stem) pairs the git history once held; None when history is unknown."""
 
@@ -83,7 +83,7 @@ def check_parsed(
         foreign=parsed.foreign,
     )
     history = _History(deleted_runs)
-    deleted: dict[PairKey, list[ParsedLine]] = {}
+    deleted: dict[RunKey, list[ParsedLine]] = {}
     # A file is one rater's: named after them (`alice.jsonl`) or after their name's slug
     # (`firstname-lastname.jsonl` for "Firstname Lastname"); a record of anyone else does not
     # count, so one rater's ratings never supersede another's.
@@ -92,9 +92,9 @@ def check_parsed(
         problems: list[Diagnostic] = []
         rating = _check_rater(line, owner or parsed.rater, problems)
         rating = _check_scores(line, rating, rubric, problems)
-        if runs is not None and rating.pair not in runs:
-            if history.holds(rating.pair):
-                deleted.setdefault(rating.pair, []).append(line)
+        if runs is not None and rating.run_key not in runs:
+            if history.holds(rating.run_key):
+                deleted.setdefault(rating.run_key, []).append(line)
             else:
                 problems.append(_unknown_run(line, runs, history.known))
         checked.diagnostics.extend(problems)
@@ -120,7 +120,7 @@ def check_parsed(
 class _History:
     def __init__(self, ask: DeletedRuns | None) -> None:
         self._ask = ask
-        self._pairs: set[PairKey] | None = None
+        self._pairs: set[RunKey] | None = None
         self._asked = False
 
     @property
@@ -128,7 +128,7 @@ class _History:
         """Whether git history could be asked at all."""
         return self._asked and self._pairs is not None
 
-    def holds(self, pair: PairKey) -> bool:
+    def holds(self, pair: RunKey) -> bool:
         if not self._asked:
             self._asked = True
             self._pairs = self._ask() if self._ask is not None else None
@@ -251,11 +251,11 @@ def _unknown_run(line: ParsedLine, runs: RunIndex, history_known: bool) -> Diagn
         if history_known
         else "git history was not searched for a deleted run (no git, or --no-git)"
     )
-    return unknown_run(rating.path, rating.pair, line.at, runs, UNKNOWN_RUN, history)
+    return unknown_run(rating.path, rating.run_key, line.at, runs, UNKNOWN_RUN, history)
 
 
 def unknown_run(
-    path: str, pair: PairKey, at: Locate, runs: RunIndex, code: str, history: str | None
+    path: str, pair: RunKey, at: Locate, runs: RunIndex, code: str, history: str | None
 ) -> Diagnostic:
     """A record naming (fixture_id, run_id) the suite has no agent run for, with did-you-mean;
     `history` says what git's history holds, when that was asked."""

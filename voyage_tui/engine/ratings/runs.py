@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from voyage_tui.engine.items import AgentRunFacts, Item
 from voyage_tui.engine.kinds import FileKind
 
-PairKey = tuple[str, str]
+RunKey = tuple[str, str]
 """(fixture_id, run_id)"""
 
 
@@ -28,7 +28,7 @@ class AgentRunRef:
     """The run's agent label: hidden from a blind rater."""
 
     @property
-    def pair(self) -> PairKey:
+    def run_key(self) -> RunKey:
         return (self.fixture_id, self.run_id)
 
 
@@ -39,7 +39,7 @@ class RunIndex:
     (`run-id-mismatch`)."""
 
     runs: list[AgentRunRef] = field(default_factory=list)
-    by_pair: dict[PairKey, AgentRunRef] = field(default_factory=dict)
+    by_pair: dict[RunKey, AgentRunRef] = field(default_factory=dict)
     by_fixture: dict[str, list[str]] = field(default_factory=dict)
     """fixture_id -> its run ids, for did-you-mean suggestions."""
 
@@ -47,10 +47,10 @@ class RunIndex:
     def of(cls, runs: Iterable[AgentRunRef]) -> RunIndex:
         index = cls()
         for run in sorted(runs, key=lambda r: r.run_path):
-            if run.pair in index.by_pair:
+            if run.run_key in index.by_pair:
                 continue
             index.runs.append(run)
-            index.by_pair[run.pair] = run
+            index.by_pair[run.run_key] = run
             index.by_fixture.setdefault(run.fixture_id, []).append(run.run_id)
         return index
 

@@ -42,7 +42,7 @@ from voyage_tui.engine.ratings.lock import LockRefused, RaterLock, check_free
 from voyage_tui.engine.ratings.names import ratings_file_rel, resolve_rater
 from voyage_tui.engine.ratings.records import Rating, parse_ratings, utc_now
 from voyage_tui.engine.ratings.rules import scale_values
-from voyage_tui.engine.ratings.runs import AgentRunRef, PairKey, RunIndex
+from voyage_tui.engine.ratings.runs import AgentRunRef, RunIndex, RunKey
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.references.rubric import Dimension, Rubric
 from voyage_tui.engine.workspace.layout import git_ignores_file
@@ -163,7 +163,7 @@ class Progress:
 
 @dataclass(frozen=True, slots=True)
 class _Step:
-    pair: PairKey
+    run_key: RunKey
     before: Rating | None
     """The rating in force before the submit (None: unrated)."""
     after: Rating
@@ -206,16 +206,16 @@ class RaterSession:
         # The campaign's assignment (campaign/figures.py `assignment`: everyone's ratings in,
         # SPEC 3.9 amended) when the caller has it: this store holds the rater's own file only.
         self.assignment: Assignment = assignment or workspace_assignment(ws)
-        self.assigned: frozenset[PairKey] = frozenset(
-            self.assignment.items_of(rater, (r.pair for r in ordered))
+        self.assigned: frozenset[RunKey] = frozenset(
+            self.assignment.items_of(rater, (r.run_key for r in ordered))
         )
         """The pairs asked of this rater (every pair without a team; none for an outsider)."""
-        self.queue: list[AgentRunRef] = [r for r in ordered if r.pair in self.assigned] + [
-            r for r in ordered if r.pair not in self.assigned
+        self.queue: list[AgentRunRef] = [r for r in ordered if r.run_key in self.assigned] + [
+            r for r in ordered if r.run_key not in self.assigned
         ]
         """Every pair to rate, in this rater's order, the assigned ones first (agent labels
         removed when blind)."""
-        self._index = {run.pair: i for i, run in enumerate(self.queue)}
+        self._index = {run.run_key: i for i, run in enumerate(self.queue)}
         self._undo: list[_Step] = []
         self._redo: list[_Step] = []
         self._position: int | None = self._next_unrated(-1)
@@ -312,7 +312,7 @@ class RaterSession:
         over the runs assigned to them."""
         rated = self.store.of_rater(self.rater)
         return Progress(
-            rated=sum(1 for run in self.queue if run.pair in rated),
+            rated=sum(1 for run in self.queue if run.run_key in rated),
             total=len(self.queue),
             assigned=len(self.assigned),
             assigned_rated=sum(1 for pair in self.assigned if pair in rated),
@@ -325,14 +325,14 @@ class RaterSession:
         """Whether the rater is one of `[rating] raters` (always, when none is set)."""
         return self.assignment.in_team(self.rater)
 
-    def is_assigned(self, run: AgentRunRef | PairKey) -> bool:
+    def is_assigned(self, run: AgentRunRef | RunKey) -> bool:
         """Whether the pair is asked of this rater (every pair without a team)."""
-        pair = run.pair if isinstance(run, AgentRunRef) else run
+        pair = run.run_key if isinstance(run, AgentRunRef) else run
         return pair in self.assigned
 
-    def rating_of(self, run: AgentRunRef | PairKey) -> Rating | None:
+    def rating_of(self, run: AgentRunRef | RunKey) -> Rating | None:
         """This rater's rating in force for the pair, or None."""
-        pair = run.pair if isinstance(run, AgentRunRef) else run
+        pair = run.run_key if isinstance(run, AgentRunRef) else run
         return self.store.of_rater(self.rater).get(pair)
 
     def content(self, run: AgentRunRef | None = None) -> PairContent | None:
@@ -359,7 +359,7 @@ class RaterSession:
         added."""
         known = set(self._index)
         found = RunIndex.from_items(items).runs
-        fresh = [r for r in found if r.pair not in known]
+        fresh = [r for r in found if r.run_key not in known]
         if not fresh:
             return 0
         if self.blind:
@@ -368,23 +368,25 @@ class RaterSession:
         ordered = blind_order(everything, self.rater) if self.blind else plain_order(everything)
         # The assignment is asked again of every pair: it is a hash of the pair (SPEC 3.9),
         # so the pairs asked before are asked still; only the new ones are placed.
-        self.assigned = frozenset(self.assignment.items_of(self.rater, (r.pair for r in ordered)))
+        self.assigned = frozenset(
+            self.assignment.items_of(self.rater, (r.run_key for r in ordered))
+        )
         current = self.current
-        self.queue = [r for r in ordered if r.pair in self.assigned] + [
-            r for r in ordered if r.pair not in self.assigned
+        self.queue = [r for r in ordered if r.run_key in self.assigned] + [
+            r for r in ordered if r.run_key not in self.assigned
         ]
-        self._index = {run.pair: i for i, run in enumerate(self.queue)}
+        self._index = {run.run_key: i for i, run in enumerate(self.queue)}
         if current is not None:
-            self._position = self._index[current.pair]  # the clock on it runs on
+            self._position = self._index[current.run_key]  # the clock on it runs on
         else:
             self._show(self._next_unrated(-1))
         return len(fresh)
 
     # --- moving --------------------------------------------------------------------------------
 
-    def goto(self, run: AgentRunRef | PairKey) -> None:
+    def goto(self, run: AgentRunRef | RunKey) -> None:
         """Show a given pair (rated or not); submitting there re-rates it."""
-        pair = run.pair if isinstance(run, AgentRunRef) else run
+        pair = run.run_key if isinstance(run, AgentRunRef) else run
         if pair not in self._index:
             raise KeyError(f"no agent run {pair[1]!r} of fixture {pair[0]!r} in this session")
         self._show(self._index[pair])
@@ -459,9 +461,9 @@ class RaterSession:
         )
         before = self.rating_of(run)
         stored = self.store.append(self.ws, rating)
-        self._undo.append(_Step(run.pair, before, stored))
+        self._undo.append(_Step(run.run_key, before, stored))
         self._redo.clear()
-        position = self._index[run.pair]
+        position = self._index[run.run_key]
         following = self._next_unrated(position)
         self._show(following if following is not None else None)
         return stored
@@ -494,7 +496,7 @@ class RaterSession:
         stored = self.store.append(self.ws, restoring)
         self._undo.pop()
         self._redo.append(step)
-        self._show(self._index.get(step.pair))
+        self._show(self._index.get(step.run_key))
         return stored
 
     def redo(self) -> Rating | None:
@@ -504,8 +506,8 @@ class RaterSession:
         step = self._redo[-1]
         stored = self.store.append(self.ws, replace(step.after, path="", line=0))
         self._redo.pop()
-        self._undo.append(_Step(step.pair, step.before, stored))
-        position = self._index.get(step.pair)
+        self._undo.append(_Step(step.run_key, step.before, stored))
+        position = self._index.get(step.run_key)
         following = self._next_unrated(position if position is not None else -1)
         self._show(following)
         return stored
@@ -527,7 +529,7 @@ class RaterSession:
             index = (after + step) % count
             if exclude_current and index == after:
                 continue
-            pair = self.queue[index].pair
+            pair = self.queue[index].run_key
             if pair in rated:
                 continue
             if pair in self.assigned:

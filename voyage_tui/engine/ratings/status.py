@@ -29,7 +29,7 @@ from typing import Any
 
 from voyage_tui.engine.ratings.assignment import Assignment
 from voyage_tui.engine.ratings.records import RATINGS_SUFFIX, Rating
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 from voyage_tui.engine.ratings.store import RatingStore
 from voyage_tui.engine.workspace.rater_name import file_owner, rater_name_problem
 
@@ -89,7 +89,7 @@ class CampaignStatus:
 
 
 def campaign_status(
-    pairs: Sequence[PairKey],
+    pairs: Sequence[RunKey],
     in_force: Iterable[Rating],
     assignment: Assignment,
     file_raters: Iterable[str] = (),
@@ -100,9 +100,9 @@ def campaign_status(
     ratings file, who are assigned every item when there is no team; a rating timed below
     `min_seconds` is too fast."""
     items = set(pairs)
-    rated: dict[str, set[PairKey]] = {}
+    rated: dict[str, set[RunKey]] = {}
     durations: dict[str, list[float]] = {}
-    by_item: dict[PairKey, set[str]] = {}
+    by_item: dict[RunKey, set[str]] = {}
     for rating in in_force:
         if rating.scores is None:
             continue
@@ -112,9 +112,9 @@ def campaign_status(
         durations.setdefault(rater, [])
         if rating.duration_s is not None:
             durations[rater].append(rating.duration_s)
-        if rating.pair in items:
-            rated.setdefault(rater, set()).add(rating.pair)
-            by_item.setdefault(rating.pair, set()).add(rater)
+        if rating.run_key in items:
+            rated.setdefault(rater, set()).add(rating.run_key)
+            by_item.setdefault(rating.run_key, set()).add(rater)
     if assignment.has_team:
         names = list(assignment.team) + sorted(set(durations) - set(assignment.team))
         mine = {name: set(found) for name, found in assignment.by_rater(pairs).items()}

@@ -29,7 +29,7 @@ from voyage_tui.engine.ratings.records import (
     parse_ratings,
 )
 from voyage_tui.engine.ratings.rules import DeletedRuns, check_ratings_file
-from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.ratings.runs import RunIndex, RunKey
 from voyage_tui.engine.references.rubric import Rubric
 from voyage_tui.engine.workspace.model import Workspace
 from voyage_tui.engine.workspace.writes import append_lines, write_file
@@ -138,10 +138,10 @@ class RatingStore:
         """The rating in force per key: the last record, unless it is a retraction."""
         return {key: r for key, r in self.latest().items() if r.scores is not None}
 
-    def of_rater(self, rater: str) -> dict[PairKey, Rating]:
+    def of_rater(self, rater: str) -> dict[RunKey, Rating]:
         """`rater`'s ratings in force, by (fixture_id, run_id)."""
         return {
-            rating.pair: rating
+            rating.run_key: rating
             for key, rating in self.latest().items()
             if key[2] == rater and rating.scores is not None
         }

@@ -86,7 +86,7 @@ def report_context(campaign: Campaign, agents: list[str]) -> ReportContext:
     status = figures.status(campaign)
     agreement = figures.agreement(campaign, disputed=0)
     in_force = list(campaign.in_force().values())
-    runs = {run.pair for run in campaign.runs.runs} if campaign.runs is not None else set()
+    runs = {run.run_key for run in campaign.runs.runs} if campaign.runs is not None else set()
     dates = [r.rated_at for r in in_force if r.rated_at]
     rated_items = {(r.fixture_id, r.run_id) for r in in_force} & runs
     return ReportContext(

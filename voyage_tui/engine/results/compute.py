@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from voyage_tui.engine.ratings.effective import ItemScores
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 from voyage_tui.engine.results.gold import gold_by_agent
 from voyage_tui.engine.results.model import (
     UNLABELLED,
@@ -61,14 +61,14 @@ class RunRow:
     """The fixture's `expected_boundary`."""
 
     @property
-    def pair(self) -> PairKey:
+    def run_key(self) -> RunKey:
         return (self.fixture_id, self.run_id)
 
 
 @dataclass(slots=True)
 class ResultsInputs:
     runs: list[RunRow]
-    items: Mapping[PairKey, ItemScores]
+    items: Mapping[RunKey, ItemScores]
     """Effective scores per item (engine/ratings/effective.item_scores)."""
     dimensions: list[str]
     """The rubric's dimensions, in its order."""
@@ -159,7 +159,7 @@ class _Scores:
 
 def section(
     runs: Iterable[RunRow],
-    items: Mapping[PairKey, ItemScores],
+    items: Mapping[RunKey, ItemScores],
     dimensions: Sequence[str],
     baseline: str | None,
     alpha: float = ALPHA,
@@ -179,7 +179,7 @@ def section(
         run_ids: list[str] = []
         table: list[list[float]] = []
         for row in rows:
-            item = items.get(row.pair)
+            item = items.get(row.run_key)
             if item is None:
                 continue
             scores = item.scores()

@@ -22,7 +22,7 @@ from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FileKind
 from voyage_tui.engine.loading.safe_read import sha256_inside
 from voyage_tui.engine.ratings.records import Rating
-from voyage_tui.engine.ratings.runs import PairKey, agent_runs
+from voyage_tui.engine.ratings.runs import RunKey, agent_runs
 from voyage_tui.engine.review.inputs import ReviewError, load_gold, score_pair
 from voyage_tui.engine.scoring.report import RunScore
 from voyage_tui.engine.triage.keys import (
@@ -353,21 +353,21 @@ def _unrated(view: SuiteView) -> list[TriageItem]:
         return []
     campaign = view.campaign()
     assignment = campaign_figures.assignment(campaign)
-    raters: dict[PairKey, list[str]] = {}
+    raters: dict[RunKey, list[str]] = {}
     for fixture_id, run_id, rater in sorted(campaign.in_force(Raters.PEOPLE)):
         raters.setdefault((fixture_id, run_id), []).append(rater)
     settled = campaign.adjudicated()
     out: list[TriageItem] = []
-    seen: set[PairKey] = set()
+    seen: set[RunKey] = set()
     for run in agent_runs(view.items):
-        if run.pair in seen:
+        if run.run_key in seen:
             continue  # a copied run_id: validate reports the copy, the first counts
-        seen.add(run.pair)
-        who = raters.get(run.pair, [])
-        if len(who) >= wanted or run.pair in settled:
+        seen.add(run.run_key)
+        who = raters.get(run.run_key, [])
+        if len(who) >= wanted or run.run_key in settled:
             continue
         rated = f"rated by {', '.join(who)}" if who else "not rated yet"
-        waiting = [r for r in assignment.raters_of(run.pair) if r not in who]
+        waiting = [r for r in assignment.raters_of(run.run_key) if r not in who]
         if waiting:
             rated += f"; still assigned to {', '.join(waiting)}"
         out.append(

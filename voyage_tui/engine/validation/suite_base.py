@@ -21,7 +21,7 @@ from voyage_tui.engine.items import Item
 from voyage_tui.engine.kinds import FIXTURE_KINDS, FileKind
 from voyage_tui.engine.loading.once import ReadOnce
 from voyage_tui.engine.loading.safe_read import is_within
-from voyage_tui.engine.ratings.runs import PairKey
+from voyage_tui.engine.ratings.runs import RunKey
 from voyage_tui.engine.references.loaded import References, load_references
 from voyage_tui.engine.validation.cache import ItemCache
 from voyage_tui.engine.validation.parallel import ForkedMap
@@ -163,8 +163,8 @@ class SuiteBase:
         up to date by _set_item."""
         # Ratings name agent runs: they are checked after the runs, against these pairs, and
         # against the runs git history once held (asked once per full validation, if at all).
-        self._run_pairs: frozenset[PairKey] = frozenset()
-        self._history: set[PairKey] | None = None
+        self._run_pairs: frozenset[RunKey] = frozenset()
+        self._history: set[RunKey] | None = None
         self._history_asked = False
         self._ratings_checked: dict[str, RatingsFile] = {}
         self._adjudications_checked: AdjudicationsFile | None = None

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from voyage_tui.engine.items import Item, RatingsFacts
 from voyage_tui.engine.kinds import FileKind
-from voyage_tui.engine.ratings.runs import PairKey, RunIndex
+from voyage_tui.engine.ratings.runs import RunIndex, RunKey
 from voyage_tui.engine.validation.suite_base import SuiteBase
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class SuiteRatings(SuiteBase):
         )
         return {rel}
 
-    def _deleted_runs(self) -> set[PairKey] | None:
+    def _deleted_runs(self) -> set[RunKey] | None:
         if not self.use_git:
             return None
         if not self._history_asked:
