@@ -258,6 +258,8 @@ _APP_TESTS = (
     # serve's floods and sizes: each serves the app, in a real server
     "security/test_serve_floods.py",
     "security/test_serve_sizes.py",
+    # a pilot of the adjudication screen, on the adjudication tests' helpers
+    "security/test_adjudicate_names.py",
 )
 ENGINE_ONLY = "not app"
 """The mark expression of the README's engine and command-line run."""
