@@ -91,13 +91,15 @@ class SuiteRatings(SuiteBase):
             return set()
         from voyage_tui.engine.campaign.counting import Raters
         from voyage_tui.engine.campaign.snapshot import in_force_of
-        from voyage_tui.engine.ratings.adjudications import load_adjudications
+        from voyage_tui.engine.campaign.source import WorkTree
         from voyage_tui.engine.ratings.store import RatingStore
 
         store = RatingStore(self._ratings_checked.values())
         people = in_force_of(store, Raters.PEOPLE)
-        checked = load_adjudications(
-            self.ws, self.refs.rubric.value, RunIndex.from_items(self.items), people
+        # read through the campaign's source, the one reader of the rating data (issue 34):
+        # checked against the suite's runs, as validate reports it
+        checked = WorkTree(self.ws, self.items, check_runs=True).adjudications(
+            self.refs.rubric.value, people
         )
         self._adjudications_checked = checked
         self.items[rel] = Item(

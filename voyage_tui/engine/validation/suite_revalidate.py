@@ -17,7 +17,6 @@ from voyage_tui.engine.references.loaded import (
     load_catalogue,
     load_journey,
     load_routing_table,
-    load_rubric,
 )
 from voyage_tui.engine.validation.checkers import check_job
 from voyage_tui.engine.validation.layout_replay import replay_layout
@@ -154,7 +153,10 @@ class SuiteRevalidate(SuiteLoad):
             self.refs.journey = load_journey(self.ws)
             return {p for p, i in self.items.items() if i.kind is FileKind.TRAJECTORY}
         if which == "rubric":
-            self.refs.rubric = load_rubric(self.ws)
+            from voyage_tui.engine.campaign.source import WorkTree
+
+            # the campaign's source reads the rubric (issue 34: one reader of rating data)
+            self.refs.rubric = WorkTree(self.ws).rubric()
             return {p for p, i in self.items.items() if i.kind is FileKind.TASK}
         if which == "catalogue":
             self.refs.catalogue = load_catalogue(self.ws)
