@@ -217,3 +217,40 @@ def say_outside_team(ws: Workspace, rater: str, command: str) -> None:
     outsider = outside_the_team(workspace_assignment(ws), rater)
     if outsider is not None:
         print(f"voyage-tui {command}: note: {shown(outsider)}", file=sys.stderr)
+
+
+def run_subcommand(
+    command: str, subcommands: dict[str, tuple[str, str]], usage_template: str, argv: list[str]
+) -> int:
+    """A command of subcommands (`ratings`, `judge`): each subcommand's module, named in
+    `subcommands` (name -> (module, one-line help)), is imported only when it runs, so a build
+    that lacks one says so (exit 2) and its imports cost the others nothing. `usage_template`
+    has a `{commands}` slot for the list."""
+    from importlib import import_module
+
+    width = max(len(name) for name in subcommands)
+    lines = [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in subcommands.items()]
+    usage = usage_template.format(commands="\n".join(lines))
+    if not argv:
+        print(usage, file=sys.stderr)
+        return 2
+    name = argv[0]
+    if name in ("-h", "--help"):
+        print(usage)
+        return 0
+    if name not in subcommands:
+        print(
+            f"voyage-tui {command}: no subcommand {shown(repr(name))}{hint(name, subcommands)} "
+            f"(there are: {', '.join(subcommands)})",
+            file=sys.stderr,
+        )
+        return 2
+    module_name = subcommands[name][0]
+    try:
+        module = import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise  # the subcommand is there, and something it imports is not: a real error
+        print(f"voyage-tui {command}: `{name}` is not in this build of voyage-tui", file=sys.stderr)
+        return 2
+    return int(module.run(argv[1:]))
