@@ -254,3 +254,21 @@ def run_subcommand(
         print(f"voyage-tui {command}: `{name}` is not in this build of voyage-tui", file=sys.stderr)
         return 2
     return int(module.run(argv[1:]))
+
+
+def above_zero(noun: str = "number") -> Callable[[str], float]:
+    """An argparse `type` for a finite number above 0 (`--timeout S`, `--detect D`); the
+    refusal names `noun` ("a number of seconds above 0, not 'x'")."""
+
+    def parse(text: str) -> float:
+        import math
+
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (value > 0 and math.isfinite(value)):
+            raise argparse.ArgumentTypeError(f"a {noun} above 0, not {text!r}")
+        return value
+
+    return parse

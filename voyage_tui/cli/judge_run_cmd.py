@@ -18,7 +18,7 @@ import math
 import sys
 import time
 
-from voyage_tui.cli.common import Parser, no_workspace, unreadable_workspace
+from voyage_tui.cli.common import Parser, above_zero, no_workspace, unreadable_workspace
 from voyage_tui.cli.render import dumps, shown
 from voyage_tui.engine.workspace.discovery import NoWorkspace
 
@@ -47,7 +47,7 @@ def build_parser() -> Parser:
     )
     parser.add_argument(
         "--timeout",
-        type=_seconds,
+        type=above_zero("number of seconds"),
         default=120.0,
         metavar="S",
         help="seconds the judge has per item before it is killed (default 120)",
@@ -73,18 +73,6 @@ def _count(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"a whole number of 1 or more, not {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    import argparse
-
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
     return value
 
 

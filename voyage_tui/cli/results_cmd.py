@@ -18,7 +18,13 @@ from __future__ import annotations
 
 import sys
 
-from voyage_tui.cli.common import Parser, add_match_option, no_workspace, unreadable_workspace
+from voyage_tui.cli.common import (
+    Parser,
+    above_zero,
+    add_match_option,
+    no_workspace,
+    unreadable_workspace,
+)
 from voyage_tui.cli.render import shown
 from voyage_tui.engine.reports.render import FORMATS
 from voyage_tui.engine.workspace.discovery import NoWorkspace
@@ -69,7 +75,7 @@ def build_parser() -> Parser:
     )
     parser.add_argument(
         "--detect",
-        type=_positive,
+        type=above_zero(),
         metavar="D",
         help="with --plan: the true difference to detect, in points of the rubric",
     )
@@ -102,19 +108,6 @@ def _alpha(text: str) -> float:
         value = math.nan
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"a number between 0 and 1, not {text!r}")
-    return value
-
-
-def _positive(text: str) -> float:
-    import argparse
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"a number above 0, not {text!r}")
     return value
 
 
