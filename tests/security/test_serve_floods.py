@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -26,6 +25,7 @@ import aiohttp
 import pytest
 
 from tests.test_serve import TIMEOUT, Served, _listens, free_port, open_app
+from tests.test_serve_raters import rater_links
 from voyage_tui.cli import serve_doors, serve_web
 
 FILE_LIMIT = 160
@@ -65,23 +65,6 @@ def serving_limited(path: Path, *args: str, cwd: Path, limit: int = FILE_LIMIT) 
         proc.wait(timeout=TIMEOUT)
         if proc.stdout is not None:
             proc.stdout.close()
-
-
-def rater_links(server: Served, raters: tuple[str, ...]) -> dict[str, str]:
-    """The address of each rater, as the server prints them, once the port listens."""
-    assert server.proc.stdout is not None
-    os.set_blocking(server.proc.stdout.fileno(), False)
-    deadline = time.monotonic() + TIMEOUT
-    names = "|".join(raters).encode()
-    while time.monotonic() < deadline:
-        server.output += server.proc.stdout.read() or b""
-        found = dict(re.findall(rb"^  (" + names + rb")  (http://\S+)$", server.output, re.M))
-        if len(found) == len(raters) and _listens(server.port):
-            return {k.decode(): v.decode() for k, v in found.items()}
-        if server.proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    raise AssertionError(f"the server did not start: {server.output!r}")
 
 
 def flood(port: int, count: int, request: bytes | None) -> list[socket.socket]:
