@@ -57,3 +57,20 @@ def test_the_commit_from_packed_refs_and_a_detached_head(tmp_path) -> None:
     assert head_commit(str(tmp_path)) is None
     (git / "HEAD").write_text("x" * 10_000)
     assert head_commit(str(tmp_path)) is None
+
+
+def test_a_fifo_or_a_symlink_out_in_git_is_never_read(tmp_path) -> None:
+    """A report reads the commit from `.git`'s files: a FIFO planted as a ref would block the
+    report for ever if it were opened, and a symlink out of `.git` names any file at all."""
+    import os
+
+    git = tmp_path / ".git"
+    (git / "refs" / "heads").mkdir(parents=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    os.mkfifo(git / "refs" / "heads" / "main")
+    assert head_commit(str(tmp_path)) is None
+    (git / "refs" / "heads" / "main").unlink()
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.write_text(SHA + "\n")
+    (git / "refs" / "heads" / "main").symlink_to(outside)
+    assert head_commit(str(tmp_path)) is None

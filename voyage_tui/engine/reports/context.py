@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,24 +102,16 @@ def report_context(campaign: Campaign, agents: list[str]) -> ReportContext:
 
 
 def _read_small(path: str, limit: int) -> str | None:
-    """A regular file of at most `limit` bytes, else None: a FIFO or a device planted as
-    `.git/HEAD` is never opened for reading (it could block a report for ever), a symlink is
-    not followed."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_NOCTTY)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        data = os.read(fd, limit + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        return None
-    return data.decode("ascii", "replace")
+    """A regular file of at most `limit` bytes, else None, read by the engine's bounded reader:
+    a FIFO or a device planted as `.git/HEAD` is never opened (it could block a report for
+    ever), a symlink out of the file's folder is not followed."""
+    from voyage_tui.engine.loading.safe_read import read_bytes
+
+    folder = os.path.dirname(path)
+    data = read_bytes(
+        path, os.path.basename(path), root_real=os.path.realpath(folder), max_bytes=limit
+    )
+    return data.decode("ascii", "replace") if isinstance(data, bytes) else None
 
 
 def head_commit(root: str) -> str | None:
